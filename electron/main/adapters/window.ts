@@ -1,0 +1,50 @@
+import { BrowserWindow, screen, session, shell } from 'electron';
+import { join } from 'node:path';
+import { isAllowedExternal } from '../services/external';
+import { loadBounds, saveBounds } from '../services/window-state';
+
+/** Creates the one app window with every security setting on, and remembers its size and position. */
+export function createMainWindow(dataDir: string, rendererDir: string, preload: string): BrowserWindow {
+  const stateFile = join(dataDir, 'window-state.json');
+  const bounds = loadBounds(
+    stateFile,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
+  const win = new BrowserWindow({
+    ...bounds,
+    minWidth: 760,
+    minHeight: 480,
+    show: false,
+    title: 'HubDesk',
+    backgroundColor: '#111318',
+    webPreferences: {
+      preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      spellcheck: false,
+    },
+  });
+  if (bounds.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+
+  // No navigation away from the app and no new windows; allowed https links go to the system browser.
+  win.webContents.on('will-navigate', (e) => e.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternal(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  const save = () => {
+    if (win.isDestroyed()) return;
+    saveBounds(stateFile, { ...win.getNormalBounds(), maximized: win.isMaximized() });
+  };
+  win.on('close', save);
+
+  void win.loadFile(join(rendererDir, 'index.html'));
+  return win;
+}

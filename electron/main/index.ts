@@ -1,0 +1,37 @@
+import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { join } from 'node:path';
+import { registerIpc } from './adapters/ipc';
+import { safeStorageCipher } from './adapters/safe-storage';
+import { createMainWindow } from './adapters/window';
+import { createHandlers } from './handlers';
+import { Router } from './router';
+import { createServices } from './services';
+
+// The desktop shell: everything it does beyond wiring lives in plain-Node services.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let win: BrowserWindow | undefined;
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+
+  void app.whenReady().then(() => {
+    const dataDir = app.getPath('userData');
+    const services = createServices({
+      dataDir,
+      mode: 'desktop',
+      version: app.getVersion(),
+      cipher: safeStorageCipher,
+      openExternal: (url) => shell.openExternal(url),
+    });
+    const router = new Router(createHandlers(services), services.log);
+    registerIpc(ipcMain, router, (e) => !!win && !win.isDestroyed() && e.sender.id === win.webContents.id);
+    win = createMainWindow(dataDir, join(__dirname, '../renderer'), join(__dirname, '../preload/index.js'));
+    win.on('closed', () => (win = undefined));
+  });
+
+  app.on('window-all-closed', () => app.quit());
+}

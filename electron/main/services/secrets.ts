@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { secretNames, type SecretName, type SecretStatus } from '@shared/contract/settings';
+import { writeFileAtomic } from './fs/atomic-write';
+
+export const secretEnvVars: Record<SecretName, string> = {
+  hfToken: 'HF_TOKEN',
+  falKey: 'FAL_KEY',
+  ollamaApiKey: 'OLLAMA_API_KEY',
+};
+
+/** Holds the user's secrets in main. Only `status()` ever leaves main; values stay here. */
+export interface SecretStore {
+  get(name: SecretName): string | undefined;
+  set(name: SecretName, value: string): void;
+  clear(name: SecretName): void;
+  status(): SecretStatus[];
+  /** Every value currently held: the logger masks them. */
+  values(): string[];
+}
+
+/** The OS keychain-backed encryption the desktop app provides (Electron safeStorage). */
+export interface Cipher {
+  available(): boolean;
+  encrypt(plain: string): Uint8Array;
+  decrypt(data: Uint8Array): string;
+}
+
+type Env = Record<string, string | undefined>;
+type Source = SecretStatus['source'];
+
+function last4(v: string): string {
+  return v.length >= 12 ? v.slice(-4) : '';
+}
+
+/**
+ * Secrets from the environment, with values set in the app kept in memory for this session:
+ * the web mode and the CLI never write a secret to disk in plain text.
+ * With a cipher (desktop), values set in the app are stored encrypted and survive restarts.
+ */
+export class SecretStoreImpl implements SecretStore {
+  private session = new Map<SecretName, string | null>();
+  private stored = new Map<SecretName, string>();
+
+  constructor(
+    private readonly env: Env,
+    private readonly persist?: { file: string; cipher: Cipher },
+  ) {
+    if (persist && existsSync(persist.file)) {
+      try {
+        const raw = JSON.parse(readFileSync(persist.file, 'utf8')) as Record<string, string>;
+        for (const name of secretNames) {
+          const enc = raw[name];
+          if (typeof enc === 'string') this.stored.set(name, persist.cipher.decrypt(Buffer.from(enc, 'base64')));
+        }
+      } catch {
+        // An unreadable store (another OS user, a changed keychain) behaves as empty; it is rewritten on the next set.
+        this.stored.clear();
+      }
+    }
+  }
+
+  private persistent(): boolean {
+    return !!this.persist && this.persist.cipher.available();
+  }
+
+  private resolve(name: SecretName): { value?: string; source: Source } {
+    if (this.session.has(name)) {
+      const v = this.session.get(name);
+      return v ? { value: v, source: 'session' } : { source: 'none' };
+    }
+    const stored = this.stored.get(name);
+    if (stored) return { value: stored, source: 'stored' };
+    const fromEnv = this.env[secretEnvVars[name]]?.trim();
+    if (fromEnv) return { value: fromEnv, source: 'env' };
+    return { source: 'none' };
+  }
+
+  get(name: SecretName): string | undefined {
+    return this.resolve(name).value;
+  }
+
+  set(name: SecretName, value: string): void {
+    if (this.persistent()) {
+      this.stored.set(name, value);
+      this.session.delete(name);
+      this.save();
+    } else {
+      this.session.set(name, value);
+    }
+  }
+
+  clear(name: SecretName): void {
+    if (this.stored.delete(name)) this.save();
+    // Hides an environment value too, for this session.
+    this.session.set(name, null);
+  }
+
+  status(): SecretStatus[] {
+    return secretNames.map((name) => {
+      const { value, source } = this.resolve(name);
+      const s: SecretStatus = {
+        name,
+        set: !!value,
+        source,
+        persistent: this.persistent(),
+        envVar: secretEnvVars[name],
+      };
+      if (value && last4(value)) s.last4 = last4(value);
+      return s;
+    });
+  }
+
+  values(): string[] {
+    const out: string[] = [];
+    for (const name of secretNames) {
+      const v = this.get(name);
+      if (v) out.push(v);
+    }
+    return out;
+  }
+
+  private save(): void {
+    if (!this.persist) return;
+    const out: Record<string, string> = {};
+    for (const [name, v] of this.stored) out[name] = Buffer.from(this.persist.cipher.encrypt(v)).toString('base64');
+    writeFileAtomic(this.persist.file, JSON.stringify(out));
+  }
+}

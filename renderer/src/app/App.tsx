@@ -1,0 +1,66 @@
+import { useEffect } from 'react';
+import { Icon, type IconName } from '../components/Icon';
+import { CataloguePage } from '../pages/catalogue/CataloguePage';
+import { ChatPage } from '../pages/chat/ChatPage';
+import { ModelsPage } from '../pages/models/ModelsPage';
+import { SettingsPage } from '../pages/settings/SettingsPage';
+import { hrefFor, useRoute, type Page } from '../store/route';
+import { resolvedTheme, useSettings } from '../store/settings';
+import { StatusBar } from './StatusBar';
+import { useShortcuts } from './shortcuts';
+
+const nav: { page: Page; label: string; icon: IconName }[] = [
+  { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
+  { page: 'models', label: 'Local models', icon: 'models' },
+  { page: 'chat', label: 'Chat', icon: 'chat' },
+  { page: 'settings', label: 'Settings', icon: 'settings' },
+];
+
+function useTheme() {
+  const theme = useSettings((s) => s.view?.values.theme);
+  useEffect(() => {
+    const mq = window.matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => (document.documentElement.dataset.theme = resolvedTheme(theme, mq.matches));
+    apply();
+    mq.addEventListener('change', apply);
+    return () => mq.removeEventListener('change', apply);
+  }, [theme]);
+}
+
+export function App() {
+  const page = useRoute((s) => s.page);
+  const load = useSettings((s) => s.load);
+  useEffect(() => void load(), [load]);
+  useTheme();
+  useShortcuts();
+
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <img src="./favicon.svg" alt="" width={26} height={26} />
+          <span>HubDesk</span>
+        </div>
+        {nav.map((n) => (
+          <a
+            key={n.page}
+            href={hrefFor(n.page)}
+            className={`nav-item${page === n.page ? ' active' : ''}`}
+            aria-current={page === n.page ? 'page' : undefined}
+            data-testid={`nav-${n.page}`}
+          >
+            <Icon name={n.icon} />
+            <span>{n.label}</span>
+          </a>
+        ))}
+      </nav>
+      <main className="content">
+        {page === 'catalogue' && <CataloguePage />}
+        {page === 'models' && <ModelsPage />}
+        {page === 'chat' && <ChatPage />}
+        {page === 'settings' && <SettingsPage />}
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

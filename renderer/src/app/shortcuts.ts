@@ -1,0 +1,25 @@
+import { useEffect } from 'react';
+import { useRoute } from '../store/route';
+import { useSearchFocus } from '../store/search-focus';
+
+/** The id of the catalogue's search box: Ctrl/Cmd+K focuses it from anywhere. */
+export const SEARCH_INPUT_ID = 'catalogue-search';
+
+export function useShortcuts() {
+  const go = useRoute((s) => s.go);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      if (e.key === 'k' || e.key === 'K') {
+        e.preventDefault();
+        if (useRoute.getState().page !== 'catalogue') go('catalogue');
+        useSearchFocus.getState().focus();
+      } else if (e.key === ',') {
+        e.preventDefault();
+        go('settings');
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go]);
+}

@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { api, isDesktop } from '../api';
+import { Icon } from './Icon';
+
+/**
+ * A link that leaves the app. Main checks it against the allow-list; the desktop app opens it in the
+ * system browser, the web mode in a new tab of the browser it already runs in.
+ */
+export function ExternalLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="external"
+      onClick={(e) => {
+        if (!isDesktop) return;
+        e.preventDefault();
+        void api.call('app.openExternal', { url: href }).catch(() => {});
+      }}
+    >
+      {children}
+      <Icon name="external" size={12} />
+    </a>
+  );
+}

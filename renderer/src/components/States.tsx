@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import type { AppErrorShape } from '@shared/errors';
+import { Icon } from './Icon';
+
+/** Shared loading / empty / error states: every screen uses these instead of a blank area. */
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="state" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+export function Empty({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="state state-empty">
+      <div className="state-icon">
+        <Icon name="empty" size={28} />
+      </div>
+      <h2>{title}</h2>
+      {children && <div className="state-body">{children}</div>}
+      {action && <div className="state-action">{action}</div>}
+    </div>
+  );
+}
+
+export function ErrorState({
+  error,
+  title = 'Something went wrong',
+  onRetry,
+}: {
+  error: AppErrorShape;
+  title?: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <div className="state state-error" role="alert">
+      <div className="state-icon">
+        <Icon name="alert" size={28} />
+      </div>
+      <h2>{title}</h2>
+      <p className="state-body">{error.message}</p>
+      <p className="muted small">
+        {error.code}
+        {error.status ? ` · HTTP ${error.status}` : ''}
+      </p>
+      {onRetry && (
+        <button className="btn" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+import { useEffect, useState } from 'react';
+import type { SecretName, SecretStatus, SettingKey, Theme } from '@shared/contract/settings';
+import type { AppError } from '@shared/errors';
+import { ErrorState, Loading } from '../../components/States';
+import { useSettings } from '../../store/settings';
+import { useStatus } from '../../store/status';
+
+const textFields: { key: Exclude<SettingKey, 'theme' | 'hubSearch'>; label: string; help: string; env?: string }[] = [
+  { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
+  { key: 'hubEndpoint', label: 'Hub endpoint', help: 'The Hugging Face Hub (or a mirror).', env: 'HF_ENDPOINT' },
+  { key: 'routerUrl', label: 'Inference router', help: 'Hosted models are called through this router.' },
+  { key: 'defaultProvider', label: 'Default provider', help: 'hf-inference, auto, or a provider id such as together.' },
+  { key: 'billTo', label: 'Bill to organisation', help: 'Sent as X-HF-Bill-To; empty bills your own account.' },
+  { key: 'falRestBase', label: 'fal REST base', help: 'Where temporary fal tokens are requested.' },
+];
+
+const secretLabels: Record<SecretName, { label: string; help: string }> = {
+  hfToken: { label: 'Hugging Face token', help: 'For gated models, the Hub API and hosted chat.' },
+  falKey: { label: 'fal key', help: 'Used only in main to mint 2-minute tokens for snippets.' },
+  ollamaApiKey: { label: 'Ollama API key', help: 'For remote Ollama hosts and ollama.com web search.' },
+};
+
+function TextSetting({ field }: { field: (typeof textFields)[number] }) {
+  const { view, update } = useSettings();
+  const value = view?.values[field.key] ?? '';
+  const source = view?.sources[field.key];
+  const [draft, setDraft] = useState(value);
+  const [error, setError] = useState<string>();
+  useEffect(() => setDraft(value), [value]);
+  const dirty = draft !== value;
+
+  const save = async (v: string | null) => {
+    setError(undefined);
+    try {
+      await update({ [field.key]: v });
+      if (field.key === 'ollamaHost') void useStatus.getState().refresh();
+    } catch (e) {
+      setError((e as AppError).message);
+    }
+  };
+
+  return (
+    <div className="field">
+      <label htmlFor={`setting-${field.key}`}>{field.label}</label>
+      <div className="field-row">
+        <input
+          id={`setting-${field.key}`}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && dirty && void save(draft)}
+          aria-invalid={!!error}
+          spellCheck={false}
+        />
+        <button className="btn" disabled={!dirty} onClick={() => void save(draft)}>
+          Save
+        </button>
+        {source === 'user' && (
+          <button
+            className="btn btn-ghost"
+            onClick={() => void save(null)}
+            title="Back to the environment or default value"
+          >
+            Reset
+          </button>
+        )}
+      </div>
+      <p className="help">
+        {field.help}{' '}
+        <span className="badge">
+          {source === 'env' ? `from ${field.env}` : source === 'user' ? 'set by you' : 'default'}
+        </span>
+      </p>
+      {error && <p className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+function SecretSetting({ status }: { status: SecretStatus }) {
+  const { setSecret, clearSecret } = useSettings();
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string>();
+  const meta = secretLabels[status.name];
+  const run = async (fn: () => Promise<void>) => {
+    setError(undefined);
+    try {
+      await fn();
+      setDraft('');
+    } catch (e) {
+      setError((e as AppError).message);
+    }
+  };
+  return (
+    <div className="field" data-testid={`secret-${status.name}`}>
+      <label htmlFor={`secret-${status.name}`}>{meta.label}</label>
+      <p className="secret-state">
+        {status.set ? (
+          <>
+            <span className="badge badge-ok">set</span> {status.last4 ? `ends in …${status.last4}` : ''}{' '}
+            <span className="muted">
+              (
+              {status.source === 'env'
+                ? `from ${status.envVar}`
+                : status.source === 'stored'
+                  ? 'stored encrypted'
+                  : 'this session only'}
+              )
+            </span>
+          </>
+        ) : (
+          <span className="badge">not set</span>
+        )}
+      </p>
+      <div className="field-row">
+        <input
+          id={`secret-${status.name}`}
+          type="password"
+          autoComplete="off"
+          value={draft}
+          placeholder={status.set ? 'Replace…' : 'Paste to set'}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+        <button className="btn" disabled={!draft} onClick={() => void run(() => setSecret(status.name, draft))}>
+          Save
+        </button>
+        {status.set && (
+          <button className="btn btn-ghost" onClick={() => void run(() => clearSecret(status.name))}>
+            Clear
+          </button>
+        )}
+      </div>
+      <p className="help">
+        {meta.help}{' '}
+        {!status.persistent &&
+          `Kept in memory until HubDesk stops; set ${status.envVar} in the environment to keep it.`}
+      </p>
+      {error && <p className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+export function SettingsPage() {
+  const { view, error, load, update } = useSettings();
+  if (!view) {
+    return (
+      <section className="page">
+        <header className="page-header">
+          <h1>Settings</h1>
+        </header>
+        {error ? <ErrorState error={error} onRetry={() => void load()} /> : <Loading />}
+      </section>
+    );
+  }
+  const themes: Theme[] = ['system', 'light', 'dark'];
+  return (
+    <section className="page page-narrow">
+      <header className="page-header">
+        <h1>Settings</h1>
+      </header>
+      <div className="card">
+        <h2>Appearance</h2>
+        <div className="segmented" role="radiogroup" aria-label="Theme">
+          {themes.map((t) => (
+            <button
+              key={t}
+              role="radio"
+              aria-checked={view.values.theme === t}
+              className={view.values.theme === t ? 'on' : ''}
+              onClick={() => void update({ theme: t })}
+            >
+              {t === 'system' ? 'Follow system' : t[0].toUpperCase() + t.slice(1)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="card">
+        <h2>Connections</h2>
+        {textFields.map((f) => (
+          <TextSetting key={f.key} field={f} />
+        ))}
+      </div>
+      <div className="card">
+        <h2>Secrets</h2>
+        <p className="help">Secrets stay in HubDesk&apos;s main process: this page only learns whether one is set.</p>
+        {view.secrets.map((s) => (
+          <SecretSetting key={s.name} status={s} />
+        ))}
+      </div>
+    </section>
+  );
+}

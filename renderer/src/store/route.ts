@@ -1,0 +1,37 @@
+import { create } from 'zustand';
+
+export const pages = ['catalogue', 'models', 'chat', 'settings'] as const;
+export type Page = (typeof pages)[number];
+
+export interface Route {
+  page: Page;
+  /** The rest of the path after the page, e.g. ['task', 'text-generation']. */
+  params: string[];
+}
+
+export function parseHash(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const page = (pages as readonly string[]).includes(parts[0] ?? '') ? (parts[0] as Page) : 'catalogue';
+  return { page, params: page === parts[0] ? parts.slice(1) : [] };
+}
+
+export function hrefFor(page: Page, ...params: string[]): string {
+  return `#/${[page, ...params].map(encodeURIComponent).join('/')}`;
+}
+
+interface RouteState extends Route {
+  go(page: Page, ...params: string[]): void;
+}
+
+/** The current page lives in the URL hash, so reloads and back/forward keep the user's place. */
+export const useRoute = create<RouteState>((set) => {
+  window.addEventListener('hashchange', () => set(parseHash(location.hash)));
+  return {
+    ...parseHash(location.hash),
+    go: (page, ...params) => {
+      const href = hrefFor(page, ...params);
+      if (location.hash !== href) location.hash = href;
+      else set(parseHash(href));
+    },
+  };
+});

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { call } from './define';
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((s) => /^https?:\/\/[^\s/]+/i.test(s), 'must be an http(s) URL');
+
+export const themeSchema = z.enum(['system', 'light', 'dark']);
+export type Theme = z.infer<typeof themeSchema>;
+
+export const settingsSchema = z.object({
+  ollamaHost: httpUrl,
+  hubEndpoint: httpUrl,
+  routerUrl: httpUrl,
+  falRestBase: httpUrl,
+  defaultProvider: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9-]+$/, 'a provider id such as hf-inference, auto or together'),
+  billTo: z
+    .string()
+    .trim()
+    .max(96)
+    .regex(/^$|^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'an organisation name, or empty'),
+  theme: themeSchema,
+  /** Live Hub search in the catalogue: off until the user turns it on (no network without consent). */
+  hubSearch: z.boolean(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingKey = keyof Settings;
+
+/** A patch: a value sets the field, `null` returns it to its environment/default value. */
+export const settingsPatchSchema = z
+  .object({
+    ollamaHost: settingsSchema.shape.ollamaHost.nullable(),
+    hubEndpoint: settingsSchema.shape.hubEndpoint.nullable(),
+    routerUrl: settingsSchema.shape.routerUrl.nullable(),
+    falRestBase: settingsSchema.shape.falRestBase.nullable(),
+    defaultProvider: settingsSchema.shape.defaultProvider.nullable(),
+    billTo: settingsSchema.shape.billTo.nullable(),
+    theme: themeSchema.nullable(),
+    hubSearch: z.boolean().nullable(),
+  })
+  .partial()
+  .strict();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+export const settingSourceSchema = z.enum(['default', 'env', 'user']);
+
+export const secretNames = ['hfToken', 'falKey', 'ollamaApiKey'] as const;
+export const secretNameSchema = z.enum(secretNames);
+export type SecretName = z.infer<typeof secretNameSchema>;
+
+/** What the renderer may know of a secret: never its value. */
+export const secretStatusSchema = z.object({
+  name: secretNameSchema,
+  set: z.boolean(),
+  last4: z.string().max(4).optional(),
+  source: z.enum(['none', 'env', 'stored', 'session']),
+  /** Whether setting it here survives a restart (encrypted store) or lasts only for this session. */
+  persistent: z.boolean(),
+  envVar: z.string(),
+});
+export type SecretStatus = z.infer<typeof secretStatusSchema>;
+
+export const settingsViewSchema = z.object({
+  values: settingsSchema,
+  sources: z.record(z.string(), settingSourceSchema),
+  secrets: z.array(secretStatusSchema),
+});
+export type SettingsView = z.infer<typeof settingsViewSchema>;
+
+export const settingsCalls = {
+  'settings.get': call({ input: z.object({}).strict(), output: settingsViewSchema }),
+  'settings.update': call({ input: settingsPatchSchema, output: settingsViewSchema }),
+  'secrets.set': call({
+    input: z.object({ name: secretNameSchema, value: z.string().trim().min(8, 'looks too short').max(4096) }).strict(),
+    output: settingsViewSchema,
+  }),
+  'secrets.clear': call({ input: z.object({ name: secretNameSchema }).strict(), output: settingsViewSchema }),
+};

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
+import { closedPort } from '../helpers/ports';
+import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+
+describe('app shell in Chromium (web mode)', () => {
+  let ollama: OllamaFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({
+      models: [
+        fixtureModel('llama3.2'),
+        fixtureModel('qwen3:8b', { family: 'qwen3', parameter_size: '8.2B', size: 5225387923 }),
+      ],
+    });
+    app = await startWebApp({ env: { OLLAMA_HOST: ollama.url, HF_TOKEN: 'hf_e2eSecretValue1234' } });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = watchErrors(page);
+    await page.goto(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await ollama?.stop();
+  });
+
+  it('removes the secret from the address bar and shows Ollama as reachable', async () => {
+    await expect.poll(() => page.url()).not.toContain('token=');
+    await page.getByTestId('ollama-status').getByText('Ollama 0.12.3').waitFor();
+  });
+
+  it('navigates every page and each renders its content', async () => {
+    await page.getByTestId('nav-catalogue').click();
+    await page.getByRole('heading', { name: 'Catalogue' }).waitFor();
+    await screenshot(page, 'shell-catalogue');
+
+    await page.getByTestId('nav-models').click();
+    await page.getByTestId('models-table').getByText('qwen3:8b').waitFor();
+    await screenshot(page, 'shell-models');
+
+    await page.getByTestId('nav-chat').click();
+    await page.getByRole('heading', { name: 'Chat' }).waitFor();
+    await screenshot(page, 'shell-chat');
+
+    await page.getByTestId('nav-settings').click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await screenshot(page, 'shell-settings');
+  });
+
+  it('keyboard shortcuts: Ctrl+, opens settings, Ctrl+K focuses the catalogue search', async () => {
+    await page.getByTestId('nav-chat').click();
+    await page.keyboard.press('Control+,');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('catalogue-search');
+  });
+
+  it('settings persist across a reload; the token shows only as set, never its value', async () => {
+    await page.getByTestId('nav-settings').click();
+    await page.getByRole('radio', { name: 'Dark' }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const token = page.getByTestId('secret-hfToken');
+    await token.getByText('ends in …1234').waitFor();
+    await page.reload();
+    await page.getByRole('radio', { name: 'Dark' }).and(page.locator('[aria-checked="true"]')).waitFor();
+    expect(await page.content()).not.toContain('hf_e2eSecretValue1234');
+    await screenshot(page, 'shell-settings-dark');
+  });
+
+  it('an Ollama that goes away shows as not reachable', async () => {
+    await page.getByTestId('nav-settings').click();
+    const host = page.locator('#setting-ollamaHost');
+    const port = await closedPort();
+    await host.fill(`http://127.0.0.1:${port}`);
+    await host.press('Enter');
+    await page.getByTestId('ollama-status').getByText('Ollama not reachable').waitFor();
+    await page.getByTestId('nav-models').click();
+    await page.getByText(`Ollama is not running at http://127.0.0.1:${port}`).waitFor();
+    await screenshot(page, 'shell-models-down');
+    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+  });
+});
