@@ -8,6 +8,9 @@ import { Router } from './router';
 import { createServices } from './services';
 
 // The desktop shell: everything it does beyond wiring lives in plain-Node services.
+// HUBDESK_DATA_DIR moves the data dir (tests, portable installs) and gives that instance its own lock.
+if (process.env.HUBDESK_DATA_DIR) app.setPath('userData', process.env.HUBDESK_DATA_DIR);
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
