@@ -1,0 +1,56 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BenchContext, type Figure } from './lib/measure';
+import { startup } from './figures/startup';
+
+// `npm run bench [-- --quick] [-- --only <figure>]`: every figure is a median of several runs, and where a
+// baseline exists, a ratio against it measured in the same run. Nothing here is a test assertion.
+const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
+  startup,
+};
+
+function fmt(n: number | undefined, digits = 2): string {
+  if (n === undefined || Number.isNaN(n)) return '';
+  if (Math.abs(n) >= 1000) return Math.round(n).toLocaleString('en-US');
+  return n.toFixed(digits);
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const quick = argv.includes('--quick');
+  const onlyIdx = argv.indexOf('--only');
+  const only = onlyIdx >= 0 ? argv[onlyIdx + 1]?.split(',') : undefined;
+  const ctx: BenchContext = {
+    quick,
+    runs: (full, q) => (quick ? (q ?? Math.max(3, Math.ceil(full / 3))) : full),
+    log: (m) => process.stderr.write(`  ${m}\n`),
+  };
+  const root = resolve(import.meta.dirname, '..');
+  const results: Figure[] = [];
+  const started = performance.now();
+  for (const [name, run] of Object.entries(figures)) {
+    if (only && !only.includes(name)) continue;
+    process.stderr.write(`== ${name}\n`);
+    const t = performance.now();
+    results.push(...(await run(ctx)));
+    process.stderr.write(`   ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  }
+  rmSync(join(root, 'bench/results/.data'), { recursive: true, force: true });
+
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const rows = results.map((f) => [f.name, `${fmt(f.value)} ${f.unit}`, f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`, fmt(f.ratio), String(f.runs), f.target ?? f.note ?? '']);
+  const header = ['figure', 'value', 'baseline', 'ratio', 'runs', 'target / note'];
+  const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  process.stdout.write(`\n${table}\n\nMachine: ${machine}. Mode: ${quick ? 'quick' : 'full'}. Took ${((performance.now() - started) / 1000).toFixed(0)} s.\n`);
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench/results/latest.json'),
+    JSON.stringify({ date: new Date().toISOString(), machine, quick, figures: results }, null, 2),
+  );
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});
