@@ -1,7 +1,8 @@
 // The start-up baseline: a bare Node HTTP server serving an empty page, started the same way as the web mode.
 import { createServer } from 'node:http';
 
-const page = '<!doctype html><html><head><meta charset="utf-8"><title>empty</title></head><body><main id="ready">empty</main></body></html>';
+const page =
+  '<!doctype html><html><head><meta charset="utf-8"><title>empty</title></head><body><main id="ready">empty</main></body></html>';
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end(page);

@@ -39,10 +39,19 @@ async function main(): Promise<void> {
   rmSync(join(root, 'bench/results/.data'), { recursive: true, force: true });
 
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const rows = results.map((f) => [f.name, `${fmt(f.value)} ${f.unit}`, f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`, fmt(f.ratio), String(f.runs), f.target ?? f.note ?? '']);
+  const rows = results.map((f) => [
+    f.name,
+    `${fmt(f.value)} ${f.unit}`,
+    f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`,
+    fmt(f.ratio),
+    String(f.runs),
+    f.target ?? f.note ?? '',
+  ]);
   const header = ['figure', 'value', 'baseline', 'ratio', 'runs', 'target / note'];
   const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
-  process.stdout.write(`\n${table}\n\nMachine: ${machine}. Mode: ${quick ? 'quick' : 'full'}. Took ${((performance.now() - started) / 1000).toFixed(0)} s.\n`);
+  process.stdout.write(
+    `\n${table}\n\nMachine: ${machine}. Mode: ${quick ? 'quick' : 'full'}. Took ${((performance.now() - started) / 1000).toFixed(0)} s.\n`,
+  );
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(
     join(root, 'bench/results/latest.json'),

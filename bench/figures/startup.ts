@@ -41,7 +41,10 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
         const t0 = performance.now();
         const srv =
           which === 'app'
-            ? await spawnServer([join(root, 'out/main/web.js'), '--port', '0', '--data-dir', join(root, 'bench/results/.data')], /^HubDesk web: (\S+)$/)
+            ? await spawnServer(
+                [join(root, 'out/main/web.js'), '--port', '0', '--data-dir', join(root, 'bench/results/.data')],
+                /^HubDesk web: (\S+)$/,
+              )
             : await spawnServer([join(root, 'bench/empty-server.mjs')], /^Empty page: (\S+)$/);
         await page.goto(srv.url);
         await page.waitForSelector(which === 'app' ? '[data-testid="catalogue-ready"], #catalogue-search' : '#ready');
@@ -62,6 +65,8 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
       target: 'ratio ≤ 2 (baseline: empty page, bare Node server)',
     }),
     figure('bundle: app chunk (initial JS, gzip)', 'KB', [sizes.initial / 1024], { target: '≤ 150 KB' }),
-    figure('bundle: Monaco chunks (lazy, gzip)', 'KB', [sizes.monaco / 1024], { note: 'loaded when a snippet pane opens' }),
+    figure('bundle: Monaco chunks (lazy, gzip)', 'KB', [sizes.monaco / 1024], {
+      note: 'loaded when a snippet pane opens',
+    }),
   ];
 }
