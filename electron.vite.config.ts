@@ -13,6 +13,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
           web: resolve(__dirname, 'electron/main/web.ts'),
+          cli: resolve(__dirname, 'electron/main/cli.ts'),
         },
       },
     },

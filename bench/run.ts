@@ -2,11 +2,15 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
+import { search } from './figures/search';
+import { snippets } from './figures/snippets';
 import { startup } from './figures/startup';
 
 // `npm run bench [-- --quick] [-- --only <figure>]`: every figure is a median of several runs, and where a
 // baseline exists, a ratio against it measured in the same run. Nothing here is a test assertion.
 const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
+  snippets,
+  search,
   startup,
 };
 
@@ -16,8 +20,7 @@ function fmt(n: number | undefined, digits = 2): string {
   return n.toFixed(digits);
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
+export async function main(argv: string[]): Promise<void> {
   const quick = argv.includes('--quick');
   const onlyIdx = argv.indexOf('--only');
   const only = onlyIdx >= 0 ? argv[onlyIdx + 1]?.split(',') : undefined;
@@ -26,7 +29,7 @@ async function main(): Promise<void> {
     runs: (full, q) => (quick ? (q ?? Math.max(3, Math.ceil(full / 3))) : full),
     log: (m) => process.stderr.write(`  ${m}\n`),
   };
-  const root = resolve(import.meta.dirname, '..');
+  const root = resolve(process.cwd());
   const results: Figure[] = [];
   const started = performance.now();
   for (const [name, run] of Object.entries(figures)) {
@@ -58,8 +61,3 @@ async function main(): Promise<void> {
     JSON.stringify({ date: new Date().toISOString(), machine, quick, figures: results }, null, 2),
   );
 }
-
-main().catch((e) => {
-  process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
-  process.exit(1);
-});

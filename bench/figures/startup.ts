@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchChromium, spawnServer } from '../lib/browser';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = process.cwd();
 const rendererDir = join(root, 'out/renderer');
 
 /** The JS the first page load fetches (entry + modulepreloads), and every other JS chunk (loaded lazily). */

@@ -2,6 +2,7 @@ import { app, BrowserWindow, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { registerIpc } from './adapters/ipc';
 import { safeStorageCipher } from './adapters/safe-storage';
+import { saveDialogPort } from './adapters/save-dialog';
 import { createMainWindow } from './adapters/window';
 import { createHandlers } from './handlers';
 import { Router } from './router';
@@ -29,6 +30,7 @@ if (!app.requestSingleInstanceLock()) {
       version: app.getVersion(),
       cipher: safeStorageCipher,
       openExternal: (url) => shell.openExternal(url),
+      saveDialog: saveDialogPort(() => win),
     });
     const router = new Router(createHandlers(services), services.log);
     registerIpc(ipcMain, router, (e) => !!win && !win.isDestroyed() && e.sender.id === win.webContents.id);

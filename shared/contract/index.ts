@@ -1,14 +1,20 @@
 import type { z } from 'zod';
 import { appCalls } from './app';
+import { catalogueCalls } from './catalogue';
+import { chatCalls } from './chat';
 import type { CallDef, StreamDef } from './define';
 import { ollamaCalls } from './ollama';
 import { settingsCalls } from './settings';
+import { snippetsCalls } from './snippets';
 
 /** Every call between renderer and main, declared once. Add a domain by spreading its calls here. */
 export const contract = {
   ...appCalls,
   ...settingsCalls,
+  ...snippetsCalls,
   ...ollamaCalls,
+  ...catalogueCalls,
+  ...chatCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,9 +1,16 @@
 import { join } from 'node:path';
 import type { AppInfo } from '@shared/contract/app';
+import { CatalogueService } from './catalogue/service';
+import { ChatService } from './chat/service';
+import { ChatStore } from './chat/store';
+import { HubClient } from './hub/client';
+import { HubService } from './hub/service';
 import { createLogger, type Logger } from './log';
 import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
 import { SettingsService } from './settings';
+import { FalService } from './fal/service';
+import { SnippetService, type SaveDialogPort } from './snippets/service';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -15,6 +22,20 @@ export interface ServicesOptions {
   /** Opens an allowed https link in the system browser; absent where the browser itself opens links. */
   openExternal?: (url: string) => Promise<void>;
   logEcho?: boolean;
+  /** Desktop only: the native save dialog ("Save to project…"); absent in web mode, where the browser downloads. */
+  saveDialog?: SaveDialogPort;
+  /** Hub client tuning (tests: no real waits between retries, short timeouts). */
+  hub?: { sleep?: (ms: number) => Promise<void>; timeoutMs?: number };
+  /** Chat tuning (tests: the web-tools fixture, short retry waits). */
+  chat?: {
+    webBase?: string;
+    checkpointMs?: number;
+    retryBaseMs?: number;
+    maxToolRounds?: number;
+    providerTimeoutMs?: number;
+  };
+  /** Ollama client tuning (tests: a short wait for response headers). */
+  ollama?: { timeoutMs?: number };
 }
 
 export interface Services {
@@ -23,6 +44,11 @@ export interface Services {
   secrets: SecretStoreImpl;
   settings: SettingsService;
   ollama: OllamaService;
+  snippets: SnippetService;
+  fal: FalService;
+  catalogue: CatalogueService;
+  hub: HubService;
+  chat: ChatService;
   openExternal?: (url: string) => Promise<void>;
 }
 
@@ -43,6 +69,18 @@ export function createServices(opts: ServicesOptions): Services {
     host: () => settings.get().ollamaHost,
     apiKey: () => secrets.get('ollamaApiKey'),
     log,
+    timeoutMs: opts.ollama?.timeoutMs,
+  });
+  const hub = new HubService({
+    client: new HubClient({
+      endpoint: () => settings.get().hubEndpoint,
+      token: () => secrets.get('hfToken'),
+      cacheDir: join(opts.dataDir, 'cache', 'hub'),
+      log,
+      sleep: opts.hub?.sleep,
+      timeoutMs: opts.hub?.timeoutMs,
+    }),
+    enabled: () => settings.get().hubSearch,
   });
   return {
     info: {
@@ -56,6 +94,29 @@ export function createServices(opts: ServicesOptions): Services {
     secrets,
     settings,
     ollama,
+    snippets: new SnippetService({
+      log,
+      ollamaHost: () => settings.get().ollamaHost,
+      billTo: () => settings.get().billTo,
+      hfToken: () => secrets.get('hfToken'),
+      saveDialog: opts.saveDialog,
+    }),
+    fal: new FalService({ restBase: () => settings.get().falRestBase, key: () => secrets.get('falKey'), log }),
+    catalogue: new CatalogueService(),
+    hub,
+    chat: new ChatService({
+      store: new ChatStore(join(opts.dataDir, 'chats'), log),
+      ollama,
+      log,
+      router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),
+      hfToken: () => secrets.get('hfToken'),
+      ollamaApiKey: () => secrets.get('ollamaApiKey'),
+      webBase: () => opts.chat?.webBase ?? env.HUBDESK_OLLAMA_WEB_BASE ?? 'https://ollama.com',
+      checkpointMs: opts.chat?.checkpointMs,
+      retryBaseMs: opts.chat?.retryBaseMs,
+      maxToolRounds: opts.chat?.maxToolRounds,
+      providerTimeoutMs: opts.chat?.providerTimeoutMs,
+    }),
     openExternal: opts.openExternal,
   };
 }

@@ -1,13 +1,16 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Icon, type IconName } from '../components/Icon';
+import { Loading } from '../components/States';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
-import { ChatPage } from '../pages/chat/ChatPage';
-import { ModelsPage } from '../pages/models/ModelsPage';
-import { SettingsPage } from '../pages/settings/SettingsPage';
 import { hrefFor, useRoute, type Page } from '../store/route';
 import { resolvedTheme, useSettings } from '../store/settings';
 import { StatusBar } from './StatusBar';
 import { useShortcuts } from './shortcuts';
+
+// The catalogue is the first screen; the other pages load when first opened, keeping start-up small.
+const ModelsPage = lazy(() => import('../pages/models/ModelsPage').then((m) => ({ default: m.ModelsPage })));
+const ChatPage = lazy(() => import('../pages/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const SettingsPage = lazy(() => import('../pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
@@ -55,10 +58,12 @@ export function App() {
         ))}
       </nav>
       <main className="content">
-        {page === 'catalogue' && <CataloguePage />}
-        {page === 'models' && <ModelsPage />}
-        {page === 'chat' && <ChatPage />}
-        {page === 'settings' && <SettingsPage />}
+        <Suspense fallback={<Loading />}>
+          {page === 'catalogue' && <CataloguePage />}
+          {page === 'models' && <ModelsPage />}
+          {page === 'chat' && <ChatPage />}
+          {page === 'settings' && <SettingsPage />}
+        </Suspense>
       </main>
       <StatusBar />
     </div>

@@ -1,9 +1,18 @@
 import { Ollama } from 'ollama';
-import type { LocalModel, OllamaStatus, ProgressEvent } from '@shared/contract/ollama';
+import type {
+  CreateInput,
+  EmbedResult,
+  LocalModel,
+  ModelShow,
+  OllamaStatus,
+  ProgressEvent,
+  RunningModel,
+} from '@shared/contract/ollama';
 import type { StreamContext } from '../../router';
 import { timeoutFetch } from '../http/timeout-fetch';
 import type { Logger } from '../log';
 import { ollamaError } from './errors';
+import { skipInvalidJsonLines } from './ndjson';
 
 export interface OllamaServiceOptions {
   host: () => string;
@@ -35,9 +44,10 @@ export class OllamaService {
     if (this.cached?.key !== key) {
       this.cached = {
         key,
+        // A new host (or key) gets a new client; the old one's open streams end with their own callers.
         client: new Ollama({
           host,
-          fetch: timeoutFetch(this.opts.timeoutMs ?? 10_000),
+          fetch: skipInvalidJsonLines(timeoutFetch(this.opts.timeoutMs ?? 10_000), this.opts.log),
           headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined,
         }),
       };
@@ -107,9 +117,125 @@ export class OllamaService {
     input: { model: string; insecure?: boolean },
     ctx: StreamContext<ProgressEvent>,
   ): Promise<{ status: 'success' }> {
-    this.opts.log.info('pull started', { model: input.model, host: this.host });
-    await this.forward((c) => c.pull({ model: input.model, insecure: input.insecure, stream: true }), ctx, progress);
+    return this.progressStream('pull', input.model, ctx, (c) =>
+      c.pull({ model: input.model, insecure: input.insecure, stream: true }),
+    );
+  }
+
+  async push(
+    input: { model: string; insecure?: boolean },
+    ctx: StreamContext<ProgressEvent>,
+  ): Promise<{ status: 'success' }> {
+    return this.progressStream('push', input.model, ctx, (c) =>
+      c.push({ model: input.model, insecure: input.insecure, stream: true }),
+    );
+  }
+
+  /** Creates a model from an existing one with a system prompt, template and parameters. */
+  async create(input: CreateInput, ctx: StreamContext<ProgressEvent>): Promise<{ status: 'success' }> {
+    return this.progressStream('create', input.model, ctx, (c) =>
+      c.create({
+        model: input.model,
+        from: input.from,
+        system: input.system,
+        template: input.template,
+        parameters: input.parameters,
+        quantize: input.quantize,
+        stream: true,
+      }),
+    );
+  }
+
+  private async progressStream(
+    what: string,
+    model: string,
+    ctx: StreamContext<ProgressEvent>,
+    start: (c: Ollama) => Promise<AsyncIterable<ProgressEvent> & { abort(): void }>,
+  ): Promise<{ status: 'success' }> {
+    const host = this.host;
+    this.opts.log.info(`${what} started`, { model, host });
+    try {
+      await this.forward(start, ctx, progress);
+    } catch (e) {
+      const err = ollamaError(e, host);
+      this.opts.log.info(`${what} ended`, { model, host, code: err.code, message: err.message });
+      throw err;
+    }
+    this.opts.log.info(`${what} done`, { model, host });
     return { status: 'success' };
+  }
+
+  async version(): Promise<{ version: string }> {
+    const { version } = await this.run((c) => c.version());
+    return { version };
+  }
+
+  async ps(): Promise<{ models: RunningModel[] }> {
+    const res = await this.run((c) => c.ps());
+    return {
+      models: res.models.map((m) => {
+        const r: RunningModel = {
+          name: m.name,
+          model: m.model,
+          size: m.size,
+          size_vram: m.size_vram,
+          digest: m.digest,
+          details: m.details,
+          expires_at: String(m.expires_at),
+        };
+        const ctxLen = (m as { context_length?: unknown }).context_length;
+        if (typeof ctxLen === 'number') r.context_length = ctxLen;
+        return r;
+      }),
+    };
+  }
+
+  async show(model: string): Promise<ModelShow> {
+    const res = await this.run((c) => c.show({ model }));
+    const info: ModelShow['model_info'] = {};
+    for (const [k, v] of Object.entries((res.model_info ?? {}) as unknown as Record<string, unknown>)) {
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') info[k] = v;
+    }
+    const out: ModelShow = {
+      name: model,
+      modelfile: res.modelfile ?? '',
+      details: res.details ?? {},
+      model_info: info,
+      capabilities: res.capabilities ?? [],
+    };
+    if (res.license) out.license = res.license;
+    if (res.parameters) out.parameters = res.parameters;
+    if (res.template) out.template = res.template;
+    if (res.system) out.system = res.system;
+    if (res.modified_at) out.modified_at = String(res.modified_at);
+    return out;
+  }
+
+  async copy(source: string, destination: string): Promise<{ ok: true }> {
+    await this.run((c) => c.copy({ source, destination }));
+    this.opts.log.info('model copied', { source, destination, host: this.host });
+    return { ok: true };
+  }
+
+  async delete(model: string): Promise<{ ok: true }> {
+    await this.run((c) => c.delete({ model }));
+    this.opts.log.info('model deleted', { model, host: this.host });
+    return { ok: true };
+  }
+
+  async embed(input: {
+    model: string;
+    input: string | string[];
+    dimensions?: number;
+    truncate?: boolean;
+  }): Promise<EmbedResult> {
+    const res = await this.run((c) =>
+      c.embed({ model: input.model, input: input.input, dimensions: input.dimensions, truncate: input.truncate }),
+    );
+    const out: EmbedResult = { model: res.model, embeddings: res.embeddings };
+    if (typeof res.total_duration === 'number') out.total_duration = res.total_duration;
+    if (typeof res.prompt_eval_count === 'number') out.prompt_eval_count = res.prompt_eval_count;
+    return out;
   }
 }
 

@@ -1,5 +1,6 @@
+import { lazy, Suspense } from 'react';
 import type { ModelRecord } from '@shared/model-record';
-import { Empty } from '../../components/States';
+import { Loading } from '../../components/States';
 
 export interface SnippetWorkbenchProps {
   model: ModelRecord;
@@ -7,7 +8,14 @@ export interface SnippetWorkbenchProps {
   quant?: string;
 }
 
-/** Placeholder until the snippet workbench lands: the model page mounts it under "Use this model". */
-export function SnippetWorkbench({ model }: SnippetWorkbenchProps) {
-  return <Empty title="Snippets">Usage snippets for {model.id} will appear here.</Empty>;
+// The workbench (and, inside it, Monaco) loads with the model page's "Use this model", not with the app.
+const Workbench = lazy(() => import('./Workbench'));
+
+/** "Use this model": every usage snippet for the model, in editable panes to copy or save into a project. */
+export function SnippetWorkbench(props: SnippetWorkbenchProps) {
+  return (
+    <Suspense fallback={<Loading label="Loading snippets…" />}>
+      <Workbench {...props} />
+    </Suspense>
+  );
 }

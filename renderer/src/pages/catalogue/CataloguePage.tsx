@@ -1,16 +1,284 @@
-import { useEffect, useRef } from 'react';
-import { Empty } from '../../components/States';
+import { useEffect, useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { SEARCH_INPUT_ID } from '../../app/shortcuts';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { useCatalogue, type CatalogueView } from '../../store/catalogue';
+import { useRoute } from '../../store/route';
 import { useSearchFocus } from '../../store/search-focus';
+import { useSettings } from '../../store/settings';
+import { HubPanel } from './HubPanel';
+import { ItemPage } from './ItemPage';
+import { LibraryView } from './LibraryView';
+import { BackLink, catalogueHref, CatLink } from './links';
+import { ModelPage } from './ModelPage';
+import { kindLabels, searchIndex, searchKinds, type SearchKind, type SearchRecord } from './search';
+import { TaskPage } from './TaskPage';
+import './catalogue.css';
+
+const kindBadge: Record<SearchKind, string> = {
+  task: 'task',
+  library: 'library',
+  model: 'model',
+  dataset: 'dataset',
+  app: 'app',
+};
+
+function ResultRow({ r, view }: { r: SearchRecord; view: CatalogueView }) {
+  return (
+    <a className="cat-row" href={catalogueHref(r.kind, r.id)} data-kind={r.kind}>
+      <span className={`badge cat-kind cat-kind-${r.kind}`}>{kindBadge[r.kind]}</span>
+      <span className="cat-row-main">
+        <span className="cat-row-title">
+          <span className={r.kind === 'task' || r.kind === 'library' ? '' : 'mono'}>{r.label}</span>
+          {r.label !== r.id && <span className="mono small muted">{r.id}</span>}
+        </span>
+        {r.detail && <span className="cat-row-detail">{r.detail}</span>}
+      </span>
+      {r.kind !== 'task' && r.tasks[0] && (
+        <span className="badge cat-row-task">{view.tasks.get(r.tasks[0])?.label ?? r.tasks[0]}</span>
+      )}
+    </a>
+  );
+}
+
+function Results({ view, indices }: { view: CatalogueView; indices: number[] }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const virt = useVirtualizer({
+    count: indices.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => 58,
+    overscan: 12,
+  });
+  if (indices.length === 0) return <Empty title="Nothing matches">Check the spelling, or clear a filter.</Empty>;
+  return (
+    <div
+      ref={parent}
+      className="cat-results"
+      data-testid="catalogue-results"
+      role="list"
+      style={{ height: `min(calc(100vh - 230px), ${virt.getTotalSize() + 2}px)` }}
+    >
+      <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
+        {virt.getVirtualItems().map((v) => (
+          <div
+            key={v.key}
+            role="listitem"
+            className="cat-row-wrap"
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              right: 0,
+              height: v.size,
+              transform: `translateY(${v.start}px)`,
+            }}
+          >
+            <ResultRow r={view.index.records[indices[v.index]]} view={view} />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function TaskGroups({ view }: { view: CatalogueView }) {
+  return (
+    <div className="cat-groups" data-testid="task-groups">
+      {view.data.modalities.map((m) => {
+        const tasks = view.data.tasks.filter((t) => t.modality === m.id);
+        if (tasks.length === 0) return null;
+        return (
+          <section key={m.id} className="card cat-group">
+            <h2>
+              {m.label} <span className="badge">{tasks.length}</span>
+            </h2>
+            <ul className="cat-group-list">
+              {tasks.map((t) => (
+                <li key={t.id}>
+                  <CatLink kind="task" id={t.id}>
+                    {t.label ?? t.name}
+                  </CatLink>
+                  {(t.status === 'missing' || t.status === 'placeholder') && (
+                    <span className="small muted"> · no page yet</span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+function HubSwitch() {
+  const on = useSettings((s) => s.view?.values.hubSearch ?? false);
+  const ready = useSettings((s) => !!s.view);
+  const update = useSettings((s) => s.update);
+  return (
+    <label className="cat-switch" title="Off: nothing is sent to the Hub. On: searches huggingface.co as you type.">
+      <button
+        type="button"
+        role="switch"
+        aria-checked={on}
+        disabled={!ready}
+        data-testid="hub-switch"
+        className={`cat-toggle${on ? ' on' : ''}`}
+        onClick={() => void update({ hubSearch: !on }).catch(() => {})}
+      >
+        <span className="cat-toggle-knob" />
+      </button>
+      Search the Hub
+    </label>
+  );
+}
+
+function Browse({ view }: { view: CatalogueView }) {
+  const { query, filters, setFilters } = useCatalogue();
+  const hubOn = useSettings((s) => s.view?.values.hubSearch ?? false);
+  const indices = useMemo(() => searchIndex(view.index, query, filters), [view, query, filters]);
+  const filtered = !!(filters.kind || filters.modality || filters.task || filters.library);
+  const counts: Record<SearchKind, number> = {
+    task: view.data.tasks.length,
+    library: view.data.libraries.length,
+    model: view.data.models.length,
+    dataset: view.data.datasets.length,
+    app: view.data.apps.length,
+  };
+
+  return (
+    <>
+      <div className="cat-filters" role="group" aria-label="Filters">
+        <div className="segmented" role="radiogroup" aria-label="Kind">
+          <button
+            className={!filters.kind ? 'on' : ''}
+            role="radio"
+            aria-checked={!filters.kind}
+            onClick={() => setFilters({ kind: undefined })}
+          >
+            All
+          </button>
+          {searchKinds.map((k) => (
+            <button
+              key={k}
+              role="radio"
+              aria-checked={filters.kind === k}
+              className={filters.kind === k ? 'on' : ''}
+              onClick={() => setFilters({ kind: k })}
+              data-testid={`kind-${k}`}
+            >
+              {kindLabels[k]} <span className="cat-count">{counts[k]}</span>
+            </button>
+          ))}
+        </div>
+        <select
+          aria-label="Modality"
+          value={filters.modality ?? ''}
+          onChange={(e) => setFilters({ modality: e.target.value || undefined })}
+        >
+          <option value="">Any modality</option>
+          {view.data.modalities.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="Task"
+          value={filters.task ?? ''}
+          onChange={(e) => setFilters({ task: e.target.value || undefined })}
+        >
+          <option value="">Any task</option>
+          {view.data.tasks.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label ?? t.name}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="Library"
+          value={filters.library ?? ''}
+          onChange={(e) => setFilters({ library: e.target.value || undefined })}
+        >
+          <option value="">Any library</option>
+          {view.data.libraries.map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.prettyLabel}
+            </option>
+          ))}
+        </select>
+        {filtered && (
+          <button
+            className="btn btn-ghost"
+            onClick={() => setFilters({ kind: undefined, modality: undefined, task: undefined, library: undefined })}
+          >
+            Clear filters
+          </button>
+        )}
+      </div>
+      <div className={hubOn ? 'cat-split' : undefined}>
+        <div className="cat-main">
+          {!query.trim() && !filtered ? (
+            <TaskGroups view={view} />
+          ) : (
+            <>
+              <p className="muted small cat-summary-line" data-testid="result-count">
+                {indices.length} result{indices.length === 1 ? '' : 's'} in the embedded catalogue
+              </p>
+              <Results view={view} indices={indices} />
+            </>
+          )}
+        </div>
+        {hubOn && <HubPanel query={query} task={filters.task} library={filters.library} />}
+      </div>
+    </>
+  );
+}
+
+function Detail({ kind, id, view }: { kind: string; id: string; view: CatalogueView }) {
+  switch (kind) {
+    case 'task':
+      return <TaskPage id={id} view={view} />;
+    case 'library': {
+      const lib = view.libraries.get(id);
+      return lib ? (
+        <LibraryView lib={lib} tasks={view.tasks} />
+      ) : (
+        <Empty title={`No library "${id}"`}>@huggingface/tasks does not list this library.</Empty>
+      );
+    }
+    case 'model':
+      return <ModelPage key={id} id={id} view={view} />;
+    case 'dataset':
+      return <ItemPage kind="dataset" id={id} item={view.datasets.get(id)} tasks={view.tasks} />;
+    case 'app':
+      return <ItemPage kind="app" id={id} item={view.apps.get(id)} tasks={view.tasks} />;
+    default:
+      return (
+        <Empty title="Unknown catalogue page">
+          Go back to the <a href="#/catalogue">catalogue</a>.
+        </Empty>
+      );
+  }
+}
 
 export function CataloguePage() {
+  const params = useRoute((s) => s.params);
+  const { view, error, load, query, setQuery } = useCatalogue();
   const focusRequest = useSearchFocus((s) => s.request);
+  const go = useRoute((s) => s.go);
   const input = useRef<HTMLInputElement>(null);
+  useEffect(() => void load(), [load]);
   useEffect(() => {
     if (focusRequest) input.current?.focus();
   }, [focusRequest]);
+
+  const [kind, ...rest] = params;
+  const id = rest.join('/');
+  const detail = !!kind && !!id;
+
   return (
-    <section className="page">
+    <section className="page cat-page">
       <header className="page-header">
         <h1>Catalogue</h1>
         <input
@@ -18,10 +286,28 @@ export function CataloguePage() {
           id={SEARCH_INPUT_ID}
           className="search"
           type="search"
-          placeholder="Search tasks, libraries, models…"
+          placeholder="Search tasks, libraries, models…  (Ctrl+K)"
+          aria-label="Search the catalogue"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            if (detail) go('catalogue');
+          }}
         />
+        <HubSwitch />
       </header>
-      <Empty title="Nothing to browse yet">Tasks, libraries, models, datasets and demo apps will be listed here.</Empty>
+      {error ? (
+        <ErrorState error={error} title="Could not load the catalogue" onRetry={() => void load()} />
+      ) : !view ? (
+        <Loading label="Loading the catalogue…" />
+      ) : detail ? (
+        <div className="cat-detail">
+          <BackLink />
+          <Detail kind={kind} id={id} view={view} />
+        </div>
+      ) : (
+        <Browse view={view} />
+      )}
     </section>
   );
 }

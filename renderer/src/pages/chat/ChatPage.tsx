@@ -1,14 +1,428 @@
-import { Empty } from '../../components/States';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { AppErrorShape } from '@shared/errors';
+import { api } from '../../api';
+import { Icon } from '../../components/Icon';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { useChat } from '../../store/chat';
+import { useRoute } from '../../store/route';
+import { CodePane } from './CodePane';
+import { ConversationSettings } from './ConversationSettings';
+import type { MessageActions } from './Message';
+import { MessageList } from './MessageList';
+import './chat.css';
+
+function download(filename: string, mime: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function ConversationItem({
+  meta,
+  active,
+  streaming,
+}: {
+  meta: ConversationMeta;
+  active: boolean;
+  streaming: boolean;
+}) {
+  const { update, remove } = useChat.getState();
+  const go = useRoute((s) => s.go);
+  const [renaming, setRenaming] = useState(false);
+  return (
+    <li className={`conv-item${active ? ' active' : ''}`} data-testid="conv-item">
+      {renaming ? (
+        <input
+          className="conv-rename"
+          aria-label="Conversation title"
+          defaultValue={meta.title}
+          autoFocus
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+            if (e.key === 'Escape') setRenaming(false);
+          }}
+          onBlur={(e) => {
+            setRenaming(false);
+            const t = e.target.value.trim();
+            if (t && t !== meta.title) void update(meta.id, { title: t });
+          }}
+        />
+      ) : (
+        <button className="conv-open" onClick={() => go('chat', meta.id)} onDoubleClick={() => setRenaming(true)}>
+          <span className="conv-title">
+            {meta.pinned && (
+              <span className="conv-pin" aria-label="pinned">
+                ★{' '}
+              </span>
+            )}
+            {meta.title}
+          </span>
+          <span className="conv-sub">
+            {streaming && <span className="live-dot" aria-label="streaming" />}
+            {meta.model || 'no model'} · {meta.messageCount} msg
+          </span>
+        </button>
+      )}
+      <span className="conv-tools">
+        <button className="icon-btn" title="Rename" aria-label="Rename" onClick={() => setRenaming(true)}>
+          ✎
+        </button>
+        <button
+          className="icon-btn"
+          title={meta.pinned ? 'Unpin' : 'Pin'}
+          aria-label={meta.pinned ? 'Unpin' : 'Pin'}
+          onClick={() => void update(meta.id, { pinned: !meta.pinned })}
+        >
+          {meta.pinned ? '★' : '☆'}
+        </button>
+        <button className="icon-btn" title="Delete" aria-label="Delete" onClick={() => void remove(meta.id)}>
+          <Icon name="close" size={14} />
+        </button>
+      </span>
+    </li>
+  );
+}
+
+function Sidebar({ currentId }: { currentId?: string }) {
+  const { list, listLoading, listError, query, running, undo } = useChat();
+  const { loadList, create, restore, importJson } = useChat.getState();
+  const go = useRoute((s) => s.go);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [importError, setImportError] = useState<AppErrorShape>();
+  useEffect(() => {
+    if (!undo) return;
+    const t = setTimeout(() => useChat.setState({ undo: undefined }), 10_000);
+    return () => clearTimeout(t);
+  }, [undo]);
+
+  return (
+    <aside className="conv-sidebar" aria-label="Conversations">
+      <div className="conv-head">
+        <h1>Chat</h1>
+        <button
+          className="btn btn-primary"
+          data-testid="new-chat"
+          onClick={() => void create().then((m) => go('chat', m.id))}
+        >
+          New chat
+        </button>
+      </div>
+      <input
+        className="conv-search"
+        type="search"
+        placeholder="Search conversations"
+        aria-label="Search conversations"
+        value={query}
+        onChange={(e) => void loadList(e.target.value)}
+      />
+      {listLoading && list.length === 0 ? (
+        <Loading label="Loading conversations…" />
+      ) : listError ? (
+        <ErrorState error={listError} title="Conversations could not be read" onRetry={() => void loadList()} />
+      ) : list.length === 0 ? (
+        <p className="muted small conv-none">{query ? 'No conversation matches.' : 'No conversations yet.'}</p>
+      ) : (
+        <ul className="conv-list">
+          {list.map((m) => (
+            <ConversationItem key={m.id} meta={m} active={m.id === currentId} streaming={!!running[m.id]} />
+          ))}
+        </ul>
+      )}
+      <div className="conv-foot">
+        <button className="btn btn-ghost btn-xs" onClick={() => fileRef.current?.click()}>
+          Import JSON…
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="import-file"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (!f) return;
+            try {
+              const meta = await importJson(await f.text());
+              setImportError(undefined);
+              go('chat', meta.id);
+            } catch (err) {
+              setImportError(err as AppErrorShape);
+            }
+          }}
+        />
+        {importError && (
+          <p className="field-error small" role="alert">
+            {importError.message}
+          </p>
+        )}
+      </div>
+      {undo && (
+        <div className="undo-toast" role="status">
+          <span>Deleted “{undo.title}”</span>
+          <button className="btn btn-xs" onClick={() => void restore()}>
+            Undo
+          </button>
+        </div>
+      )}
+    </aside>
+  );
+}
+
+function readImage(file: File): Promise<string> {
+  return new Promise((ok, fail) => {
+    const r = new FileReader();
+    r.onload = () => ok(String(r.result).replace(/^data:[^,]*,/, ''));
+    r.onerror = () => fail(r.error);
+    r.readAsDataURL(file);
+  });
+}
+
+function Composer({ meta, capabilities }: { meta: ConversationMeta; capabilities: string[] }) {
+  const id = meta.id;
+  const draft = useChat((s) => s.drafts[id] ?? '');
+  const running = useChat((s) => s.running[id]);
+  const { setDraft, send, stop } = useChat.getState();
+  const [images, setImages] = useState<string[]>([]);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const vision = capabilities.includes('vision');
+  const canSend = !running && !!meta.model && (draft.trim().length > 0 || images.length > 0);
+  const submit = () => {
+    if (!canSend) return;
+    send(id, draft, images);
+    setImages([]);
+  };
+  return (
+    <div className="composer">
+      {images.length > 0 && (
+        <div className="composer-images">
+          {images.map((b, i) => (
+            <button
+              key={i}
+              className="thumb"
+              title="Remove"
+              onClick={() => setImages(images.filter((_, j) => j !== i))}
+            >
+              <img src={`data:image/*;base64,${b}`} alt={`attachment ${i + 1}`} />
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="composer-row">
+        <textarea
+          aria-label="Message"
+          data-testid="composer"
+          placeholder={
+            meta.model ? `Message ${meta.model}…  (Enter to send, Shift+Enter for a new line)` : 'Choose a model first'
+          }
+          value={draft}
+          rows={3}
+          onChange={(e) => setDraft(id, e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+        <div className="composer-actions">
+          {vision && (
+            <>
+              <button className="btn btn-ghost" onClick={() => fileRef.current?.click()} title="Attach images">
+                Image…
+              </button>
+              <input
+                ref={fileRef}
+                type="file"
+                accept="image/*"
+                multiple
+                hidden
+                onChange={async (e) => {
+                  const files = [...(e.target.files ?? [])].slice(0, 8 - images.length);
+                  e.target.value = '';
+                  setImages([...images, ...(await Promise.all(files.map(readImage)))]);
+                }}
+              />
+            </>
+          )}
+          {running ? (
+            <button className="btn btn-danger" data-testid="stop" onClick={() => stop(id)}>
+              Stop
+            </button>
+          ) : (
+            <button className="btn btn-primary" data-testid="send" disabled={!canSend} onClick={submit}>
+              Send
+            </button>
+          )}
+        </div>
+      </div>
+      {running?.retry && <p className="muted small">{running.retry}</p>}
+    </div>
+  );
+}
+
+function Thread({ id }: { id: string }) {
+  const conv = useChat((s) => s.convs[id]);
+  const listMeta = useChat((s) => s.list.find((m) => m.id === id));
+  const busy = useChat((s) => !!s.running[id]);
+  const replyError = useChat((s) => s.replyError[id]);
+  const { open, regenerate, editOnly } = useChat.getState();
+  const [showSettings, setShowSettings] = useState(false);
+  const [showCode, setShowCode] = useState(false);
+  const [capabilities, setCapabilities] = useState<string[]>([]);
+  const [copied, setCopied] = useState<string>();
+  const meta = conv?.meta ?? listMeta;
+
+  useEffect(() => {
+    if (!meta?.model) return setCapabilities([]);
+    let live = true;
+    api
+      .call('chat.capabilities', { id })
+      .then((r) => live && setCapabilities(r.capabilities))
+      .catch(() => live && setCapabilities([]));
+    return () => {
+      live = false;
+    };
+  }, [id, meta?.model, meta?.backend]);
+
+  useEffect(() => {
+    if (meta && !meta.model) setShowSettings(true);
+  }, [meta]);
+
+  const actions: MessageActions = useMemo(
+    () => ({
+      onCopy: (m: ChatMessage) =>
+        void navigator.clipboard
+          ?.writeText(m.content)
+          .then(() => setCopied('Copied to the clipboard'))
+          .catch(() => setCopied('The clipboard is not available')),
+      onRegenerate: () => regenerate(id),
+      onSaveEdit: (m: ChatMessage, content: string, regen: boolean) => {
+        if (regen) regenerate(id, { messageId: m.id, content });
+        else void editOnly(id, m.id, content);
+      },
+    }),
+    [id, regenerate, editOnly],
+  );
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(undefined), 1500);
+    return () => clearTimeout(t);
+  }, [copied]);
+
+  if (!conv || (conv.loading && !conv.messages.length)) return <Loading label="Opening the conversation…" />;
+  if (conv.error)
+    return (
+      <ErrorState error={conv.error} title="This conversation could not be opened" onRetry={() => void open(id)} />
+    );
+  if (!meta) return <Loading />;
+
+  const exportAs = async (format: 'markdown' | 'json') => {
+    try {
+      const r = await api.call('chat.export', { id, format });
+      download(r.filename, r.mime, r.text);
+    } catch (e) {
+      setCopied(`Export failed: ${(e as AppErrorShape).message}`);
+    }
+  };
+
+  return (
+    <section className="thread" aria-label={meta.title} data-testid="thread">
+      <header className="thread-head">
+        <div className="thread-title">
+          <h2 data-testid="thread-title">{meta.title}</h2>
+          <span className="muted small">
+            {`${meta.backend === 'ollama' ? 'Ollama' : `HF router · ${meta.provider}`} · ${meta.model || 'no model'}`}
+          </span>
+        </div>
+        <button className="btn btn-ghost" aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
+          Settings
+        </button>
+        <button
+          className="btn btn-ghost"
+          aria-expanded={showCode}
+          disabled={!meta.model}
+          onClick={() => setShowCode(!showCode)}
+        >
+          Open as code
+        </button>
+        <button className="btn btn-ghost" onClick={() => void exportAs('markdown')}>
+          Export .md
+        </button>
+        <button className="btn btn-ghost" onClick={() => void exportAs('json')}>
+          Export .json
+        </button>
+      </header>
+      {showSettings && <ConversationSettings meta={meta} capabilities={capabilities} />}
+      {showCode && (
+        <CodePane id={id} version={`${conv.messages.length}:${meta.updatedAt}`} onClose={() => setShowCode(false)} />
+      )}
+      {conv.messages.length === 0 ? (
+        <div className="thread-empty">
+          <Empty title={meta.model ? `Start chatting with ${meta.model}` : 'Choose a model to start'}>
+            {meta.backend === 'ollama'
+              ? 'Replies come from your local Ollama server.'
+              : 'Replies come from a hosted model through the Hugging Face inference router.'}
+          </Empty>
+        </div>
+      ) : (
+        <MessageList messages={conv.messages} busy={busy} actions={actions} />
+      )}
+      {replyError && (
+        <div className="reply-error" role="alert" data-testid="reply-error">
+          <strong>{replyError.code === 'unauthorized' ? 'Not authorised' : 'The reply failed'}:</strong>{' '}
+          {replyError.message}
+        </div>
+      )}
+      {copied && (
+        <div className="copied-toast" role="status">
+          {copied}
+        </div>
+      )}
+      <Composer meta={meta} capabilities={capabilities} />
+    </section>
+  );
+}
 
 export function ChatPage() {
+  const params = useRoute((s) => s.params);
+  const routeId = params[0];
+  const { loadList, open } = useChat.getState();
+  const listLoading = useChat((s) => s.listLoading);
+  const list = useChat((s) => s.list);
+  const create = useChat((s) => s.create);
+  const go = useRoute((s) => s.go);
+
+  useEffect(() => void loadList(), [loadList]);
+  useEffect(() => void open(routeId), [routeId, open]);
+
   return (
-    <section className="page">
-      <header className="page-header">
-        <h1>Chat</h1>
-      </header>
-      <Empty title="No conversations yet">
-        Chat with a model pulled into Ollama, or with a hosted model through the Hugging Face inference router.
-      </Empty>
-    </section>
+    <div className="chat-page">
+      <Sidebar currentId={routeId} />
+      {routeId ? (
+        <Thread id={routeId} key={routeId} />
+      ) : (
+        <div className="thread-empty">
+          {listLoading && list.length === 0 ? (
+            <Loading />
+          ) : (
+            <Empty
+              title={list.length ? 'Pick a conversation' : 'No conversations yet'}
+              action={
+                <button className="btn btn-primary" onClick={() => void create().then((m) => go('chat', m.id))}>
+                  New chat
+                </button>
+              }
+            >
+              Chat with a model pulled into Ollama, or with a hosted model through the Hugging Face inference router.
+            </Empty>
+          )}
+        </div>
+      )}
+    </div>
   );
 }

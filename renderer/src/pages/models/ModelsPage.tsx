@@ -1,67 +1,264 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { LocalModel } from '@shared/contract/ollama';
-import type { AppError } from '@shared/errors';
+import type { AppErrorShape } from '@shared/errors';
 import { api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { formatAge, formatBytes } from '../../lib/format';
-import { hrefFor } from '../../store/route';
+import { usePulls } from '../../store/pulls';
+import { hrefFor, useRoute } from '../../store/route';
+import { useStatus } from '../../store/status';
+import { DetailsDrawer } from './DetailsDrawer';
+import { CopyDialog, CreateDialog, DeleteDialog } from './Dialogs';
+import { EmbedPlayground, RunningModels } from './Panels';
+import { JobsPanel, PullForm } from './PullPanel';
+import './models.css';
+
+type SortKey = 'name' | 'family' | 'params' | 'quant' | 'size' | 'modified';
+
+/** "3.2B" / "751.63M" → a number of parameters, for sorting. */
+const paramCount = (s?: string) => {
+  const m = /^([\d.]+)\s*([KMBT]?)/i.exec(s ?? '');
+  if (!m) return 0;
+  return Number(m[1]) * ({ K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[m[2].toUpperCase()] ?? 1);
+};
+
+const sorters: Record<SortKey, (a: LocalModel, b: LocalModel) => number> = {
+  name: (a, b) => a.name.localeCompare(b.name),
+  family: (a, b) => (a.details.family ?? '').localeCompare(b.details.family ?? ''),
+  params: (a, b) => paramCount(a.details.parameter_size) - paramCount(b.details.parameter_size),
+  quant: (a, b) => (a.details.quantization_level ?? '').localeCompare(b.details.quantization_level ?? ''),
+  size: (a, b) => a.size - b.size,
+  modified: (a, b) => Date.parse(a.modified_at) - Date.parse(b.modified_at),
+};
+
+const columns: { key: SortKey; label: string; num?: boolean }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'family', label: 'Family' },
+  { key: 'params', label: 'Parameters' },
+  { key: 'quant', label: 'Quantization' },
+  { key: 'size', label: 'Size', num: true },
+  { key: 'modified', label: 'Modified' },
+];
+
+const suggestions = [
+  { name: 'llama3.2', note: 'Meta · 3B · 2.0 GB' },
+  { name: 'qwen3:1.7b', note: 'Qwen · thinks · 1.4 GB' },
+  { name: 'gemma3:1b', note: 'Google · 1B · 815 MB' },
+];
+
+type Dialog = { kind: 'delete' | 'copy' | 'create'; model: LocalModel };
 
 export function ModelsPage() {
   const [models, setModels] = useState<LocalModel[]>();
-  const [error, setError] = useState<AppError>();
+  const [error, setError] = useState<AppErrorShape>();
+  const [filter, setFilter] = useState('');
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'modified', desc: true });
+  const [selected, setSelected] = useState<string>();
+  const [dialog, setDialog] = useState<Dialog>();
+  const [pullOpen, setPullOpen] = useState(false);
+  const [psTick, setPsTick] = useState(0);
+  const params = useRoute((s) => s.params);
+  const go = useRoute((s) => s.go);
+  const generation = usePulls((s) => s.generation);
+  const startPull = usePulls((s) => s.pull);
+  const startPush = usePulls((s) => s.push);
+  const refreshStatus = useStatus((s) => s.refresh);
+
+  // #/models/pull/<name> (the catalogue's "Run locally") opens the form pre-filled; the user confirms.
+  const routedPull = params[0] === 'pull' ? params.slice(1).join('/') : undefined;
+  const formOpen = pullOpen || routedPull !== undefined;
+  const closeForm = useCallback(() => {
+    setPullOpen(false);
+    if (routedPull !== undefined) go('models');
+  }, [routedPull, go]);
 
   const load = useCallback(async () => {
-    setError(undefined);
     try {
       setModels((await api.call('ollama.list', {})).models);
+      setError(undefined);
     } catch (e) {
-      setError(e as AppError);
+      setError(e as AppErrorShape);
+      void refreshStatus();
     }
-  }, []);
-  useEffect(() => void load(), [load]);
+  }, [refreshStatus]);
+  useEffect(() => void load(), [load, generation]);
+
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    const list = (models ?? []).filter(
+      (m) =>
+        !q ||
+        [m.name, m.details.family, m.details.parameter_size, m.details.quantization_level].some((v) =>
+          v?.toLowerCase().includes(q),
+        ),
+    );
+    const cmp = sorters[sort.key];
+    return list.sort((a, b) => (sort.desc ? -cmp(a, b) : cmp(a, b)) || a.name.localeCompare(b.name));
+  }, [models, filter, sort]);
+
+  const selectedModel = models?.find((m) => m.name === selected);
+  const afterChange = () => {
+    setDialog(undefined);
+    void load();
+  };
 
   return (
-    <section className="page">
+    <section className="page models-page">
       <header className="page-header">
         <h1>Local models</h1>
+        <button className="btn btn-primary" onClick={() => setPullOpen(true)} disabled={formOpen}>
+          Pull a model
+        </button>
         <button className="btn" onClick={() => void load()}>
           Refresh
         </button>
       </header>
+
+      {formOpen && <PullForm initial={routedPull ?? ''} onDone={closeForm} />}
+      <JobsPanel />
+
       {error ? (
         <ErrorState error={error} title="Could not list local models" onRetry={() => void load()} />
       ) : !models ? (
         <Loading label="Asking Ollama for its models…" />
       ) : models.length === 0 ? (
-        <Empty title="Pull your first model">
-          Ollama has no models yet. Find one in the <a href={hrefFor('catalogue')}>catalogue</a> — small ones such as
-          llama3.2 or qwen3 run on most machines.
+        <Empty
+          title="Pull your first model"
+          action={
+            <div className="suggestions">
+              {suggestions.map((s) => (
+                <button key={s.name} className="btn suggestion" onClick={() => startPull(s.name)}>
+                  <span className="mono">{s.name}</span>
+                  <span className="muted small">{s.note}</span>
+                </button>
+              ))}
+            </div>
+          }
+        >
+          Ollama has no models yet. Start with one of these small ones — they run on most machines — or find another in
+          the <a href={hrefFor('catalogue')}>catalogue</a> and choose “Run locally”.
         </Empty>
       ) : (
-        <table className="table" data-testid="models-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Family</th>
-              <th>Parameters</th>
-              <th>Quantization</th>
-              <th className="num">Size</th>
-              <th>Modified</th>
-            </tr>
-          </thead>
-          <tbody>
-            {models.map((m) => (
-              <tr key={m.name}>
-                <td className="mono">{m.name}</td>
-                <td>{m.details.family ?? '—'}</td>
-                <td>{m.details.parameter_size ?? '—'}</td>
-                <td>{m.details.quantization_level ?? '—'}</td>
-                <td className="num">{formatBytes(m.size)}</td>
-                <td>{formatAge(m.modified_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <div className="models-toolbar">
+            <input
+              type="search"
+              className="search"
+              placeholder="Filter by name, family, quantization…"
+              aria-label="Filter models"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+            />
+            <span className="muted small">
+              {shown.length === models.length ? `${models.length} models` : `${shown.length} of ${models.length}`} ·{' '}
+              {formatBytes(models.reduce((a, m) => a + m.size, 0))} on disk
+            </span>
+          </div>
+          {shown.length === 0 ? (
+            <Empty title="No model matches">Nothing matches “{filter}”.</Empty>
+          ) : (
+            <table className="table models-table" data-testid="models-table">
+              <thead>
+                <tr>
+                  {columns.map((c) => (
+                    <th
+                      key={c.key}
+                      className={c.num ? 'num' : undefined}
+                      aria-sort={sort.key === c.key ? (sort.desc ? 'descending' : 'ascending') : undefined}
+                    >
+                      <button
+                        className="th-sort"
+                        onClick={() =>
+                          setSort((s) => ({ key: c.key, desc: s.key === c.key ? !s.desc : c.key === 'modified' }))
+                        }
+                      >
+                        {c.label}
+                        <span className="sort-mark" aria-hidden="true">
+                          {sort.key === c.key ? (sort.desc ? '▼' : '▲') : ''}
+                        </span>
+                      </button>
+                    </th>
+                  ))}
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((m) => (
+                  <tr key={m.name} data-model={m.name}>
+                    <td className="mono">
+                      <button className="link-button" onClick={() => setSelected(m.name)}>
+                        {m.name}
+                      </button>
+                    </td>
+                    <td>{m.details.family || '—'}</td>
+                    <td>{m.details.parameter_size || '—'}</td>
+                    <td>{m.details.quantization_level || '—'}</td>
+                    <td className="num">{formatBytes(m.size)}</td>
+                    <td title={m.modified_at}>{formatAge(m.modified_at)}</td>
+                    <td className="row-actions">
+                      <button className="btn btn-ghost btn-sm" onClick={() => setSelected(m.name)}>
+                        Details
+                      </button>
+                      <button
+                        className="btn btn-ghost btn-sm btn-danger"
+                        onClick={() => setDialog({ kind: 'delete', model: m })}
+                        aria-label={`Delete ${m.name}`}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+
+      {!error && models && models.length > 0 && (
+        <div className="models-panels">
+          <RunningModels tick={psTick} />
+          <EmbedPlayground models={models} onEmbedded={() => setPsTick((n) => n + 1)} />
+        </div>
+      )}
+
+      {selectedModel && !dialog && (
+        <DetailsDrawer
+          model={selectedModel}
+          onClose={() => setSelected(undefined)}
+          onCopy={() => setDialog({ kind: 'copy', model: selectedModel })}
+          onCreate={() => setDialog({ kind: 'create', model: selectedModel })}
+          onPush={() => {
+            startPush(selectedModel.name);
+            setSelected(undefined);
+          }}
+          onDelete={() => setDialog({ kind: 'delete', model: selectedModel })}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <DeleteDialog
+          model={dialog.model}
+          onClose={() => setDialog(undefined)}
+          onDone={() => {
+            setSelected(undefined);
+            afterChange();
+          }}
+        />
+      )}
+      {dialog?.kind === 'copy' && (
+        <CopyDialog model={dialog.model} onClose={() => setDialog(undefined)} onDone={afterChange} />
+      )}
+      {dialog?.kind === 'create' && (
+        <CreateDialog
+          from={dialog.model}
+          onClose={() => setDialog(undefined)}
+          onStarted={() => {
+            setDialog(undefined);
+            setSelected(undefined);
+          }}
+        />
       )}
     </section>
   );

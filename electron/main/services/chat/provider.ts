@@ -1,0 +1,159 @@
+import { InferenceClient } from '@huggingface/inference';
+import { AppError, type ErrorCode } from '@shared/errors';
+import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fetch';
+
+/** Statuses retried before the first token: the request never started producing, so trying again is safe. */
+export const RETRY_STATUSES = [429, 502, 503, 504];
+export const MAX_ATTEMPTS = 3;
+export const MAX_BACKOFF_MS = 8_000;
+
+export interface ProviderRequest {
+  routerUrl: string;
+  token: string | undefined;
+  billTo: string;
+  model: string;
+  /** `auto` lets the router choose; otherwise `model:provider` pins one. */
+  provider: string;
+  messages: { role: string; content: string }[];
+  params: { temperature?: number; top_p?: number; max_tokens?: number; seed?: number; stop?: string[] };
+  signal: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface ProviderDelta {
+  content?: string;
+  thinking?: string;
+  finishReason?: string;
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+interface HttpErrorLike {
+  name?: string;
+  message?: string;
+  httpResponse?: { status?: number; body?: unknown };
+}
+
+function detailOf(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
+  const b = body as { error?: unknown; message?: unknown; detail?: unknown } | null;
+  if (!b || typeof b !== 'object') return undefined;
+  if (typeof b.error === 'string') return b.error;
+  const inner = b.error as { message?: unknown } | undefined;
+  if (inner && typeof inner.message === 'string') return inner.message;
+  if (typeof b.message === 'string') return b.message;
+  if (typeof b.detail === 'string') return b.detail;
+  return undefined;
+}
+
+export function httpStatusOf(e: unknown): number | undefined {
+  const s = (e as HttpErrorLike)?.httpResponse?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** Turns what the inference client threw into a message a person can act on. */
+export function providerError(e: unknown, req: Pick<ProviderRequest, 'routerUrl' | 'model' | 'provider'>): AppError {
+  if (e instanceof AppError) return e;
+  if (e instanceof TimeoutError)
+    return new AppError(
+      'timeout',
+      `The inference router at ${req.routerUrl} did not answer within ${Math.round(e.ms / 1000)} s. Try again, or check the router URL in Settings.`,
+    );
+  const err = e as HttpErrorLike;
+  if (err?.name === 'AbortError') return new AppError('aborted', 'Stopped.');
+  const status = httpStatusOf(e);
+  if (status !== undefined) {
+    const detail = detailOf(err.httpResponse?.body);
+    const why = detail ? ` (${detail})` : '';
+    const where = req.provider === 'auto' ? 'any provider' : `provider ${req.provider}`;
+    const make = (code: ErrorCode, message: string) =>
+      new AppError(code, message, { status, details: detail ? { detail } : undefined });
+    if (status === 400)
+      return make('invalid_input', `The request was refused as invalid${why}. Check the model id and the parameters.`);
+    if (status === 401) return make('unauthorized', 'The Hugging Face token was rejected — set it in Settings.');
+    if (status === 403)
+      return make(
+        'forbidden',
+        `The Hugging Face token may not use ${req.model} on ${where}${why}. Give the token the "Inference Providers" permission, or check the bill-to organisation in Settings.`,
+      );
+    if (status === 404)
+      return make(
+        'not_found',
+        `${req.model} is not available on ${where}${why}. Check the model id, or choose another provider.`,
+      );
+    if (status === 409) return make('conflict', `The provider reported a conflict${why}. Try again in a moment.`);
+    if (status === 422)
+      return make(
+        'invalid_input',
+        `The provider could not use these settings${why}. Change the parameters (e.g. max tokens) and try again.`,
+      );
+    if (status === 429)
+      return make(
+        'rate_limited',
+        `Too many requests, or your Inference Providers credits are used up${why}. Wait a moment, or choose another provider.`,
+      );
+    if (status === 503)
+      return make(
+        'unavailable',
+        `The provider is unavailable right now${why}. Try again later, or choose another provider.`,
+      );
+    if (status === 504) return make('timeout', `The provider timed out${why}. Try again, or choose another provider.`);
+    if (status >= 500)
+      return make('upstream', `The provider failed (HTTP ${status})${why}. Try again, or choose another provider.`);
+    return make('upstream', `The router answered HTTP ${status}${why}.`);
+  }
+  const net = networkErrorCode(e);
+  const message = err?.message ?? String(e);
+  if (net || message === 'fetch failed')
+    return new AppError(
+      'unavailable',
+      `Cannot reach the inference router at ${req.routerUrl}${net ? ` (${net})` : ''}. Check your connection, or the router URL in Settings.`,
+    );
+  if (message === 'terminated' || /other side closed|socket/i.test(message))
+    return new AppError('unavailable', 'The connection to the inference router was lost in the middle of the reply.');
+  if (/while streaming the response/.test(message))
+    return new AppError(
+      'upstream',
+      `The provider failed mid-reply: ${message.replace(/^.*while streaming the response: /, '')}`,
+    );
+  return new AppError('upstream', message);
+}
+
+/** One streaming request to the router's OpenAI-compatible `/v1/chat/completions`, through `@huggingface/inference`. */
+export async function* providerStream(req: ProviderRequest): AsyncGenerator<ProviderDelta> {
+  if (!req.token)
+    throw new AppError('unauthorized', 'No Hugging Face token is set — set it in Settings to chat with hosted models.');
+  if (!req.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
+  const client = new InferenceClient(req.token, {
+    endpointUrl: `${req.routerUrl.replace(/\/+$/, '')}/v1`,
+    fetch: timeoutFetch(req.timeoutMs ?? 30_000),
+    billTo: req.billTo || undefined,
+    // The client's own retry repeats a 503 without limit or back-off: the service retries instead.
+    retry_on_error: false,
+  });
+  const { params } = req;
+  const args = {
+    model: req.provider === 'auto' ? req.model : `${req.model}:${req.provider}`,
+    messages: req.messages,
+    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+    ...(params.top_p !== undefined ? { top_p: params.top_p } : {}),
+    ...(params.max_tokens !== undefined ? { max_tokens: params.max_tokens } : {}),
+    ...(params.seed !== undefined ? { seed: params.seed } : {}),
+    ...(params.stop?.length ? { stop: params.stop } : {}),
+  };
+  for await (const chunk of client.chatCompletionStream(args, { signal: req.signal })) {
+    const choice = chunk.choices?.[0];
+    const delta = (choice?.delta ?? {}) as { content?: string | null; reasoning_content?: string; reasoning?: string };
+    const out: ProviderDelta = {};
+    if (delta.content) out.content = delta.content;
+    const thinking = delta.reasoning_content ?? delta.reasoning;
+    if (thinking) out.thinking = thinking;
+    if (choice?.finish_reason) out.finishReason = choice.finish_reason;
+    if (chunk.usage) out.usage = chunk.usage as ProviderDelta['usage'];
+    yield out;
+  }
+}
+
+/** The wait before attempt `attempt + 1`: doubling from `baseMs`, capped. */
+export function backoff(attempt: number, baseMs: number): number {
+  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** (attempt - 1));
+}

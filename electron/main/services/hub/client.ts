@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError } from '@shared/errors';
+import type { HubFreshness } from '@shared/contract/catalogue';
+import { writeFileAtomic } from '../fs/atomic-write';
+import { timeoutFetch } from '../http/timeout-fetch';
+import type { Logger } from '../log';
+import { hubNetworkError, hubStatusError, parseRetryAfter, type HubRequestContext } from './errors';
+
+export const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+export const MAX_ATTEMPTS = 3;
+export const MAX_BACKOFF_MS = 8000;
+export const BASE_BACKOFF_MS = 1000;
+
+export interface HubClientOptions {
+  endpoint: () => string;
+  token: () => string | undefined;
+  /** Where answers are kept with their ETag. */
+  cacheDir: string;
+  log: Logger;
+  /** How long to wait for response headers. */
+  timeoutMs?: number;
+  /** Waits between attempts; injectable so tests need not wait. */
+  sleep?: (ms: number) => Promise<void>;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+interface CacheEntry {
+  url: string;
+  etag?: string;
+  fetchedAt: string;
+  link?: string;
+  body: unknown;
+}
+
+export interface HubAnswer {
+  body: unknown;
+  /** The `Link` header, for pagination. */
+  link?: string;
+  freshness: HubFreshness;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The back-off before attempt `attempt + 1`: Retry-After when the Hub gives one, else 1 s, 2 s, 4 s… capped at 8 s. */
+export function backoffMs(attempt: number, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined) return retryAfterMs;
+  return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (attempt - 1));
+}
+
+/**
+ * GETs JSON from the Hub: token when set, timeouts, retries on 429/502/503/504, and an on-disk cache
+ * revalidated with ETag / If-None-Match. When the Hub cannot be reached, a cached answer is returned
+ * and marked as such.
+ */
+export class HubClient {
+  private readonly fetch: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: HubClientOptions) {
+    this.fetch = timeoutFetch(opts.timeoutMs ?? 15_000, opts.fetch ?? fetch);
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.now = opts.now ?? Date.now;
+  }
+
+  get host(): string {
+    return this.opts.endpoint().replace(/\/+$/, '');
+  }
+
+  private cacheFile(url: string, authed: boolean): string {
+    const key = createHash('sha256')
+      .update(`${authed ? 'auth' : 'anon'} ${url}`)
+      .digest('hex');
+    return join(this.opts.cacheDir, `${key}.json`);
+  }
+
+  private readCache(file: string): CacheEntry | undefined {
+    if (!existsSync(file)) return undefined;
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private fromCache(entry: CacheEntry, source: HubFreshness['source'], reason?: string): HubAnswer {
+    const freshness: HubFreshness = { source, fetchedAt: entry.fetchedAt };
+    if (reason) freshness.reason = reason;
+    return { body: entry.body, link: entry.link, freshness };
+  }
+
+  /** The cached answer for a path, without any network. */
+  cached(pathAndQuery: string): HubAnswer | undefined {
+    const url = this.host + pathAndQuery;
+    const authed = !!this.opts.token();
+    const entry = this.readCache(this.cacheFile(url, authed)) ?? this.readCache(this.cacheFile(url, !authed));
+    return entry ? this.fromCache(entry, 'cache', 'Live Hub access is off.') : undefined;
+  }
+
+  async get(pathAndQuery: string, what: string, signal?: AbortSignal): Promise<HubAnswer> {
+    const host = this.host;
+    const url = host + pathAndQuery;
+    const token = this.opts.token();
+    const ctx: HubRequestContext = { host, what, tokenSet: !!token };
+    const file = this.cacheFile(url, !!token);
+    const entry = this.readCache(file);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (entry?.etag) headers['If-None-Match'] = entry.etag;
+
+    let failure: AppError | undefined;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      let res: Response;
+      try {
+        res = await this.fetch(url, { headers, signal });
+      } catch (e) {
+        failure = hubNetworkError(e, ctx);
+        break;
+      }
+      if (res.status === 304 && entry) {
+        await res.body?.cancel();
+        const fresh: CacheEntry = { ...entry, fetchedAt: new Date(this.now()).toISOString() };
+        this.writeCache(file, fresh);
+        return this.fromCache(fresh, 'revalidated');
+      }
+      if (res.ok) {
+        let body: unknown;
+        try {
+          body = await res.json();
+        } catch {
+          throw new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
+        }
+        const fresh: CacheEntry = { url, fetchedAt: new Date(this.now()).toISOString(), body };
+        const etag = res.headers.get('etag');
+        const link = res.headers.get('link');
+        if (etag) fresh.etag = etag;
+        if (link) fresh.link = link;
+        this.writeCache(file, fresh);
+        return { body, link: link ?? undefined, freshness: { source: 'network', fetchedAt: fresh.fetchedAt } };
+      }
+      const retryAfter = parseRetryAfter(res.headers.get('retry-after'), this.now());
+      const text = await res.text().catch(() => '');
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON: the text is kept for the message.
+      }
+      failure = hubStatusError(res.status, body, ctx, retryAfter);
+      if (!RETRY_STATUSES.has(res.status) || attempt === MAX_ATTEMPTS) break;
+      // A Retry-After longer than the cap is not waited out here: the message tells the user when to retry.
+      if (retryAfter !== undefined && retryAfter > MAX_BACKOFF_MS) break;
+      const wait = backoffMs(attempt, retryAfter);
+      this.opts.log.warn('hub request retried', { status: res.status, attempt, waitMs: wait, what });
+      await this.sleep(wait);
+      if (signal?.aborted) throw new AppError('aborted', 'Cancelled.');
+    }
+    const err = failure ?? new AppError('internal', 'Hub request failed.');
+    // No answer at all, or a Hub in trouble: a copy seen before is better than an error.
+    const fallback =
+      entry &&
+      (err.code === 'unavailable' || err.code === 'timeout' || err.code === 'rate_limited' || err.code === 'upstream');
+    if (fallback) return this.fromCache(entry, 'cache', err.message);
+    throw err;
+  }
+
+  private writeCache(file: string, entry: CacheEntry): void {
+    try {
+      writeFileAtomic(file, JSON.stringify(entry));
+    } catch (e) {
+      this.opts.log.warn('hub cache not written', { reason: String(e) });
+    }
+  }
+}

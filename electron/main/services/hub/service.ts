@@ -1,0 +1,182 @@
+import { AppError } from '@shared/errors';
+import type { GgufQuant, HubFreshness, HubModelSummary } from '@shared/contract/catalogue';
+import {
+  modelRecordSchema,
+  providerMappingEntrySchema,
+  type ModelRecord,
+  type ProviderMappingEntry,
+} from '@shared/model-record';
+import type { HubClient } from './client';
+import { ggufQuants } from './gguf';
+
+export interface HubServiceOptions {
+  client: HubClient;
+  /** The "Search the Hub" setting: nothing goes to the network while it is off. */
+  enabled: () => boolean;
+}
+
+export interface HubSearchInput {
+  search?: string;
+  pipeline_tag?: string;
+  library?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+const OFF_MESSAGE =
+  'Live Hub access is off. Turn on "Search the Hub" in the catalogue to ask huggingface.co (nothing is sent until you do).';
+
+/** The `rel="next"` target of a `Link` header. */
+export function nextLink(link: string | undefined): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(part.trim());
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** The Hub's mapping as an array, whichever shape it came in (object keyed by provider, or array). */
+export function normalizeProviderMapping(raw: unknown, modelId: string): ProviderMappingEntry[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const entries: unknown[] = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'object'
+      ? Object.entries(raw as Record<string, unknown>).map(([provider, v]) => ({
+          provider,
+          hfModelId: modelId,
+          ...(v as object),
+        }))
+      : [];
+  const out: ProviderMappingEntry[] = [];
+  for (const e of entries) {
+    const withId = { hfModelId: modelId, ...(e as object) };
+    const parsed = providerMappingEntrySchema.safeParse(withId);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
+
+function summary(raw: Record<string, unknown>): HubModelSummary {
+  const id = String(raw.id ?? raw.modelId ?? '');
+  const out: HubModelSummary = { id, tags: Array.isArray(raw.tags) ? raw.tags.map(String) : [] };
+  if (typeof raw.pipeline_tag === 'string') out.pipeline_tag = raw.pipeline_tag;
+  if (typeof raw.library_name === 'string') out.library_name = raw.library_name;
+  if (typeof raw.downloads === 'number') out.downloads = raw.downloads;
+  if (typeof raw.likes === 'number') out.likes = raw.likes;
+  if (typeof raw.lastModified === 'string') out.lastModified = raw.lastModified;
+  if (typeof raw.private === 'boolean') out.private = raw.private;
+  if (typeof raw.gated === 'boolean' || typeof raw.gated === 'string') out.gated = raw.gated;
+  return out;
+}
+
+/** Builds a ModelRecord from the Hub's model answers (default + expanded), keeping only what parses. */
+export function toModelRecord(
+  id: string,
+  base: Record<string, unknown>,
+  expanded: Record<string, unknown> = {},
+): ModelRecord {
+  const raw: Record<string, unknown> = { ...base, ...expanded };
+  const candidate: Record<string, unknown> = { id: String(raw.id ?? id) };
+  const shape = modelRecordSchema.shape as Record<
+    string,
+    { safeParse(v: unknown): { success: boolean; data?: unknown } }
+  >;
+  for (const key of Object.keys(shape)) {
+    if (key === 'id' || key === 'inferenceProviderMapping' || key === 'siblings') continue;
+    if (raw[key] === undefined || raw[key] === null) continue;
+    const parsed = shape[key].safeParse(raw[key]);
+    if (parsed.success) candidate[key] = parsed.data;
+  }
+  if (!candidate.author && String(candidate.id).includes('/')) candidate.author = String(candidate.id).split('/')[0];
+  if (Array.isArray(raw.siblings)) {
+    candidate.siblings = (raw.siblings as Record<string, unknown>[])
+      .filter((s) => typeof s?.rfilename === 'string')
+      .map((s) => {
+        const size =
+          typeof s.size === 'number'
+            ? s.size
+            : typeof (s.lfs as { size?: unknown })?.size === 'number'
+              ? (s.lfs as { size: number }).size
+              : undefined;
+        return size === undefined ? { rfilename: s.rfilename as string } : { rfilename: s.rfilename as string, size };
+      });
+  }
+  const mapping = normalizeProviderMapping(raw.inferenceProviderMapping, String(candidate.id));
+  if (mapping) candidate.inferenceProviderMapping = mapping;
+  return modelRecordSchema.parse(candidate);
+}
+
+function modelPath(id: string, query: string): string {
+  return `/api/models/${id.split('/').map(encodeURIComponent).join('/')}?${query}`;
+}
+
+/** Search and model details from the Hub, gated by the user's "Search the Hub" setting. */
+export class HubService {
+  constructor(private readonly opts: HubServiceOptions) {}
+
+  private get client(): HubClient {
+    return this.opts.client;
+  }
+
+  async search(input: HubSearchInput): Promise<{ models: HubModelSummary[]; next?: string; freshness: HubFreshness }> {
+    if (!this.opts.enabled()) throw new AppError('forbidden', OFF_MESSAGE, { details: { reason: 'hub-off' } });
+    let query: URLSearchParams;
+    if (input.cursor) {
+      query = new URLSearchParams(input.cursor);
+    } else {
+      query = new URLSearchParams();
+      if (input.search) query.set('search', input.search);
+      if (input.pipeline_tag) query.set('pipeline_tag', input.pipeline_tag);
+      if (input.library) query.set('library', input.library);
+      query.set('sort', 'downloads');
+      query.set('direction', '-1');
+      query.set('limit', String(input.limit ?? 30));
+    }
+    const answer = await this.client.get(`/api/models?${query}`, 'model search');
+    if (!Array.isArray(answer.body))
+      throw new AppError('upstream', `The Hub at ${this.client.host} sent something other than a model list.`);
+    const out: { models: HubModelSummary[]; next?: string; freshness: HubFreshness } = {
+      models: (answer.body as Record<string, unknown>[]).map(summary).filter((m) => m.id),
+      freshness: answer.freshness,
+    };
+    const next = nextLink(answer.link);
+    if (next) {
+      try {
+        out.next = new URL(next, this.client.host).searchParams.toString();
+      } catch {
+        // An unreadable Link is treated as the last page.
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A model's details: the default answer (with file sizes) and the expanded fields outside it
+   * (`inferenceProviderMapping`, `gguf`). With live access off, only a copy cached earlier is returned.
+   */
+  async model(id: string): Promise<{ model: ModelRecord; freshness: HubFreshness; quants: GgufQuant[] }> {
+    const basePath = modelPath(id, 'blobs=true');
+    const expandPath = modelPath(id, 'expand[]=inferenceProviderMapping&expand[]=gguf');
+    const what = `model "${id}"`;
+    if (!this.opts.enabled()) {
+      const base = this.client.cached(basePath);
+      if (!base) throw new AppError('forbidden', OFF_MESSAGE, { details: { reason: 'hub-off' } });
+      const expanded = this.client.cached(expandPath);
+      const model = toModelRecord(id, base.body as Record<string, unknown>, expanded?.body as Record<string, unknown>);
+      return { model, freshness: base.freshness, quants: ggufQuants(model.siblings) };
+    }
+    const base = await this.client.get(basePath, what);
+    let expanded: Record<string, unknown> | undefined;
+    try {
+      expanded = (await this.client.get(expandPath, what)).body as Record<string, unknown>;
+    } catch {
+      // The expanded fields are extras: the page works without providers or GGUF metadata.
+      expanded = undefined;
+    }
+    if (!base.body || typeof base.body !== 'object' || Array.isArray(base.body))
+      throw new AppError('upstream', `The Hub at ${this.client.host} sent an unreadable answer for the ${what}.`);
+    const model = toModelRecord(id, base.body as Record<string, unknown>, expanded);
+    return { model, freshness: base.freshness, quants: ggufQuants(model.siblings) };
+  }
+}

@@ -1,0 +1,534 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Snippet, SnippetKind, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
+import type { AppErrorShape } from '@shared/errors';
+import { api, isDesktop } from '../../api';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { useSettings } from '../../store/settings';
+import { snippetFileName } from './file-name';
+import type { SnippetWorkbenchProps } from './SnippetWorkbench';
+import './snippets.css';
+
+// Monaco is a separate chunk: it loads only when a snippet pane opens.
+const MonacoPane = lazy(() => import('./MonacoPane'));
+
+const kindLabels: Record<SnippetKind, string> = {
+  inference: 'Inference',
+  library: 'Library',
+  'local-app': 'Local apps',
+  'local-server': 'Local server',
+};
+const languageLabels: Record<string, string> = { python: 'Python', js: 'JavaScript', sh: 'Shell' };
+
+interface TokenOverlay {
+  source: 'hf' | 'fal';
+  snippets: Snippet[];
+  expiresAt?: number;
+}
+
+function useToast(): [string | undefined, (msg: string) => void] {
+  const [msg, setMsg] = useState<string>();
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const show = useCallback((m: string) => {
+    setMsg(m);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setMsg(undefined), 2600);
+  }, []);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return [msg, show];
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
+
+async function copyText(text: string): Promise<void> {
+  await navigator.clipboard.writeText(text);
+}
+
+function download(fileName: string, content: string): void {
+  const url = URL.createObjectURL(
+    new Blob([content.endsWith('\n') ? content : `${content}\n`], { type: 'text/plain' }),
+  );
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function Countdown({ until, onExpire }: { until: number; onExpire(): void }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, Math.round((until - now) / 1000));
+  useEffect(() => {
+    if (left === 0) onExpire();
+  }, [left, onExpire]);
+  return (
+    <span className="badge badge-warn" data-testid="token-countdown">
+      token expires in {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}
+    </span>
+  );
+}
+
+/** "Use this model": every usage snippet for the model, in editable panes to copy or save into a project. */
+export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchProps) {
+  // The page may rebuild the record on every render: regenerate only when its content changes.
+  const modelKey = JSON.stringify(modelProp);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const model = useMemo(() => modelProp, [modelKey]);
+  const defaults = useSettings((s) => s.view?.values);
+  const [kind, setKind] = useState<SnippetKind>('inference');
+  const [language, setLanguage] = useState<string>();
+  const [client, setClient] = useState<string>();
+  const [variant, setVariant] = useState(0);
+  const [provider, setProvider] = useState<string>();
+  const [streaming, setStreaming] = useState(false);
+  const [direct, setDirect] = useState(false);
+  const [billTo, setBillTo] = useState<string>();
+  const [endpointUrl, setEndpointUrl] = useState('');
+  const [inputs, setInputs] = useState('');
+  const [result, setResult] = useState<SnippetsResult>();
+  const [error, setError] = useState<AppErrorShape>();
+  const [loading, setLoading] = useState(true);
+  /** The user's edits per pane, with the generated text they were made on (a new generation shows the new text). */
+  const [edits, setEdits] = useState<Record<string, { base: string; text: string }>>({});
+  const [overlay, setOverlay] = useState<TokenOverlay>();
+  const [confirmToken, setConfirmToken] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [resets, setResets] = useState(0);
+  const [toast, showToast] = useToast();
+
+  const isChat =
+    ['text-generation', 'image-text-to-text'].includes(model.pipeline_tag ?? '') &&
+    model.tags.includes('conversational');
+  const effectiveProvider = provider ?? defaults?.defaultProvider ?? 'hf-inference';
+  const effectiveBillTo = billTo ?? defaults?.billTo ?? '';
+  const textKey = useDebounced(JSON.stringify([effectiveBillTo, endpointUrl, inputs]), 300);
+  const text = useMemo(() => {
+    const [b, e, i] = JSON.parse(textKey) as [string, string, string];
+    return { billTo: b, endpointUrl: e, inputs: i };
+  }, [textKey]);
+  const options = useMemo<SnippetOptions>(() => {
+    const o: SnippetOptions = { provider: effectiveProvider };
+    if (streaming) o.streaming = true;
+    if (direct) o.directRequest = true;
+    if (text.billTo.trim()) o.billTo = text.billTo.trim();
+    if (/^https?:\/\/\S+/i.test(text.endpointUrl.trim())) o.endpointUrl = text.endpointUrl.trim();
+    if (text.inputs.trim()) {
+      if (isChat) o.messages = [{ role: 'user', content: text.inputs.trim() }];
+      else o.inputs = text.inputs;
+    }
+    return o;
+  }, [effectiveProvider, streaming, direct, text, isChat]);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    setError(undefined);
+    try {
+      const r = await api.call('snippets.generate', { model, quant, options });
+      setResult(r);
+      setOverlay(undefined);
+    } catch (e) {
+      setError(e as AppErrorShape);
+    } finally {
+      setLoading(false);
+    }
+  }, [model, quant, options]);
+  useEffect(() => void load(), [load]);
+
+  const section = result?.sections.find((s) => s.kind === kind);
+  const snippets = kind === 'inference' && overlay ? overlay.snippets : (section?.snippets ?? []);
+  const languages = unique(snippets.map((s) => s.language));
+  const lang = language && languages.includes(language) ? language : languages[0];
+  const clients = unique(snippets.filter((s) => s.language === lang).map((s) => s.client));
+  const cli = client && clients.includes(client) ? client : clients[0];
+  const variants = snippets.filter((s) => s.language === lang && s.client === cli);
+  const idx = variant < variants.length ? variant : 0;
+  const current = variants[idx];
+  const key = current ? `${kind}|${current.language}|${current.client}|${idx}` : '';
+  const edit = current && edits[key]?.base === current.content ? edits[key].text : undefined;
+  const content = current ? (edit ?? current.content) : '';
+  const edited = current ? edit !== undefined && edit !== current.content : false;
+  const falEntry = model.inferenceProviderMapping?.find((e) => e.provider === 'fal-ai');
+
+  const insertMyToken = async () => {
+    setConfirmToken(false);
+    setBusy(true);
+    try {
+      const r = await api.call('snippets.withToken', { model, quant, options });
+      const s = r.sections.find((x) => x.kind === 'inference');
+      if (s?.snippets.length) setOverlay({ source: 'hf', snippets: s.snippets });
+      setEdits({});
+      showToast('Your token is now in the snippets — do not share them');
+    } catch (e) {
+      showToast((e as AppErrorShape).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const insertFalToken = async () => {
+    if (!falEntry) return;
+    setBusy(true);
+    try {
+      const t = await api.call('fal.tempToken', { endpointId: falEntry.providerId });
+      const r = await api.call('snippets.generate', {
+        model,
+        quant,
+        kinds: ['inference'],
+        options: { ...options, provider: 'fal-ai', directRequest: true },
+        tempToken: t.token,
+      });
+      const s = r.sections.find((x) => x.kind === 'inference');
+      if (s?.snippets.length) setOverlay({ source: 'fal', snippets: s.snippets, expiresAt: t.expiresAt });
+      setEdits({});
+      showToast(`A 2-minute fal token for ${t.app} is in the snippets`);
+    } catch (e) {
+      showToast((e as AppErrorShape).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const expire = useCallback(() => {
+    setOverlay(undefined);
+    setEdits({});
+    showToast('The temporary token expired: back to the placeholder');
+  }, [showToast]);
+
+  const copy = async (text: string, what: string) => {
+    try {
+      await copyText(text);
+      showToast(`${what} copied to the clipboard`);
+    } catch {
+      showToast('The clipboard is not available here: select the text and copy it');
+    }
+  };
+
+  const save = async () => {
+    if (!current) return;
+    const fileName = snippetFileName(model.id, current.language, current.client);
+    if (!isDesktop) {
+      download(fileName, content);
+      showToast(`Downloading ${fileName}`);
+      return;
+    }
+    try {
+      const r = await api.call('snippets.save', { fileName, content });
+      if (r.saved) showToast(`Saved to ${r.path}`);
+    } catch (e) {
+      showToast((e as AppErrorShape).message);
+    }
+  };
+
+  const pickKind = (k: SnippetKind) => {
+    setKind(k);
+    setVariant(0);
+  };
+
+  return (
+    <section className="card snippet-workbench" data-testid="snippet-workbench" aria-label="Use this model">
+      <div className="sw-tabs" role="tablist" aria-label="Snippet kind">
+        {(['inference', 'library', 'local-app', 'local-server'] as const).map((k) => {
+          const n = result?.sections.find((s) => s.kind === k)?.snippets.length;
+          return (
+            <button
+              key={k}
+              role="tab"
+              aria-selected={kind === k}
+              className={`sw-tab${kind === k ? ' on' : ''}`}
+              onClick={() => pickKind(k)}
+              data-testid={`kind-${k}`}
+            >
+              {kindLabels[k]}
+              {n !== undefined && <span className="sw-count">{n}</span>}
+            </button>
+          );
+        })}
+      </div>
+
+      {(kind === 'inference' || kind === 'local-server') && (
+        <div className="sw-options" aria-label="Snippet options">
+          {kind === 'inference' && (
+            <label className="sw-opt">
+              <span>Provider</span>
+              <select
+                value={effectiveProvider}
+                onChange={(e) => setProvider(e.target.value)}
+                data-testid="opt-provider"
+                aria-label="Provider"
+              >
+                {(result?.providers ?? [{ id: effectiveProvider }]).map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.id}
+                    {p.status ? ` (${p.status})` : ''}
+                  </option>
+                ))}
+                {result && !result.providers.some((p) => p.id === effectiveProvider) && (
+                  <option value={effectiveProvider}>{effectiveProvider}</option>
+                )}
+              </select>
+            </label>
+          )}
+          <label className="sw-check">
+            <input
+              type="checkbox"
+              checked={streaming}
+              onChange={(e) => setStreaming(e.target.checked)}
+              data-testid="opt-stream"
+            />
+            Streaming
+          </label>
+          {kind === 'inference' && (
+            <>
+              <label className="sw-check" title="Call the provider's own API with its key, not the HF router">
+                <input type="checkbox" checked={direct} onChange={(e) => setDirect(e.target.checked)} />
+                Direct to provider
+              </label>
+              <label className="sw-opt">
+                <span>Bill to</span>
+                <input
+                  value={effectiveBillTo}
+                  onChange={(e) => setBillTo(e.target.value)}
+                  placeholder="organisation"
+                  size={12}
+                  aria-label="Bill to organisation"
+                />
+              </label>
+              <label className="sw-opt">
+                <span>Endpoint</span>
+                <input
+                  value={endpointUrl}
+                  onChange={(e) => setEndpointUrl(e.target.value)}
+                  placeholder="https://…"
+                  size={18}
+                  aria-label="Custom endpoint URL"
+                  aria-invalid={endpointUrl.trim() !== '' && !/^https?:\/\/\S+/i.test(endpointUrl.trim())}
+                />
+              </label>
+              <label className="sw-opt sw-grow">
+                <span>{isChat ? 'Message' : 'Input'}</span>
+                <input
+                  value={inputs}
+                  onChange={(e) => setInputs(e.target.value)}
+                  placeholder={
+                    isChat ? 'What is the capital of France?' : (result?.sampleInput ?? 'custom sample input')
+                  }
+                  aria-label={isChat ? 'Custom user message' : 'Custom sample input'}
+                  data-testid="opt-inputs"
+                />
+              </label>
+            </>
+          )}
+        </div>
+      )}
+
+      {error ? (
+        <ErrorState error={error} title="Could not generate snippets" onRetry={() => void load()} />
+      ) : !result ? (
+        <Loading label="Generating snippets…" />
+      ) : section?.error ? (
+        <ErrorState error={{ code: 'upstream', message: section.error }} title="The snippet library failed" />
+      ) : snippets.length === 0 ? (
+        <>
+          <Empty title={`No ${kindLabels[kind].toLowerCase()} snippets`}>
+            <span data-testid="snippet-notice">{section?.notice ?? 'Nothing to show for this model.'}</span>
+          </Empty>
+          {kind === 'local-app' && <Deeplinks result={result} />}
+        </>
+      ) : (
+        <div className={`sw-body${loading ? ' sw-stale' : ''}`}>
+          <div className="sw-pickers">
+            <div className="segmented" role="tablist" aria-label="Language">
+              {languages.map((l) => (
+                <button
+                  key={l}
+                  role="tab"
+                  aria-selected={l === lang}
+                  className={l === lang ? 'on' : ''}
+                  onClick={() => {
+                    setLanguage(l);
+                    setVariant(0);
+                  }}
+                  data-testid={`lang-${l}`}
+                >
+                  {languageLabels[l] ?? l}
+                </button>
+              ))}
+            </div>
+            <div className="segmented" role="tablist" aria-label="Client">
+              {clients.map((c) => (
+                <button
+                  key={c}
+                  role="tab"
+                  aria-selected={c === cli}
+                  className={c === cli ? 'on' : ''}
+                  onClick={() => {
+                    setClient(c);
+                    setVariant(0);
+                  }}
+                  data-testid={`client-${c}`}
+                >
+                  {c}
+                </button>
+              ))}
+            </div>
+            {variants.length > 1 && (
+              <select
+                value={idx}
+                onChange={(e) => setVariant(Number(e.target.value))}
+                aria-label="Variant"
+                className="sw-variant"
+              >
+                {variants.map((v, i) => (
+                  <option key={i} value={i}>
+                    {v.title ?? `Variant ${i + 1}`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </div>
+
+          {current?.setup && <p className="help sw-setup">{current.setup}</p>}
+          {current?.install && (
+            <div className="sw-install">
+              <code data-testid="install-line">{current.install}</code>
+              <button
+                className="btn btn-ghost sw-small"
+                onClick={() => void copy(current.install!, 'Install command')}
+                data-testid="copy-install"
+              >
+                Copy
+              </button>
+            </div>
+          )}
+
+          {overlay && kind === 'inference' && (
+            <div className="sw-warning" role="note">
+              {overlay.source === 'hf'
+                ? 'Your real Hugging Face token is written in these snippets. Do not commit or share them.'
+                : 'A temporary fal token is written in these snippets.'}
+              {overlay.expiresAt && <Countdown until={overlay.expiresAt} onExpire={expire} />}
+            </div>
+          )}
+
+          <div className="sw-pane">
+            <div className="sw-toolbar">
+              <span className="sw-title">
+                {current?.title ??
+                  `${languageLabels[current?.language ?? ''] ?? current?.language} · ${current?.client}`}
+                {edited && <span className="badge">edited</span>}
+              </span>
+              <span className="sw-actions">
+                <button
+                  className="btn btn-primary sw-small"
+                  onClick={() => void copy(content, 'Snippet')}
+                  data-testid="copy-snippet"
+                >
+                  Copy
+                </button>
+                <button
+                  className="btn sw-small"
+                  disabled={!edited && !overlay}
+                  onClick={() => {
+                    setEdits((e) => {
+                      const next = { ...e };
+                      delete next[key];
+                      return next;
+                    });
+                    if (overlay && !edited) setOverlay(undefined);
+                    setResets((n) => n + 1);
+                  }}
+                  data-testid="reset-snippet"
+                >
+                  Reset
+                </button>
+                <button className="btn sw-small" onClick={() => void save()} data-testid="save-snippet">
+                  Save to project…
+                </button>
+                {kind === 'inference' && !overlay && (
+                  <button className="btn btn-ghost sw-small" disabled={busy} onClick={() => setConfirmToken(true)}>
+                    Insert my token
+                  </button>
+                )}
+                {kind === 'inference' && effectiveProvider === 'fal-ai' && falEntry && !overlay && (
+                  <button
+                    className="btn btn-ghost sw-small"
+                    disabled={busy}
+                    onClick={() => void insertFalToken()}
+                    data-testid="fal-token"
+                  >
+                    Insert a 2-minute token
+                  </button>
+                )}
+              </span>
+            </div>
+            {confirmToken && (
+              <div className="sw-confirm" role="alertdialog" aria-label="Insert your token">
+                <p>
+                  This writes your real Hugging Face token into the snippets. Anyone who sees the code can use your
+                  account. Keep it out of repositories and screenshots.
+                </p>
+                <button
+                  className="btn btn-danger sw-small"
+                  onClick={() => void insertMyToken()}
+                  data-testid="confirm-token"
+                >
+                  Insert my token
+                </button>
+                <button className="btn sw-small" onClick={() => setConfirmToken(false)}>
+                  Cancel
+                </button>
+              </div>
+            )}
+            {current && (
+              <Suspense fallback={<Loading label="Loading editor…" />}>
+                <MonacoPane
+                  key={key}
+                  value={content}
+                  language={current.language}
+                  label={`${current.language} ${current.client} snippet`}
+                  revision={`${resets}\n${current.content}`}
+                  onChange={(v) => setEdits((e) => ({ ...e, [key]: { base: current.content, text: v } }))}
+                />
+              </Suspense>
+            )}
+          </div>
+          {kind === 'local-app' && <Deeplinks result={result} />}
+        </div>
+      )}
+      <div className="sw-toast" role="status" aria-live="polite" data-testid="toast">
+        {toast}
+      </div>
+    </section>
+  );
+}
+
+function Deeplinks({ result }: { result: SnippetsResult }) {
+  if (result.deeplinks.length === 0) return null;
+  return (
+    <div className="sw-deeplinks">
+      <span className="muted small">Open in</span>
+      {result.deeplinks.map((d) => (
+        // An app's own protocol (lmstudio://, jan://…): the system hands it to the installed app.
+        <a key={d.app} href={d.url} className="btn sw-small" title={d.url} data-testid={`deeplink-${d.app}`}>
+          {d.label}
+        </a>
+      ))}
+    </div>
+  );
+}

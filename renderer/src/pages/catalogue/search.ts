@@ -1,0 +1,179 @@
+import uFuzzy from '@leeoniya/ufuzzy';
+import type { CatalogueData } from '@shared/contract/catalogue';
+
+export const searchKinds = ['task', 'library', 'model', 'dataset', 'app'] as const;
+export type SearchKind = (typeof searchKinds)[number];
+
+export const kindLabels: Record<SearchKind, string> = {
+  task: 'Tasks',
+  library: 'Libraries',
+  model: 'Models',
+  dataset: 'Datasets',
+  app: 'Demo apps',
+};
+
+/** One searchable thing: a task, library, model, dataset or demo app. */
+export interface SearchRecord {
+  kind: SearchKind;
+  id: string;
+  label: string;
+  detail?: string;
+  /** Modalities of the record's tasks. */
+  modalities: string[];
+  tasks: string[];
+  library?: string;
+}
+
+export interface SearchFilters {
+  kind?: SearchKind;
+  modality?: string;
+  task?: string;
+  library?: string;
+}
+
+export interface SearchIndex {
+  records: SearchRecord[];
+  haystack: string[];
+  /** Exact terms (substring-like, in order): fast, used first. */
+  strict: uFuzzy;
+  /** Typo-tolerant: one insertion, substitution, transposition or deletion per term ("wisper", "whsiper"). */
+  fuzzy: uFuzzy;
+  /** The previous strict answer: typing one more character only searches within it. */
+  last?: { needle: string; filters: string; idxs: number[] };
+}
+
+/** Above this many matches, ranking is skipped (uFuzzy's own threshold): the first keystroke stays cheap. */
+const RANK_LIMIT = 1000;
+/** With fewer exact matches than this, the typo-tolerant pass runs too. */
+const FUZZY_BELOW = 20;
+
+/** Flattens the embedded catalogue into search records. */
+export function recordsFromCatalogue(data: CatalogueData): SearchRecord[] {
+  const modalityOf = new Map(data.tasks.map((t) => [t.id, t.modality]));
+  const mods = (tasks: string[]) => [...new Set(tasks.map((t) => modalityOf.get(t)).filter((m): m is string => !!m))];
+  const out: SearchRecord[] = [];
+  for (const t of data.tasks)
+    out.push({
+      kind: 'task',
+      id: t.id,
+      label: t.label ?? t.name,
+      detail: t.summary,
+      modalities: [t.modality],
+      tasks: [t.id],
+    });
+  for (const l of data.libraries) {
+    const tasks = [...new Set([...l.tasks, ...l.declaredTasks])];
+    out.push({
+      kind: 'library',
+      id: l.id,
+      label: l.prettyLabel,
+      detail: l.repoName,
+      modalities: mods(tasks),
+      tasks,
+      library: l.id,
+    });
+  }
+  for (const m of data.models)
+    out.push({
+      kind: 'model',
+      id: m.id,
+      label: m.id,
+      detail: m.description,
+      modalities: mods(m.tasks),
+      tasks: m.tasks,
+      library: m.library_name,
+    });
+  for (const d of data.datasets)
+    out.push({
+      kind: 'dataset',
+      id: d.id,
+      label: d.id,
+      detail: d.description,
+      modalities: mods(d.tasks),
+      tasks: d.tasks,
+    });
+  for (const a of data.apps)
+    out.push({ kind: 'app', id: a.id, label: a.id, detail: a.description, modalities: mods(a.tasks), tasks: a.tasks });
+  return out;
+}
+
+/** Builds the index once; `searchIndex` then answers each keystroke. */
+export function buildSearchIndex(records: SearchRecord[]): SearchIndex {
+  return {
+    records,
+    haystack: records.map((r) => (r.label === r.id ? r.id : `${r.label} ${r.id}`)),
+    strict: new uFuzzy({}),
+    fuzzy: new uFuzzy({ intraMode: 1, intraIns: 1, intraSub: 1, intraTrn: 1, intraDel: 1 }),
+  };
+}
+
+function matchesFilters(r: SearchRecord, f: SearchFilters): boolean {
+  if (f.kind && r.kind !== f.kind) return false;
+  if (f.modality && !r.modalities.includes(f.modality)) return false;
+  if (f.task && !r.tasks.includes(f.task)) return false;
+  if (f.library && r.library !== f.library) return false;
+  return true;
+}
+
+/**
+ * Typo-tolerant search with filters: the indices of matching records, best first.
+ * Pure and synchronous so it can be benchmarked on a synthetic 100k-model index.
+ */
+export function searchIndex(index: SearchIndex, query: string, filters: SearchFilters = {}): number[] {
+  const { records, haystack, strict, fuzzy } = index;
+  const filterKey = `${filters.kind ?? ''}|${filters.modality ?? ''}|${filters.task ?? ''}|${filters.library ?? ''}`;
+  const needle = query.trim();
+  let candidates: number[] | undefined;
+  const last = index.last;
+  if (needle && last && last.filters === filterKey && last.needle && needle.startsWith(last.needle)) {
+    // A longer needle matches a subset of what the shorter one matched.
+    candidates = last.idxs;
+  } else if (filterKey !== '|||') {
+    candidates = [];
+    for (let i = 0; i < records.length; i++) if (matchesFilters(records[i], filters)) candidates.push(i);
+  }
+  if (!needle) {
+    index.last = undefined;
+    return candidates ?? records.map((_, i) => i);
+  }
+
+  const exact = strict.filter(haystack, needle, candidates) ?? [];
+  index.last = { needle, filters: filterKey, idxs: exact };
+  let uf = strict;
+  let idxs = exact;
+  if (exact.length < FUZZY_BELOW && needle.length >= 3) {
+    // Few exact hits: let one typo per term in. The full (filtered) list is searched, not the narrowed one.
+    let all: number[] | undefined;
+    if (filterKey !== '|||') {
+      all = [];
+      for (let i = 0; i < records.length; i++) if (matchesFilters(records[i], filters)) all.push(i);
+    }
+    const loose = fuzzy.filter(haystack, needle, all) ?? [];
+    if (loose.length > exact.length) {
+      uf = fuzzy;
+      idxs = loose;
+    }
+  }
+  if (idxs.length === 0) return [];
+  let ranked: number[] = idxs;
+  if (idxs.length <= RANK_LIMIT) {
+    const info = uf.info(idxs, haystack, needle);
+    const order = uf.sort(info, haystack, needle);
+    ranked = order.map((o) => info.idx[o]);
+  }
+  // Exact and prefix hits on the id or label come first; otherwise uFuzzy's order stands.
+  const q = needle.toLowerCase();
+  const tier = (i: number) => {
+    const r = records[i];
+    const id = r.id.toLowerCase();
+    const label = r.label.toLowerCase();
+    if (id === q || label === q) return 0;
+    const name = id.slice(id.indexOf('/') + 1);
+    if (id.startsWith(q) || label.startsWith(q) || name.startsWith(q)) return 1;
+    return 2;
+  };
+  const head = ranked.slice(0, RANK_LIMIT);
+  const tiers = new Map(head.map((i) => [i, tier(i)]));
+  head.sort((a, b) => tiers.get(a)! - tiers.get(b)!);
+  return ranked.length > RANK_LIMIT ? head.concat(ranked.slice(RANK_LIMIT)) : head;
+}

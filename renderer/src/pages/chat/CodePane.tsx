@@ -1,0 +1,91 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { Snippet } from '@shared/contract/snippets';
+import type { AppErrorShape } from '@shared/errors';
+import { api } from '../../api';
+import { ErrorState, Loading } from '../../components/States';
+
+// Monaco is a separate chunk, shared with the snippet workbench: it loads only when this pane opens.
+const MonacoPane = lazy(() => import('../../features/snippets/MonacoPane'));
+
+const label = (s: Snippet) =>
+  `${{ python: 'Python', js: 'JavaScript', sh: 'curl' }[s.language] ?? s.language} · ${s.client}`;
+
+/** "Open as code": the conversation as runnable snippets (python / js / curl) in an editable Monaco pane. */
+export function CodePane({ id, version, onClose }: { id: string; version: string; onClose(): void }) {
+  const [state, setState] = useState<{ snippets?: Snippet[]; notice?: string; error?: AppErrorShape }>({});
+  const [tab, setTab] = useState(0);
+  const [text, setText] = useState('');
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api
+      .call('chat.code', { id })
+      .then((r) => live && setState({ snippets: r.snippets, notice: r.notice }))
+      .catch((e: AppErrorShape) => live && setState({ error: e }));
+    return () => {
+      live = false;
+    };
+  }, [id, version]);
+
+  const current = state.snippets?.[tab] ?? state.snippets?.[0];
+  useEffect(() => setText(current?.content ?? ''), [current]);
+
+  return (
+    <div className="code-pane" data-testid="code-pane">
+      <div className="code-pane-head">
+        <strong>Open as code</strong>
+        <div className="segmented" role="tablist">
+          {state.snippets?.map((s, i) => (
+            <button
+              key={i}
+              role="tab"
+              aria-selected={i === tab}
+              className={i === tab ? 'on' : ''}
+              onClick={() => setTab(i)}
+            >
+              {label(s)}
+            </button>
+          ))}
+        </div>
+        <span className="spacer" />
+        <button
+          className="btn btn-ghost btn-xs"
+          disabled={!text}
+          onClick={() =>
+            void navigator.clipboard
+              ?.writeText(text)
+              .then(() => setCopied(true))
+              .catch(() => setCopied(false))
+          }
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button className="btn btn-ghost btn-xs" onClick={onClose} aria-label="Close code">
+          Close
+        </button>
+      </div>
+      {state.error ? (
+        <ErrorState error={state.error} title="No snippet for this conversation" />
+      ) : !state.snippets ? (
+        <Loading label="Writing the snippet…" />
+      ) : current ? (
+        <>
+          {current.install && <code className="code-install">{current.install}</code>}
+          {state.notice && <p className="muted small">{state.notice}</p>}
+          <Suspense fallback={<Loading label="Loading editor…" />}>
+            <MonacoPane
+              value={text}
+              language={current.language}
+              onChange={setText}
+              revision={`${version}:${tab}`}
+              label={`Snippet: ${label(current)}`}
+            />
+          </Suspense>
+        </>
+      ) : (
+        <p className="muted">{state.notice ?? 'The snippet engine has no snippet for this model.'}</p>
+      )}
+    </div>
+  );
+}

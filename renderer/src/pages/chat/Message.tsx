@@ -1,0 +1,212 @@
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ChatMessage } from '@shared/contract/chat';
+import { liveText } from '../../store/chat';
+import { IncrementalMarkdown, renderMarkdown } from './markdown';
+
+export interface MessageActions {
+  onCopy(m: ChatMessage): void;
+  onRegenerate(): void;
+  onSaveEdit(m: ChatMessage, content: string, regenerate: boolean): void;
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString(undefined, { maximumFractionDigits: digits });
+
+function Figures({ m }: { m: ChatMessage }) {
+  const f = m.figures;
+  if (!f) return null;
+  const parts: string[] = [];
+  if (f.evalTokens !== undefined) parts.push(`${fmt(f.evalTokens)} tokens`);
+  if (f.tokensPerSecond !== undefined) parts.push(`${fmt(f.tokensPerSecond, 1)} tok/s`);
+  if (f.promptTokens !== undefined) parts.push(`prompt ${fmt(f.promptTokens)}`);
+  if (f.loadMs !== undefined) parts.push(`load ${fmt(f.loadMs)} ms`);
+  if (f.totalMs !== undefined) parts.push(`total ${fmt(f.totalMs / 1000, 2)} s`);
+  if (f.doneReason === 'length') parts.push('stopped at the token limit');
+  return (
+    <span className="msg-figures" data-testid="msg-figures">
+      {parts.join(' · ')}
+    </span>
+  );
+}
+
+/** A reply being streamed: text is appended in place from the live buffer, never through React state. */
+function StreamingBody({ id }: { id: string }) {
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const thinkRef = useRef<HTMLPreElement>(null);
+  const detailsRef = useRef<HTMLDetailsElement>(null);
+  useLayoutEffect(() => {
+    const t = liveText(id);
+    const md = new IncrementalMarkdown(bodyRef.current!);
+    const draw = () => {
+      if (t.thinking) {
+        detailsRef.current!.hidden = false;
+        thinkRef.current!.textContent = t.thinking;
+      }
+      md.update(t.content);
+    };
+    draw();
+    return t.subscribe(draw);
+  }, [id]);
+  return (
+    <>
+      <details className="msg-thinking" ref={detailsRef} hidden open>
+        <summary>Thinking…</summary>
+        <pre ref={thinkRef} />
+      </details>
+      <div className="msg-body markdown streaming" ref={bodyRef} data-testid="msg-streaming" />
+    </>
+  );
+}
+
+function Editor({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave(text: string, regenerate: boolean): void;
+  onCancel(): void;
+}) {
+  const [text, setText] = useState(initial);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div className="msg-editor">
+      <textarea
+        ref={ref}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        rows={Math.min(12, text.split('\n').length + 1)}
+        aria-label="Edit message"
+      />
+      <div className="msg-editor-actions">
+        <button className="btn btn-ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button className="btn" disabled={!text.trim()} onClick={() => onSave(text, false)}>
+          Save only
+        </button>
+        <button className="btn btn-primary" disabled={!text.trim()} onClick={() => onSave(text, true)}>
+          Save and regenerate
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ToolCalls({ m }: { m: ChatMessage }) {
+  if (!m.toolCalls?.length) return null;
+  return (
+    <div className="msg-toolcalls">
+      {m.toolCalls.map((c, i) => (
+        <div key={i} className="tool-call" data-testid="tool-call">
+          <span className="badge">tool call</span> <code>{c.name}</code>
+          <code className="tool-args">{JSON.stringify(c.arguments)}</code>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+interface Props {
+  m: ChatMessage;
+  isLast: boolean;
+  busy: boolean;
+  actions: MessageActions;
+}
+
+/** One message; memoized, so history rows do not re-render while a reply streams. */
+export const Message = memo(function Message({ m, isLast, busy, actions }: Props) {
+  const [editing, setEditing] = useState(false);
+  const html = useMemo(() => (m.status === 'streaming' || m.role === 'tool' ? '' : renderMarkdown(m.content)), [m]);
+
+  if (m.role === 'tool') {
+    return (
+      <div className={`msg msg-tool${m.status === 'error' ? ' msg-failed' : ''}`} data-testid="msg-tool">
+        <details>
+          <summary>
+            <span className="badge">{m.toolName ?? 'tool'}</span>{' '}
+            {m.status === 'error' ? (m.error?.message ?? 'failed') : 'result'}
+          </summary>
+          <pre className="tool-result">{m.content}</pre>
+        </details>
+      </div>
+    );
+  }
+
+  const isUser = m.role === 'user';
+  return (
+    <div
+      className={`msg ${isUser ? 'msg-user' : 'msg-assistant'}`}
+      data-testid={`msg-${m.role}`}
+      data-status={m.status}
+    >
+      <div className="msg-bubble">
+        {m.images?.length ? (
+          <div className="msg-images">
+            {m.images.map((b64, i) => (
+              <img key={i} src={`data:image/*;base64,${b64}`} alt={`attachment ${i + 1}`} />
+            ))}
+          </div>
+        ) : null}
+        {m.status === 'streaming' ? (
+          <StreamingBody id={m.id} />
+        ) : editing ? (
+          <Editor
+            initial={m.content}
+            onCancel={() => setEditing(false)}
+            onSave={(text, regen) => {
+              setEditing(false);
+              actions.onSaveEdit(m, text, regen);
+            }}
+          />
+        ) : (
+          <>
+            {m.thinking ? (
+              <details className="msg-thinking">
+                <summary>Thinking</summary>
+                <pre>{m.thinking}</pre>
+              </details>
+            ) : null}
+            {isUser ? (
+              <div className="msg-body msg-plain">{m.content}</div>
+            ) : (
+              <div className="msg-body markdown" dangerouslySetInnerHTML={{ __html: html }} />
+            )}
+          </>
+        )}
+        <ToolCalls m={m} />
+        {m.status === 'stopped' && (
+          <div className="msg-note" data-testid="msg-stopped">
+            Stopped
+          </div>
+        )}
+        {m.status === 'error' && m.error && (
+          <div className="msg-note msg-note-error" role="alert">
+            {m.error.message}
+          </div>
+        )}
+      </div>
+      {m.status !== 'streaming' && !editing && (
+        <div className="msg-meta">
+          {!isUser && m.model && <span className="muted">{m.model}</span>}
+          <Figures m={m} />
+          <span className="msg-actions">
+            <button className="btn btn-ghost btn-xs" onClick={() => actions.onCopy(m)} title="Copy message">
+              Copy
+            </button>
+            {isUser && !busy && (
+              <button className="btn btn-ghost btn-xs" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+            )}
+            {!isUser && isLast && !busy && (
+              <button className="btn btn-ghost btn-xs" onClick={actions.onRegenerate}>
+                Regenerate
+              </button>
+            )}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+});

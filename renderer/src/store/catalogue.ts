@@ -1,0 +1,71 @@
+import { create } from 'zustand';
+import type {
+  CatalogueData,
+  CatalogueItem,
+  CatalogueLibrary,
+  CatalogueModel,
+  CatalogueTask,
+} from '@shared/contract/catalogue';
+import type { AppError } from '@shared/errors';
+import { api } from '../api';
+import {
+  buildSearchIndex,
+  recordsFromCatalogue,
+  type SearchFilters,
+  type SearchIndex,
+} from '../pages/catalogue/search';
+
+/** The embedded catalogue with lookups by id and its search index, built once. */
+export interface CatalogueView {
+  data: CatalogueData;
+  tasks: Map<string, CatalogueTask>;
+  libraries: Map<string, CatalogueLibrary>;
+  models: Map<string, CatalogueModel>;
+  datasets: Map<string, CatalogueItem>;
+  apps: Map<string, CatalogueItem>;
+  modalityLabels: Map<string, string>;
+  index: SearchIndex;
+}
+
+export function catalogueView(data: CatalogueData): CatalogueView {
+  return {
+    data,
+    tasks: new Map(data.tasks.map((t) => [t.id, t])),
+    libraries: new Map(data.libraries.map((l) => [l.id, l])),
+    models: new Map(data.models.map((m) => [m.id, m])),
+    datasets: new Map(data.datasets.map((d) => [d.id, d])),
+    apps: new Map(data.apps.map((a) => [a.id, a])),
+    modalityLabels: new Map(data.modalities.map((m) => [m.id, m.label])),
+    index: buildSearchIndex(recordsFromCatalogue(data)),
+  };
+}
+
+interface CatalogueState {
+  view?: CatalogueView;
+  error?: AppError;
+  loading: boolean;
+  query: string;
+  filters: SearchFilters;
+  load(): Promise<void>;
+  setQuery(q: string): void;
+  setFilters(f: Partial<SearchFilters>): void;
+}
+
+/** The catalogue is asked for once per session; search and filters live here so they survive navigation. */
+export const useCatalogue = create<CatalogueState>((set, get) => ({
+  loading: false,
+  query: '',
+  filters: {},
+  load: async () => {
+    if (get().view || get().loading) return;
+    set({ loading: true, error: undefined });
+    try {
+      const data = await api.call('catalogue.get', {});
+      set({ view: catalogueView(data), loading: false });
+    } catch (e) {
+      set({ error: e as AppError, loading: false });
+    }
+  },
+  setQuery: (query) => set({ query }),
+  setFilters: (f) => set((s) => ({ filters: { ...s.filters, ...f } })),
+}));

@@ -1,0 +1,273 @@
+import { create } from 'zustand';
+import type { ChatEvent, ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { Input } from '@shared/contract';
+import type { AppErrorShape } from '@shared/errors';
+import { api } from '../api';
+
+/**
+ * The text of replies being streamed, outside React: a delta is appended to a string and listeners are told
+ * once per batch (the stream delivers at most one batch per frame), so no component re-renders per token.
+ */
+export class LiveText {
+  content = '';
+  thinking = '';
+  private listeners = new Set<() => void>();
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  notify(): void {
+    for (const fn of this.listeners) fn();
+  }
+}
+const live = new Map<string, LiveText>();
+export function liveText(id: string): LiveText {
+  let t = live.get(id);
+  if (!t) live.set(id, (t = new LiveText()));
+  return t;
+}
+
+interface ConvData {
+  meta?: ConversationMeta;
+  messages: ChatMessage[];
+  loading: boolean;
+  error?: AppErrorShape;
+}
+
+interface Running {
+  cancel(): void;
+  retry?: string;
+}
+
+interface ChatState {
+  list: ConversationMeta[];
+  listLoading: boolean;
+  listError?: AppErrorShape;
+  query: string;
+  currentId?: string;
+  convs: Record<string, ConvData>;
+  running: Record<string, Running>;
+  /** The last error of a reply per conversation, shown above the composer. */
+  replyError: Record<string, AppErrorShape | undefined>;
+  /** Typed but not sent, per conversation: never lost on an error. */
+  drafts: Record<string, string>;
+  undo?: { id: string; title: string };
+  loadList(query?: string): Promise<void>;
+  open(id: string | undefined): Promise<void>;
+  create(init?: Partial<ConversationMeta>): Promise<ConversationMeta>;
+  update(id: string, patch: Input<'chat.update'>['patch']): Promise<void>;
+  remove(id: string): Promise<void>;
+  restore(): Promise<void>;
+  setDraft(id: string, text: string): void;
+  send(id: string, text: string, images?: string[]): void;
+  regenerate(id: string, edit?: { messageId: string; content: string }): void;
+  editOnly(id: string, messageId: string, content: string): Promise<void>;
+  stop(id: string): void;
+  importJson(text: string): Promise<ConversationMeta>;
+}
+
+const upsert = (list: ChatMessage[], m: ChatMessage): ChatMessage[] => {
+  const i = list.findIndex((x) => x.id === m.id);
+  if (i < 0) return [...list, m];
+  const next = list.slice();
+  next[i] = m;
+  return next;
+};
+
+export const useChat = create<ChatState>((set, get) => {
+  const patchConv = (id: string, fn: (c: ConvData) => Partial<ConvData>) =>
+    set((s) => {
+      const c = s.convs[id] ?? { messages: [], loading: false };
+      return { convs: { ...s.convs, [id]: { ...c, ...fn(c) } } };
+    });
+
+  const refreshMeta = (meta: ConversationMeta) =>
+    set((s) => ({
+      list: s.list.some((m) => m.id === meta.id) ? s.list.map((m) => (m.id === meta.id ? meta : m)) : [meta, ...s.list],
+      convs: s.convs[meta.id] ? { ...s.convs, [meta.id]: { ...s.convs[meta.id], meta } } : s.convs,
+    }));
+
+  /** Applies a batch of stream events: one state change per batch, text deltas outside React. */
+  const apply = (convId: string, events: ChatEvent[], seen: { user: boolean }) => {
+    let messages = get().convs[convId]?.messages ?? [];
+    let changed = false;
+    const touched = new Set<LiveText>();
+    for (const e of events) {
+      if (e.type === 'message') {
+        if (e.message.role === 'user') seen.user = true;
+        if (e.message.status === 'streaming') {
+          const t = liveText(e.message.id);
+          t.content = e.message.content;
+          t.thinking = e.message.thinking ?? '';
+        } else live.delete(e.message.id);
+        messages = upsert(messages, e.message);
+        changed = true;
+      } else if (e.type === 'delta') {
+        const t = liveText(e.id);
+        if (e.content) t.content += e.content;
+        if (e.thinking) t.thinking += e.thinking;
+        touched.add(t);
+      } else if (e.type === 'cut') {
+        const i = messages.findIndex((m) => m.id === e.from);
+        if (i >= 0) {
+          messages = messages.slice(0, i);
+          changed = true;
+        }
+      } else if (e.type === 'retry') {
+        set((s) => ({
+          running: {
+            ...s.running,
+            [convId]: { ...s.running[convId], retry: `Retrying (attempt ${e.attempt}) after ${e.reason}…` },
+          },
+        }));
+      }
+    }
+    if (changed) patchConv(convId, () => ({ messages }));
+    for (const t of touched) t.notify();
+  };
+
+  /** Runs a reply stream; on stop or error the partial answer stays, marked, and an unsent text comes back. */
+  const runStream = (
+    convId: string,
+    start: (onEvents: (evs: ChatEvent[]) => void) => { result: Promise<unknown>; cancel(): void },
+    draft?: string,
+  ) => {
+    const seen = { user: false };
+    set((s) => ({ replyError: { ...s.replyError, [convId]: undefined } }));
+    const h = start((evs) => apply(convId, evs, seen));
+    set((s) => ({ running: { ...s.running, [convId]: { cancel: h.cancel } } }));
+    h.result
+      .catch((e: AppErrorShape) => {
+        const stopped = e.code === 'aborted';
+        patchConv(convId, (c) => ({
+          messages: c.messages.map((m) => {
+            if (m.status !== 'streaming') return m;
+            const t = live.get(m.id);
+            live.delete(m.id);
+            const fin: ChatMessage = { ...m, content: t?.content ?? m.content, status: stopped ? 'stopped' : 'error' };
+            if (t?.thinking) fin.thinking = t.thinking;
+            if (!stopped) fin.error = e;
+            return fin;
+          }),
+        }));
+        if (!stopped) set((s) => ({ replyError: { ...s.replyError, [convId]: e } }));
+        // The message never reached main: give the text back rather than lose it.
+        if (draft !== undefined && !seen.user && !get().drafts[convId]) get().setDraft(convId, draft);
+      })
+      .finally(() => {
+        set((s) => {
+          const running = { ...s.running };
+          delete running[convId];
+          return { running };
+        });
+        // The title and message count changed in main: refresh the list and this conversation's metadata.
+        void api
+          .call('chat.list', get().query ? { query: get().query } : {})
+          .then((r) => {
+            set({ list: r.conversations });
+            const meta = r.conversations.find((m) => m.id === convId);
+            if (meta) patchConv(convId, () => ({ meta }));
+          })
+          .catch(() => {});
+      });
+  };
+
+  return {
+    list: [],
+    listLoading: true,
+    query: '',
+    convs: {},
+    running: {},
+    replyError: {},
+    drafts: {},
+
+    loadList: async (query) => {
+      const q = query ?? get().query;
+      set({ query: q, listLoading: true });
+      try {
+        const r = await api.call('chat.list', q ? { query: q } : {});
+        set({ list: r.conversations, listLoading: false, listError: undefined });
+      } catch (e) {
+        set({ listLoading: false, listError: e as AppErrorShape });
+      }
+    },
+
+    open: async (id) => {
+      set({ currentId: id });
+      if (!id || get().running[id]) return;
+      patchConv(id, () => ({ loading: true, error: undefined }));
+      try {
+        const r = await api.call('chat.get', { id });
+        patchConv(id, () => ({ meta: r.meta, messages: r.messages, loading: false }));
+      } catch (e) {
+        patchConv(id, () => ({ loading: false, error: e as AppErrorShape }));
+      }
+    },
+
+    create: async (init = {}) => {
+      const cur = get().currentId ? get().convs[get().currentId!]?.meta : undefined;
+      const meta = await api.call('chat.create', {
+        ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),
+        ...init,
+      } as never);
+      refreshMeta(meta);
+      patchConv(meta.id, () => ({ meta, messages: [], loading: false }));
+      set({ currentId: meta.id });
+      return meta;
+    },
+
+    update: async (id, patch) => {
+      const meta = await api.call('chat.update', { id, patch });
+      refreshMeta(meta);
+      if (patch.pinned !== undefined) void get().loadList();
+    },
+
+    remove: async (id) => {
+      get().running[id]?.cancel();
+      const title = get().list.find((m) => m.id === id)?.title ?? 'Conversation';
+      await api.call('chat.delete', { id });
+      set((s) => ({
+        list: s.list.filter((m) => m.id !== id),
+        undo: { id, title },
+        currentId: s.currentId === id ? undefined : s.currentId,
+      }));
+    },
+
+    restore: async () => {
+      const u = get().undo;
+      if (!u) return;
+      set({ undo: undefined });
+      const meta = await api.call('chat.restore', { id: u.id });
+      refreshMeta(meta);
+      await get().loadList();
+    },
+
+    setDraft: (id, text) => set((s) => ({ drafts: { ...s.drafts, [id]: text } })),
+
+    send: (id, text, images) => {
+      get().setDraft(id, '');
+      runStream(
+        id,
+        (on) => api.stream('chat.send', { id, content: text, ...(images?.length ? { images } : {}) }, on),
+        text,
+      );
+    },
+
+    regenerate: (id, edit) => {
+      runStream(id, (on) => api.stream('chat.regenerate', edit ? { id, edit } : { id }, on));
+    },
+
+    editOnly: async (id, messageId, content) => {
+      const m = await api.call('chat.edit', { id, messageId, content });
+      patchConv(id, (c) => ({ messages: upsert(c.messages, m) }));
+    },
+
+    stop: (id) => get().running[id]?.cancel(),
+
+    importJson: async (text) => {
+      const meta = await api.call('chat.import', { text });
+      await get().loadList();
+      return meta;
+    },
+  };
+});

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { appErrorSchema } from './error-schema';
+import { call, stream } from './define';
+import { snippetSchema } from './snippets';
+
+/** Where a conversation's replies come from: a local Ollama server or a hosted model through the HF router. */
+export const chatBackendSchema = z.enum(['ollama', 'provider']);
+export type ChatBackend = z.infer<typeof chatBackendSchema>;
+
+/** Sampling parameters; each is optional and only sent when set. */
+export const chatParamsSchema = z
+  .object({
+    temperature: z.number().min(0).max(2).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    /** max_tokens for the router, num_predict for Ollama. */
+    max_tokens: z.number().int().min(1).max(1_000_000).optional(),
+    num_ctx: z.number().int().min(1).max(10_000_000).optional(),
+    seed: z.number().int().optional(),
+    stop: z.array(z.string().min(1).max(200)).max(16).optional(),
+    /** Thinking models: reason first (shown separately) or answer directly. */
+    think: z.boolean().optional(),
+  })
+  .strict();
+export type ChatParams = z.infer<typeof chatParamsSchema>;
+
+const idSchema = z
+  .string()
+  .min(3)
+  .max(64)
+  .regex(/^[a-z]_[a-z0-9]+$/, 'not a valid id');
+
+export const conversationMetaSchema = z.object({
+  id: idSchema,
+  title: z.string().max(200),
+  backend: chatBackendSchema,
+  model: z.string().max(350),
+  /** Router only: `auto` or a provider id from the model's mapping. */
+  provider: z.string().max(64),
+  system: z.string().max(100_000),
+  params: chatParamsSchema,
+  /** Offer web_search / web_fetch to models with the tools capability. */
+  webSearch: z.boolean(),
+  pinned: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().min(0),
+});
+export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
+
+export const toolCallSchema = z.object({
+  id: z.string().max(128).optional(),
+  name: z.string().max(128),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export type ToolCall = z.infer<typeof toolCallSchema>;
+
+/** What the last chunk of a reply reported. */
+export const chatFiguresSchema = z.object({
+  promptTokens: z.number().optional(),
+  evalTokens: z.number().optional(),
+  tokensPerSecond: z.number().optional(),
+  loadMs: z.number().optional(),
+  totalMs: z.number().optional(),
+  doneReason: z.string().optional(),
+});
+export type ChatFigures = z.infer<typeof chatFiguresSchema>;
+
+export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error']);
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+
+export const chatMessageSchema = z.object({
+  id: idSchema,
+  role: z.enum(['user', 'assistant', 'tool']),
+  content: z.string().max(10_000_000),
+  thinking: z.string().max(10_000_000).optional(),
+  /** Base64 images (no data: prefix) for vision models. */
+  images: z.array(z.string().max(20_000_000)).max(8).optional(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  /** Tool results: which tool answered. */
+  toolName: z.string().max(128).optional(),
+  toolCallId: z.string().max(128).optional(),
+  status: messageStatusSchema,
+  error: appErrorSchema.optional(),
+  figures: chatFiguresSchema.optional(),
+  model: z.string().max(350).optional(),
+  createdAt: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** A whole conversation, as exported to JSON and imported back. */
+export const conversationExportSchema = z.object({
+  format: z.literal('hubdesk.conversation'),
+  version: z.literal(1),
+  meta: conversationMetaSchema,
+  messages: z.array(chatMessageSchema),
+});
+export type ConversationExport = z.infer<typeof conversationExportSchema>;
+
+/** What a reply stream reports; the renderer applies them in order. */
+export const chatEventSchema = z.discriminatedUnion('type', [
+  /** A message was written (the user's, a tool result, or a reply at its start or end). */
+  z.object({ type: z.literal('message'), message: chatMessageSchema }),
+  /** Text added to a streaming reply. */
+  z.object({
+    type: z.literal('delta'),
+    id: z.string(),
+    content: z.string().optional(),
+    thinking: z.string().optional(),
+  }),
+  /** Messages from this one on were removed (regenerate, edit and regenerate). */
+  z.object({ type: z.literal('cut'), from: z.string() }),
+  /** A provider request is being retried before its first token. */
+  z.object({ type: z.literal('retry'), attempt: z.number(), waitMs: z.number(), reason: z.string() }),
+]);
+export type ChatEvent = z.infer<typeof chatEventSchema>;
+
+const convId = z.object({ id: idSchema }).strict();
+const metaPatch = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    backend: chatBackendSchema,
+    model: z.string().trim().max(350),
+    provider: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[a-z0-9-]+$/, 'a provider id such as auto or together'),
+    system: z.string().max(100_000),
+    params: chatParamsSchema,
+    webSearch: z.boolean(),
+    pinned: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+const replyResult = z.object({ messages: z.array(chatMessageSchema) });
+
+export const chatCalls = {
+  'chat.list': call({
+    input: z.object({ query: z.string().max(200).optional() }).strict(),
+    output: z.object({ conversations: z.array(conversationMetaSchema) }),
+  }),
+  'chat.create': call({ input: metaPatch, output: conversationMetaSchema }),
+  'chat.get': call({
+    input: convId,
+    output: z.object({ meta: conversationMetaSchema, messages: z.array(chatMessageSchema) }),
+  }),
+  'chat.update': call({ input: z.object({ id: idSchema, patch: metaPatch }).strict(), output: conversationMetaSchema }),
+  /** Moves the conversation aside; `chat.restore` undoes it until the app restarts. */
+  'chat.delete': call({ input: convId, output: z.object({ deleted: z.literal(true) }) }),
+  'chat.restore': call({ input: convId, output: conversationMetaSchema }),
+  /** Edit a user message's text without regenerating ("save only"). */
+  'chat.edit': call({
+    input: z.object({ id: idSchema, messageId: idSchema, content: z.string().min(1).max(1_000_000) }).strict(),
+    output: chatMessageSchema,
+  }),
+  'chat.export': call({
+    input: z.object({ id: idSchema, format: z.enum(['markdown', 'json']) }).strict(),
+    output: z.object({ filename: z.string(), mime: z.string(), text: z.string() }),
+  }),
+  /** Validated as a whole: a bad file is refused with the reason and changes nothing. */
+  'chat.import': call({
+    input: z.object({ text: z.string().min(1).max(200_000_000) }).strict(),
+    output: conversationMetaSchema,
+  }),
+  /** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…). */
+  'chat.capabilities': call({
+    input: convId,
+    output: z.object({ capabilities: z.array(z.string()) }),
+  }),
+  /** "Open as code": the conversation as runnable snippets (python / js / curl) from the snippet engine. */
+  'chat.code': call({
+    input: convId,
+    output: z.object({ snippets: z.array(snippetSchema), notice: z.string().optional() }),
+  }),
+  /** Appends the user's message and streams the reply. */
+  'chat.send': stream({
+    input: z
+      .object({
+        id: idSchema,
+        content: z.string().max(1_000_000),
+        images: z.array(z.string().max(20_000_000)).max(8).optional(),
+      })
+      .strict(),
+    event: chatEventSchema,
+    result: replyResult,
+  }),
+  /** Drops the last reply (or everything after `edit.messageId`, whose text is replaced) and answers again. */
+  'chat.regenerate': stream({
+    input: z
+      .object({
+        id: idSchema,
+        edit: z
+          .object({ messageId: idSchema, content: z.string().min(1).max(1_000_000) })
+          .strict()
+          .optional(),
+      })
+      .strict(),
+    event: chatEventSchema,
+    result: replyResult,
+  }),
+};

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { MODEL_LIBRARIES_UI_ELEMENTS, TASKS_DATA } from '@huggingface/tasks';
+import { buildCatalogue } from '../../electron/main/services/catalogue/build';
+import { ggufQuants } from '../../electron/main/services/hub/gguf';
+import { defaultHubModels, startHubFixture, type HubFixture } from '../fixtures/hub';
+import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+
+const data = buildCatalogue('e2e');
+const libs = MODEL_LIBRARIES_UI_ELEMENTS as unknown as Record<string, { prettyLabel: string }>;
+
+describe('catalogue in Chromium (web mode)', () => {
+  let hub: HubFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    hub = await startHubFixture();
+    app = await startWebApp({ env: { HF_ENDPOINT: hub.url } });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = watchErrors(page);
+    await page.goto(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await hub?.stop();
+  });
+
+  it('browses tasks by modality with nothing sent to the Hub', async () => {
+    await page.getByTestId('task-groups').waitFor();
+    for (const m of data.modalities.filter((m) => data.tasks.some((t) => t.modality === m.id)))
+      await page.getByRole('heading', { name: m.label }).waitFor();
+    await screenshot(page, 'catalogue-home');
+    expect(hub.requests).toHaveLength(0);
+  });
+
+  it('search "whisper" → model → its task → a library page', async () => {
+    const model = data.models.find((m) => m.id.toLowerCase().includes('whisper'))!;
+    const task = data.tasks.find((t) => t.id === model.pipeline_tag)!;
+    const lib = task.libraries[0];
+
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('whisper');
+    const results = page.getByTestId('catalogue-results');
+    await results.getByText(model.id, { exact: true }).first().waitFor();
+    await screenshot(page, 'catalogue-search-whisper');
+    await results.getByText(model.id, { exact: true }).first().click();
+
+    await expect.poll(() => page.getByTestId('model-id').textContent()).toBe(model.id);
+    await page.getByTestId('use-this-model').getByRole('heading', { name: 'Use this model' }).waitFor();
+    await screenshot(page, 'catalogue-model-embedded');
+
+    await page.getByTestId('model-task').getByRole('link').click();
+    await page.getByRole('heading', { name: task.label!, level: 1 }).waitFor();
+    await page.getByTestId('task-models').waitFor();
+    await screenshot(page, 'catalogue-task');
+
+    await page.getByTestId('task-libraries').getByRole('link', { name: libs[lib].prettyLabel, exact: true }).click();
+    await page.getByTestId('library-view').getByRole('heading', { name: libs[lib].prettyLabel }).waitFor();
+    await screenshot(page, 'catalogue-library');
+    expect(hub.requests).toHaveLength(0);
+  });
+
+  it('a task with no data shows what is known', async () => {
+    const missing = Object.keys(TASKS_DATA).find((k) => !(TASKS_DATA as Record<string, unknown>)[k])!;
+    await page.goto(`${app.origin}/#/catalogue/task/${missing}`);
+    await page.getByTestId('no-task-view').getByText('No task page yet').waitFor();
+    await page.getByRole('heading', { name: data.tasks.find((t) => t.id === missing)!.name }).waitFor();
+    await screenshot(page, 'catalogue-task-missing');
+  });
+
+  it('a canonical task leads to its canonical page with a note', async () => {
+    await page.goto(`${app.origin}/#/catalogue/task/summarization`);
+    await page.getByTestId('canonical-note').waitFor();
+    await page
+      .getByRole('heading', { name: data.tasks.find((t) => t.id === 'text-generation')!.label!, level: 1 })
+      .waitFor();
+  });
+
+  it('Hub switch on: live results, page 2 of results, a model page from there', async () => {
+    await page.goto(`${app.origin}/#/catalogue`);
+    const input = page.locator('#catalogue-search');
+    await input.fill('whisper');
+    await page.getByTestId('hub-switch').click();
+    await expect.poll(() => page.getByTestId('hub-switch').getAttribute('aria-checked')).toBe('true');
+    const panel = page.getByTestId('hub-results');
+    const expected = defaultHubModels()
+      .filter((m) => !m.private && m.id.includes('whisper'))
+      .sort((a, b) => (b.downloads ?? 0) - (a.downloads ?? 0));
+    await panel.getByRole('link', { name: expected[0].id, exact: true }).waitFor();
+    await screenshot(page, 'catalogue-hub-page1');
+    const pageSize = await panel.getByRole('listitem').count();
+    expect(pageSize).toBeLessThan(expected.length);
+    await panel.getByRole('button', { name: 'Load more' }).click();
+    const fromPage2 = expected[pageSize];
+    await panel.getByRole('link', { name: fromPage2.id, exact: true }).click();
+    await expect.poll(() => page.getByTestId('model-id').textContent()).toBe(fromPage2.id);
+    await page.getByText('live from the Hub').waitFor();
+    await page.getByTestId('model-library').getByText(libs[fromPage2.library_name!].prettyLabel).waitFor();
+    await screenshot(page, 'catalogue-hub-model');
+    const list = hub.requestsTo('/api/models');
+    expect(list.length).toBeGreaterThanOrEqual(2);
+    expect(list.at(-1)!.query.get('cursor')).toBeTruthy();
+  });
+
+  it('a GGUF repo lists its quantizations in order with a picker and an Ollama link', async () => {
+    const id = 'unsloth/Llama-3.2-1B-Instruct-GGUF';
+    await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(id)}`);
+    const quants = page.getByTestId('model-quants');
+    await quants.waitFor();
+    const labels = await quants.locator('tbody td.mono:not(.small)').allTextContents();
+    const src = defaultHubModels().find((m) => m.id === id)!;
+    expect(labels).toEqual(ggufQuants(src.siblings).map((q) => q.label));
+    expect(labels.length).toBeGreaterThan(2);
+    await expect
+      .poll(() => page.getByTestId('run-ollama').getAttribute('href'))
+      .toBe(`#/models/pull/${encodeURIComponent(`hf.co/${id}:Q4_K_M`)}`);
+    await quants.getByRole('radio', { name: 'Q8_0' }).check();
+    await expect
+      .poll(() => page.getByTestId('run-ollama').getAttribute('href'))
+      .toBe(`#/models/pull/${encodeURIComponent(`hf.co/${id}:Q8_0`)}`);
+    await screenshot(page, 'catalogue-gguf');
+  });
+
+  it('providers from the mapping; dark theme', async () => {
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent('meta-llama/Llama-3.1-8B-Instruct')}`);
+    const providers = page.getByTestId('model-providers');
+    await providers.getByText('together').waitFor();
+    await providers.getByText('staging').waitFor();
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'catalogue-providers-dark');
+    await page.goto(`${app.origin}/#/catalogue/task/automatic-speech-recognition`);
+    await page.getByTestId('task-demo').waitFor();
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'catalogue-task-dark');
+  });
+
+  it('errors are shown in place: a model the Hub does not have', async () => {
+    await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent('nobody/not-there')}`);
+    await page.getByText('Could not load this model from the Hub').waitFor();
+    await page.getByText('has no model "nobody/not-there"').waitFor();
+    await screenshot(page, 'catalogue-model-404');
+    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+  });
+});

@@ -1,0 +1,323 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
+import { startRouterFixture, type RouterFixture } from '../fixtures/router';
+import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+
+const ANSWER =
+  'Here is **bold** text and a list:\n\n- one\n- two\n\n```js\nconst answer = 42;\nconsole.log(answer);\n```\n\nDone.';
+
+describe('chat in Chromium against the Ollama fixture', () => {
+  let ollama: OllamaFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let n = 0;
+  let longOnce = true;
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({
+      models: [fixtureModel('llama3.2'), fixtureModel('qwen3:8b', { family: 'qwen3' })],
+    });
+    ollama.setShow('qwen3:8b', { capabilities: ['completion', 'tools', 'thinking'] });
+    ollama.chunkIntervalMs = 15;
+    ollama.chatScript = (req) => {
+      const last = req.messages!.at(-1)!.content ?? '';
+      if (last.startsWith('long') && longOnce && !(longOnce = false))
+        return { content: Array.from({ length: 400 }, (_, i) => `word${i} `) };
+      n++;
+      return {
+        thinking: req.think ? ['Let me think ', 'about it.'] : [],
+        content: tokens(`Answer ${n} to "${last}". ${ANSWER}`),
+      };
+    };
+    app = await startWebApp({ env: { OLLAMA_HOST: ollama.url } });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = watchErrors(page);
+    await page.goto(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await ollama?.stop();
+  });
+
+  const assistant = () => page.getByTestId('msg-assistant');
+
+  it('creates a conversation, chooses a model, sends and watches the reply stream in as Markdown', async () => {
+    await page.getByTestId('nav-chat').click();
+    await page.getByText('No conversations yet').first().waitFor();
+    await screenshot(page, 'chat-empty');
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('model-select').selectOption('llama3.2:latest');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('composer').fill('Hello there');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('msg-streaming').waitFor();
+    await assistant().and(page.locator('[data-status="complete"]')).waitFor();
+    const reply = assistant().last();
+    await expect.poll(() => reply.locator('strong').first().textContent()).toBe('bold');
+    await expect.poll(() => reply.locator('.code-block code').textContent()).toContain('const answer = 42;');
+    expect(await reply.locator('.code-block .hljs-keyword').count()).toBeGreaterThan(0);
+    expect(await reply.getByRole('button', { name: 'Copy' }).count()).toBeGreaterThan(0);
+    await expect.poll(() => reply.getByTestId('msg-figures').textContent()).toMatch(/tokens · [\d.]+ tok\/s/);
+    await expect.poll(() => page.getByTestId('thread-title').textContent()).toBe('Hello there');
+    await screenshot(page, 'chat-reply');
+  });
+
+  it('stop keeps the partial answer, marked stopped', async () => {
+    // Watch the earlier reply's DOM: streaming must not re-render the history.
+    await page.evaluate(() => {
+      const w = window as unknown as { historyMutations: number };
+      w.historyMutations = 0;
+      const body = document.querySelector('[data-testid="msg-assistant"] .msg-body')!;
+      new MutationObserver((records) => (w.historyMutations += records.length)).observe(body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+    });
+    await page.getByTestId('composer').fill('long story please');
+    await page.getByTestId('send').click();
+    const streaming = page.getByTestId('msg-streaming');
+    await streaming.waitFor();
+    await expect
+      .poll(async () => (await streaming.textContent())?.length ?? 0, { timeout: 15_000 })
+      .toBeGreaterThan(60);
+    expect(await page.evaluate(() => (window as unknown as { historyMutations: number }).historyMutations)).toBe(0);
+    await screenshot(page, 'chat-streaming');
+    await page.getByTestId('stop').click();
+    const stopped = assistant().and(page.locator('[data-status="stopped"]'));
+    await stopped.waitFor();
+    const text = (await stopped.locator('.msg-body').textContent()) ?? '';
+    expect(text).toMatch(/^word0 word1 word2/);
+    expect(text).not.toContain('word399');
+    await stopped.getByTestId('msg-stopped').waitFor();
+    await screenshot(page, 'chat-stopped');
+  });
+
+  it('regenerate replaces the last reply', async () => {
+    const before = await assistant().count();
+    await assistant().last().hover();
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(() => assistant().last().getAttribute('data-status'), { timeout: 15_000 }).toBe('complete');
+    expect(await assistant().count()).toBe(before);
+    expect(await assistant().last().textContent()).toContain('to "long story please"');
+  });
+
+  it('edit and regenerate answers the edited message; save only just saves', async () => {
+    const firstUser = page.getByTestId('msg-user').first();
+    await firstUser.hover();
+    await firstUser.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Edit message').fill('Hello again, edited');
+    await page.getByRole('button', { name: 'Save and regenerate' }).click();
+    await expect.poll(() => page.getByTestId('msg-user').count()).toBe(1);
+    await expect.poll(() => assistant().last().getAttribute('data-status'), { timeout: 15_000 }).toBe('complete');
+    expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
+
+    await page.getByTestId('msg-user').first().hover();
+    await page.getByTestId('msg-user').first().getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Edit message').fill('Saved without a new answer');
+    await page.getByRole('button', { name: 'Save only' }).click();
+    await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
+    expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
+  });
+
+  it('a reload finds the conversation intact', async () => {
+    const rows = () => page.locator('.msg-row').allInnerTexts();
+    const before = await rows();
+    await page.reload();
+    await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
+    await assistant().last().locator('.code-block').waitFor();
+    expect(await rows()).toEqual(before);
+    expect(await page.getByTestId('conv-item').count()).toBe(1);
+  });
+
+  it('"Open as code" shows the conversation as a runnable snippet in Monaco', async () => {
+    await page.getByRole('button', { name: 'Open as code' }).click();
+    const pane = page.getByTestId('code-pane');
+    await pane.getByRole('tab').first().waitFor();
+    expect(await pane.getByRole('tab').allInnerTexts()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Python/),
+        expect.stringMatching(/^JavaScript/),
+        expect.stringMatching(/^curl/),
+      ]),
+    );
+    // Monaco renders spaces as non-breaking ones.
+    const code = async () => (await pane.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+    await expect.poll(code, { timeout: 20_000 }).toContain('llama3.2');
+    expect(await code()).toContain('"content": "Saved without a new answer"');
+    await screenshot(page, 'chat-code');
+    await pane.getByRole('button', { name: 'Close code' }).click();
+  });
+
+  it('thinking is shown apart from the answer; dark theme; no page errors', async () => {
+    await page.getByTestId('new-chat').click();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('model-select').selectOption('qwen3:8b');
+    await page.getByLabel('Think').click();
+    await expect.poll(() => page.getByLabel('Think').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('composer').fill('Why is the sky blue?');
+    await page.getByTestId('composer').press('Enter');
+    const reply = assistant().and(page.locator('[data-status="complete"]'));
+    await reply.waitFor();
+    await reply.locator('details.msg-thinking summary').click();
+    expect(await reply.locator('details.msg-thinking pre').textContent()).toBe('Let me think about it.');
+    expect(await reply.locator('.msg-body').textContent()).not.toContain('Let me think');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'chat-dark');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    expect(await page.getByTestId('conv-item').count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+  it('sidebar: rename, pin, search, export → import, a refused import, delete with undo', async () => {
+    const items = page.getByTestId('conv-item');
+    const hello = items.filter({ hasText: 'Hello there' });
+    await hello.hover();
+    await hello.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('Conversation title').fill('Greetings');
+    await page.getByLabel('Conversation title').press('Enter');
+    await items.filter({ hasText: 'Greetings' }).waitFor();
+    await items.filter({ hasText: 'Greetings' }).hover();
+    await items.filter({ hasText: 'Greetings' }).getByRole('button', { name: 'Pin' }).click();
+    await expect.poll(() => items.first().textContent()).toContain('Greetings');
+
+    await page.getByLabel('Search conversations').fill('sky');
+    await expect.poll(() => items.count()).toBe(1);
+    await page.getByLabel('Search conversations').fill('');
+    await expect.poll(() => items.count()).toBe(2);
+
+    // Export the open conversation (the sky one) as JSON, then import it back: a third, identical conversation.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export .json' }).click(),
+    ]);
+    const text = readFileSync((await download.path())!, 'utf8');
+    const exported = JSON.parse(text) as { meta: { title: string }; messages: unknown[] };
+    expect(exported.meta.title).toBe('Why is the sky blue?');
+    expect(exported.messages).toHaveLength(2);
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"nope"}') });
+    await page.getByRole('alert').filter({ hasText: 'not a HubDesk conversation export' }).waitFor();
+    expect(await items.count()).toBe(2);
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await expect.poll(() => items.count()).toBe(3);
+    await page.getByTestId('msg-user').getByText('Why is the sky blue?').waitFor();
+    await screenshot(page, 'chat-sidebar');
+
+    const greetings = items.filter({ hasText: 'Greetings' });
+    await greetings.hover();
+    await greetings.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => items.count()).toBe(2);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => items.count()).toBe(3);
+    await items.filter({ hasText: 'Greetings' }).click();
+    await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
+    // The refused import answered 400, which Chromium logs; nothing else went wrong.
+    expect(errors).toEqual([
+      'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
+  });
+  it('a 10,000-message conversation opens with only the visible rows in the DOM, and scrolls', async () => {
+    const messages = Array.from({ length: 10_000 }, (_, i) => ({
+      id: `m_big${i}`,
+      role: i % 2 ? 'assistant' : 'user',
+      content: i % 2 ? `Reply **${i}** with \`code\` and a [link](https://huggingface.co).` : `Question ${i}`,
+      status: 'complete',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    }));
+    const now = '2026-01-01T00:00:00.000Z';
+    const big = {
+      format: 'hubdesk.conversation',
+      version: 1,
+      meta: {
+        id: 'c_big10k',
+        title: 'Ten thousand',
+        backend: 'ollama',
+        model: 'llama3.2:latest',
+        provider: 'auto',
+        system: '',
+        params: {},
+        webSearch: false,
+        pinned: false,
+        createdAt: now,
+        updatedAt: now,
+        messageCount: 10_000,
+      },
+      messages,
+    };
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+    await page.getByTestId('thread-title').getByText('Ten thousand').waitFor();
+    // Opened at the end, virtualized: the last message is there, the first is not, and few rows exist.
+    await page.getByText('Reply 9999', { exact: false }).waitFor();
+    expect(await page.locator('.msg-row').count()).toBeLessThan(60);
+    expect(await page.getByText('Question 0', { exact: true }).count()).toBe(0);
+    await page.getByTestId('message-list').evaluate((el) => (el.scrollTop = 0));
+    await page.getByText('Question 0', { exact: true }).waitFor();
+    expect(await page.locator('.msg-row').count()).toBeLessThan(60);
+    await screenshot(page, 'chat-10k');
+  });
+});
+
+describe('provider chat in Chromium against the router fixture', () => {
+  let router: RouterFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    router = await startRouterFixture();
+    app = await startWebApp({ env: { HF_TOKEN: 'hf_e2eRouterToken5678', OLLAMA_HOST: 'http://127.0.0.1:9' } });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await router?.stop();
+  });
+
+  it('streams from a hosted model; a rejected token says where to fix it and keeps the transcript', async () => {
+    await page.getByTestId('nav-settings').click();
+    await page.locator('#setting-routerUrl').fill(router.url);
+    await page.locator('#setting-routerUrl').press('Enter');
+    await expect.poll(() => page.locator('#setting-routerUrl').inputValue()).toBe(router.url);
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('new-chat').click();
+    await page.getByRole('radio', { name: 'HF router' }).click();
+    await page.getByLabel('Model id').fill('meta-llama/Llama-3.1-8B-Instruct');
+    await page.getByLabel('Model id').press('Tab');
+    await page.getByTestId('thread').getByText('HF router · auto · meta-llama/Llama-3.1-8B-Instruct').waitFor();
+    await page.getByTestId('composer').fill('hi provider');
+    await page.getByTestId('composer').press('Enter');
+    await page
+      .getByTestId('msg-assistant')
+      .and(page.locator('[data-status="complete"]'))
+      .getByText('Router says: hi provider')
+      .waitFor();
+    expect(router.requestsTo('/v1/chat/completions')[0].headers.authorization).toBe('Bearer hf_e2eRouterToken5678');
+
+    router.failWith(401);
+    await page.getByTestId('composer').fill('this one fails');
+    await page.getByTestId('composer').press('Enter');
+    await page
+      .getByTestId('reply-error')
+      .getByText('the Hugging Face token was rejected — set it in Settings')
+      .waitFor();
+    await page.getByTestId('msg-assistant').and(page.locator('[data-status="error"]')).waitFor();
+    await page.getByTestId('msg-user').getByText('this one fails').waitFor();
+    await screenshot(page, 'chat-provider-error');
+  });
+});

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
+import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+
+/** Local models in Chromium against the Ollama fixture: pull with progress, cancel, pull again, details, delete. */
+describe('local models (web mode, Chromium)', () => {
+  let ollama: OllamaFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({
+      models: [],
+      registry: {
+        'llama3.2:latest': { layers: [2019377376, 1481, 7711, 6016, 96, 561] },
+        'nomic-embed-text:latest': {
+          layers: [274290656, 11357],
+          details: { family: 'nomic-bert', parameter_size: '137M', quantization_level: 'F16' },
+        },
+      },
+      progressIntervalMs: 120,
+      progressSteps: 40,
+    });
+    ollama.setShow('llama3.2', {
+      license: 'LLAMA 3.2 COMMUNITY LICENSE AGREEMENT\nLlama 3.2 Version Release Date: September 25, 2024',
+      system: 'You are a helpful assistant.',
+      parameters: { temperature: 0.7, stop: ['<|start_header_id|>', '<|eot_id|>'] },
+    });
+    app = await startWebApp({ env: { OLLAMA_HOST: ollama.url } });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = watchErrors(page);
+    await page.goto(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await ollama?.stop();
+  });
+
+  const job = (model: string) => page.locator(`[data-testid="job"][data-model="${model}"]`);
+
+  it('shows a real empty state with suggestions when no model is pulled', async () => {
+    await page.getByTestId('nav-models').click();
+    await page.getByRole('heading', { name: 'Pull your first model' }).waitFor();
+    await page.getByRole('button', { name: /llama3\.2/ }).waitFor();
+    await screenshot(page, 'models-empty');
+
+    // The catalogue's "Run locally" link: the form opens pre-filled and waits for the user.
+    const hf = 'hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M';
+    await page.evaluate((name) => (location.hash = `#/models/pull/${encodeURIComponent(name)}`), hf);
+    await expect.poll(() => page.getByLabel('Model', { exact: true }).inputValue()).toBe(hf);
+    await page.getByTestId('pull-form').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/models');
+    expect(ollama.requestsTo('/api/pull')).toHaveLength(0);
+  });
+
+  it('opens a pre-filled pull form from #/models/pull/<name>, shows per-layer progress, and cancels', async () => {
+    await page.evaluate(() => (location.hash = '#/models/pull/llama3.2'));
+    const input = page.getByLabel('Model', { exact: true });
+    await expect.poll(() => input.inputValue()).toBe('llama3.2');
+    await screenshot(page, 'models-pull-form');
+    await page.getByRole('button', { name: 'Pull', exact: true }).click();
+    await job('llama3.2').and(page.locator('[data-state="running"]')).waitFor();
+    const bar = job('llama3.2').getByRole('progressbar').first();
+    await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(5);
+    await expect.poll(() => job('llama3.2').getByTestId('job-status').textContent()).toMatch(/^pulling [0-9a-f]{12}$/);
+    await page.getByTestId('status-transfers').getByText('Pulling llama3.2').waitFor();
+    await screenshot(page, 'models-pull-progress');
+
+    await job('llama3.2').getByRole('button', { name: 'Cancel' }).click();
+    await job('llama3.2').and(page.locator('[data-state="cancelled"]')).waitFor();
+    await job('llama3.2').getByText('Ollama keeps the layers downloaded so far').waitFor();
+    await expect.poll(() => ollama.requestsTo('/api/pull').at(-1)?.closedEarly).toBe(true);
+    await screenshot(page, 'models-pull-cancelled');
+  });
+
+  it('pulls again to success and the model appears without a refresh', async () => {
+    ollama.progressIntervalMs = 5;
+    ollama.progressSteps = 5;
+    await job('llama3.2').getByRole('button', { name: 'Pull again' }).click();
+    await job('llama3.2').and(page.locator('[data-state="success"]')).waitFor();
+    await page.getByTestId('models-table').getByRole('button', { name: 'llama3.2:latest', exact: true }).waitFor();
+    const pulls = ollama.requestsTo('/api/pull');
+    expect(pulls.at(-1)?.body).toEqual({ name: 'llama3.2', stream: true });
+
+    // Two pulls at once show together; the embed playground and ps then see the new model.
+    await page.getByRole('button', { name: 'Pull a model' }).click();
+    await page.getByLabel('Model', { exact: true }).fill('nomic-embed-text');
+    await page.getByRole('button', { name: 'Pull', exact: true }).click();
+    await job('nomic-embed-text').and(page.locator('[data-state="success"]')).waitFor();
+    await page
+      .getByTestId('models-table')
+      .getByRole('button', { name: 'nomic-embed-text:latest', exact: true })
+      .waitFor();
+    const embed = page.getByTestId('embed');
+    await embed.getByLabel('Embedding model').selectOption('nomic-embed-text:latest');
+    await embed.getByLabel('Text to embed').fill('The quick brown fox');
+    await embed.getByRole('button', { name: 'Embed' }).click();
+    await embed.getByText('3,072 dimensions').waitFor();
+    await page.getByTestId('running').getByText('nomic-embed-text:latest').waitFor();
+    await screenshot(page, 'models-list');
+  });
+
+  it('creates a model from another with a system prompt and parameters', async () => {
+    await page.getByTestId('models-table').getByRole('button', { name: 'llama3.2:latest', exact: true }).click();
+    await page.getByTestId('details').getByRole('button', { name: 'Create from…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a model from llama3.2:latest' });
+    await dialog.getByLabel('New model name').fill('pirate');
+    await dialog.getByLabel('System prompt').fill('Talk like a pirate.');
+    await dialog.getByLabel('Temperature').fill('0.3');
+    await dialog.getByLabel('Other parameters').fill('top_k 20');
+    await screenshot(page, 'models-create');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await job('pirate').and(page.locator('[data-state="success"]')).waitFor();
+    await page.getByTestId('models-table').getByRole('button', { name: 'pirate:latest', exact: true }).waitFor();
+    expect(ollama.requestsTo('/api/create').at(-1)?.body).toEqual({
+      model: 'pirate',
+      from: 'llama3.2:latest',
+      system: 'Talk like a pirate.',
+      parameters: { top_k: 20, temperature: 0.3 },
+      stream: true,
+    });
+  });
+
+  it('opens the details drawer, then deletes the model after confirmation', async () => {
+    await page.getByTestId('models-table').getByRole('button', { name: 'llama3.2:latest', exact: true }).click();
+    const details = page.getByTestId('details');
+    await details.getByText('You are a helpful assistant.', { exact: true }).waitFor();
+    await details.getByText('completion', { exact: true }).waitFor();
+    await details.getByText('llama.context_length').waitFor();
+    await screenshot(page, 'models-details');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await screenshot(page, 'models-details-dark');
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+
+    await details.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete llama3.2:latest?' });
+    await dialog.waitFor();
+    await screenshot(page, 'models-delete-confirm');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByTestId('models-table').getByText('llama3.2:latest').count()).toBe(0);
+    expect(ollama.requestsTo('/api/delete').at(-1)?.body).toEqual({ name: 'llama3.2:latest' });
+    expect(ollama.models.map((m) => m.name).sort()).toEqual(['nomic-embed-text:latest', 'pirate:latest']);
+    expect(errors).toEqual([]);
+  });
+});

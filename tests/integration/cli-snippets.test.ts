@@ -1,0 +1,292 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'vite';
+import { snippets as inference } from '@huggingface/inference';
+import { closedPort } from '../helpers/ports';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * The CLI as a user runs it: `bin/hubdesk.js` requiring `out/main/cli.js`. Built here from the current
+ * source into a scratch install under test-results (so it resolves the project's node_modules).
+ */
+describe('hubdesk snippets (spawned CLI)', () => {
+  let dir: string;
+  let bin: string;
+  let hubUrl: string;
+
+  const record = {
+    id: 'openai/whisper-large-v3-turbo',
+    pipeline_tag: 'automatic-speech-recognition',
+    tags: ['transformers', 'audio'],
+    library_name: 'transformers',
+    downloads: 123,
+    // The Hub API shape: an object keyed by provider.
+    inferenceProviderMapping: {
+      'fal-ai': { status: 'live', providerId: 'fal-ai/whisper', task: 'automatic-speech-recognition' },
+    },
+  };
+  const chat = {
+    id: 'meta-llama/Llama-3.1-8B-Instruct',
+    pipeline_tag: 'text-generation',
+    tags: ['conversational'],
+    inferenceProviderMapping: [
+      {
+        provider: 'together',
+        hfModelId: 'meta-llama/Llama-3.1-8B-Instruct',
+        providerId: 'meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo',
+        status: 'live',
+        task: 'conversational',
+      },
+    ],
+  };
+
+  const run = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [bin, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        HUBDESK_DATA_DIR: join(dir, 'data'),
+        HF_ENDPOINT: hubUrl,
+      },
+      timeout: 30_000,
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const file = (name: string, content: unknown) => {
+    const p = join(dir, name);
+    writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+    return p;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    dir = mkdtempSync(join(root, 'test-results', 'cli-'));
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(root, 'bin/hubdesk.js'), join(dir, 'bin/hubdesk.js'));
+    bin = join(dir, 'bin/hubdesk.js');
+    hubUrl = `http://127.0.0.1:${await closedPort()}`;
+    await build({
+      configFile: false,
+      logLevel: 'silent',
+      root,
+      resolve: { alias: { '@shared': join(root, 'shared') } },
+      build: {
+        ssr: join(root, 'electron/main/cli.ts'),
+        outDir: join(dir, 'out/main'),
+        emptyOutDir: false,
+        minify: false,
+        rollupOptions: { output: { format: 'cjs', entryFileNames: 'cli.js' } },
+      },
+    });
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints the snippets of a --model-file record with a header line each', () => {
+    const r = run('snippets', '--model-file', file('whisper.json', record), '--kind', 'inference');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const headers = r.stdout.split('\n').filter((l) => l.startsWith('=== '));
+    expect(headers).toEqual([
+      '=== inference · python · huggingface_hub ===',
+      '=== inference · python · requests ===',
+      '=== inference · js · huggingface.js ===',
+      '=== inference · js · fetch ===',
+      '=== inference · sh · curl ===',
+    ]);
+    expect(r.stdout).toContain('https://router.huggingface.co/hf-inference/models/openai/whisper-large-v3-turbo');
+  });
+
+  it('--json gives {kind, language, client, content} equal to the library for the same arguments', () => {
+    const r = run(
+      'snippets',
+      '--model-file',
+      file('chat.json', chat),
+      '--provider',
+      'together',
+      '--stream',
+      '--bill-to',
+      'acme',
+      '--kind',
+      'inference',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const got = JSON.parse(r.stdout) as { kind: string; language: string; client: string; content: string }[];
+    const want = inference.getInferenceSnippets(
+      { ...chat, inference: '' } as never,
+      'together',
+      chat.inferenceProviderMapping[0] as never,
+      { streaming: true, billTo: 'acme' },
+    );
+    expect(got).toEqual(
+      want.map((s) => ({ kind: 'inference', language: s.language, client: s.client, content: s.content })),
+    );
+    expect(got[0].content).toContain('stream=True');
+  });
+
+  it('reads the Hub mapping object shape, and filters by --lang and --client', () => {
+    const r = run('snippets', '--model-file', file('w.json', record), '--provider', 'fal-ai', '--lang', 'sh', '--json');
+    expect(r.code).toBe(0);
+    const got = JSON.parse(r.stdout) as { client: string; content: string }[];
+    expect(got.map((s) => s.client)).toEqual(['curl']);
+    expect(got[0].content).toContain('https://router.huggingface.co/fal-ai/fal-ai/whisper');
+    const one = run('snippets', '--model-file', file('w.json', record), '--client', 'requests', '--json');
+    expect((JSON.parse(one.stdout) as { client: string }[]).map((s) => s.client)).toEqual(['requests']);
+  });
+
+  it('--direct, --endpoint-url and --inputs reach the library', () => {
+    const direct = run(
+      'snippets',
+      '--model-file',
+      file('c.json', chat),
+      '--provider',
+      'together',
+      '--direct',
+      '--lang',
+      'sh',
+    );
+    expect(direct.stdout).toContain('$TOGETHER_API_KEY');
+    const ep = run(
+      'snippets',
+      '--model-file',
+      file('c.json', chat),
+      '--endpoint-url',
+      'https://ep.example/v1',
+      '--lang',
+      'sh',
+    );
+    expect(ep.stdout).toContain('https://ep.example/v1');
+    const cls = { id: 'org/sentiment', pipeline_tag: 'text-classification', tags: [] };
+    const inp = run(
+      'snippets',
+      '--model-file',
+      file('t.json', cls),
+      '--inputs',
+      'Bonjour',
+      '--lang',
+      'python',
+      '--client',
+      'requests',
+    );
+    expect(inp.stdout).toContain('"inputs": "Bonjour"');
+  });
+
+  it('library and local kinds: the library snippet, and Ollama with the quant', () => {
+    const lib = run('snippets', '--model-file', file('w.json', record), '--kind', 'library');
+    expect(lib.code).toBe(0);
+    expect(lib.stdout).toMatch(/^=== library · python · transformers/);
+    const gguf = {
+      id: 'bartowski/Llama-3.2-1B-Instruct-GGUF',
+      tags: ['gguf', 'conversational'],
+      pipeline_tag: 'text-generation',
+      gguf: { context_length: 131072 },
+    };
+    const app = run(
+      'snippets',
+      '--model-file',
+      file('g.json', gguf),
+      '--kind',
+      'local-app',
+      '--quant',
+      'Q8_0',
+      '--client',
+      'ollama',
+    );
+    expect(app.stdout).toContain('ollama run hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q8_0');
+    const server = run(
+      'snippets',
+      '--model-file',
+      file('g.json', gguf),
+      '--kind',
+      'local-server',
+      '--lang',
+      'sh',
+      '--stream',
+    );
+    expect(server.stdout).toContain('/api/chat');
+    expect(server.stdout).toContain('"stream": true');
+  });
+
+  it('a model of the embedded catalogue resolves offline', () => {
+    // A model @huggingface/tasks names for text-classification; the Hub is unreachable in this test.
+    const id = 'distilbert/distilbert-base-uncased-finetuned-sst-2-english';
+    const r = run('snippets', id, '--kind', 'inference', '--lang', 'python', '--client', 'requests');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`https://router.huggingface.co/hf-inference/models/${id}`);
+  });
+
+  it.each([
+    [
+      'an unknown model (Hub unreachable)',
+      ['snippets', 'nobody/no-such-model-xyz'],
+      /^hubdesk: unknown model "nobody\/no-such-model-xyz"/,
+    ],
+    [
+      'an unsupported task/provider pair',
+      ['snippets', '--model-file', '{chat}', '--provider', 'replicate', '--kind', 'inference'],
+      /^hubdesk: No inference snippets for task "text-generation" with provider "replicate"\.$/,
+    ],
+    [
+      'a provider the library refuses',
+      ['snippets', '--model-file', '{chat}', '--provider', 'openai', '--kind', 'inference'],
+      /closed-source/,
+    ],
+    ['a bad flag', ['snippets', '--model-file', '{chat}', '--frobnicate'], /^hubdesk: unknown option --frobnicate/],
+    ['a bad kind', ['snippets', '--model-file', '{chat}', '--kind', 'cloud'], /^hubdesk: unknown kind "cloud"/],
+    [
+      'a flag without its value',
+      ['snippets', '--model-file', '{chat}', '--provider'],
+      /^hubdesk: --provider needs a value$/,
+    ],
+    [
+      'an unknown provider',
+      ['snippets', '--model-file', '{chat}', '--provider', 'acme'],
+      /^hubdesk: unknown provider "acme"/,
+    ],
+    [
+      'a bad endpoint URL',
+      ['snippets', '--model-file', '{chat}', '--endpoint-url', 'ftp:x'],
+      /^hubdesk: --endpoint-url: must be an http\(s\) URL$/,
+    ],
+    ['a missing file', ['snippets', '--model-file', 'nope.json'], /^hubdesk: no such file: nope\.json$/],
+    ['a file that is not a record', ['snippets', '--model-file', '{bad}'], /is not a (JSON model|Hub model) record/],
+    ['no model at all', ['snippets'], /^hubdesk: a model id or --model-file <record.json> is required$/],
+    ['an unknown command', ['frobnicate'], /^hubdesk: unknown command "frobnicate"/],
+  ])('%s: exit code 1 and one line, no stack trace', (_name, rawArgs, message) => {
+    const args = rawArgs.map((a) =>
+      a === '{chat}' ? file('chat.json', chat) : a === '{bad}' ? file('bad.json', '[1,2]') : a,
+    );
+    const r = run(...args);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--help prints the usage', () => {
+    const r = run('snippets', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: hubdesk snippets <model-id> | --model-file <record.json>');
+  });
+
+  it('the bin says to build when out/main/cli.js is missing', () => {
+    const bare = mkdtempSync(join(root, 'test-results', 'cli-bare-'));
+    try {
+      mkdirSync(join(bare, 'bin'));
+      copyFileSync(join(root, 'bin/hubdesk.js'), join(bare, 'bin/hubdesk.js'));
+      const r = spawnSync(process.execPath, [join(bare, 'bin/hubdesk.js'), 'snippets', 'x/y'], { encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/run `npm run build`/);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OllamaService } from '../../electron/main/services/ollama/service';
+import { createLogger } from '../../electron/main/services/log';
+
+/** Which requests carry the Ollama API key: remote hosts yes, the local server never. */
+describe('OllamaService client per host', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends the API key to a remote host only, and rebuilds the client when the host changes', async () => {
+    const seen: { url: string; auth: string | null }[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      seen.push({ url: String(url), auth: new Headers(init.headers).get('authorization') });
+      return new Response(JSON.stringify({ version: '0.12.3' }), { headers: { 'content-type': 'application/json' } });
+    });
+    let host = 'https://ollama.example.org';
+    const svc = new OllamaService({ host: () => host, apiKey: () => 'sk-test-1234', log: createLogger() });
+    const first = svc.client();
+    expect(await svc.version()).toEqual({ version: '0.12.3' });
+    expect(svc.client()).toBe(first);
+    host = 'http://127.0.0.1:11434';
+    await svc.version();
+    expect(svc.client()).not.toBe(first);
+    expect(seen).toEqual([
+      { url: 'https://ollama.example.org:443/api/version', auth: 'Bearer sk-test-1234' },
+      { url: 'http://127.0.0.1:11434/api/version', auth: null },
+    ]);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatBody,
+  renderLocalServerSnippets,
+  renderTemplate,
+  templateNames,
+} from '../../electron/main/services/snippets/local-server';
+
+const base = { model: 'hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M', host: 'http://127.0.0.1:11434/' };
+
+describe('local-server templates (Ollama)', () => {
+  it('bundles one template per language/client', () => {
+    expect(templateNames()).toEqual([
+      'js/ollama/chat',
+      'js/openai/chat',
+      'python/ollama/chat',
+      'python/openai/chat',
+      'sh/curl/chat',
+      'sh/curl/generate',
+    ]);
+  });
+
+  for (const streaming of [false, true]) {
+    it(`renders every language/client ${streaming ? 'with' : 'without'} streaming`, () => {
+      const out = renderLocalServerSnippets({ ...base, streaming });
+      expect(out.map((s) => `${s.language}/${s.client}`)).toEqual([
+        'python/ollama',
+        'python/openai',
+        'js/ollama',
+        'js/openai',
+        'sh/curl',
+        'sh/curl (generate)',
+      ]);
+      for (const s of out) {
+        expect(s.content).toContain(base.model);
+        expect(s.content).not.toMatch(/\{\{|\{%|\n\n\n/);
+        expect(s.content).not.toContain('11434//');
+      }
+      const [pyOllama, pyOpenai, jsOllama, jsOpenai, curlChat, curlGen] = out.map((s) => s.content);
+      expect(pyOllama).toContain('client = Client(host="http://127.0.0.1:11434")');
+      expect(pyOllama).toContain('messages = [\n    {\n        "role": "user",');
+      expect(pyOpenai).toContain('base_url="http://127.0.0.1:11434/v1"');
+      expect(jsOpenai).toContain('baseURL: "http://127.0.0.1:11434/v1"');
+      expect(jsOllama).toContain('new Ollama({ host: "http://127.0.0.1:11434" })');
+      expect(curlChat).toMatch(/^curl http:\/\/127\.0\.0\.1:11434\/api\/chat \\\n {4}-H/);
+      expect(curlGen).toContain('/api/generate');
+      expect(curlGen).toContain('"prompt": "What is the capital of France?"');
+      // The curl body is valid JSON once the shell has read it.
+      const body = JSON.parse(/-d '([\s\S]*)'$/.exec(curlChat)![1]);
+      expect(body).toEqual({
+        model: base.model,
+        messages: [{ role: 'user', content: 'What is the capital of France?' }],
+        stream: streaming,
+      });
+      if (streaming) {
+        expect(pyOllama).toContain('stream=True');
+        expect(pyOpenai).toContain('stream=True');
+        expect(jsOllama).toContain('for await (const part of stream)');
+        expect(jsOpenai).toContain('stream: true');
+      } else {
+        expect(pyOllama).not.toContain('stream=True');
+        expect(pyOllama).toContain('print(response["message"]["content"])');
+        expect(jsOpenai).not.toContain('stream: true');
+      }
+    });
+  }
+
+  it('writes the user messages into each language, quoting safely', () => {
+    const messages = [{ role: 'user', content: 'It\'s "true": yes' }];
+    const out = renderLocalServerSnippets({ ...base, streaming: false, messages });
+    expect(out[0].content).toContain('"content": "It\'s \\"true\\": yes"');
+    const curl = out.find((s) => s.client === 'curl')!.content;
+    expect(curl).toContain("It'\\''s");
+  });
+
+  it('a missing template and an unknown format fail with their texts', () => {
+    expect(() => renderTemplate('python', 'ollama', 'embed', {})).toThrow('Template not found: python/ollama/embed');
+    expect(() => renderTemplate('rust', 'reqwest', 'chat', {})).toThrow('Template not found: rust/reqwest/chat');
+    expect(() => formatBody({ a: 1 }, 'yaml')).toThrow('Unsupported format');
+    expect(formatBody({ a: true, b: null }, 'python')).toBe('{\n    "a": True,\n    "b": None\n}');
+    expect(formatBody({ a: 1 }, 'ts')).toBe('{\n\t"a": 1\n}');
+  });
+});
