@@ -9,6 +9,8 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
+      // Bundled (and tree-shaken) rather than required file by file from node_modules: main starts faster.
+      externalizeDeps: false,
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),

@@ -2,16 +2,22 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
+import { longChat } from './figures/long-chat';
+import { persistence } from './figures/persistence';
 import { search } from './figures/search';
 import { snippets } from './figures/snippets';
 import { startup } from './figures/startup';
+import { streaming } from './figures/streaming';
 
 // `npm run bench [-- --quick] [-- --only <figure>]`: every figure is a median of several runs, and where a
 // baseline exists, a ratio against it measured in the same run. Nothing here is a test assertion.
 const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   snippets,
+  streaming,
   search,
   startup,
+  'long-chat': longChat,
+  persistence,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

@@ -47,7 +47,7 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
               )
             : await spawnServer([join(root, 'bench/empty-server.mjs')], /^Empty page: (\S+)$/);
         await page.goto(srv.url);
-        await page.waitForSelector(which === 'app' ? '[data-testid="catalogue-ready"], #catalogue-search' : '#ready');
+        await page.waitForSelector(which === 'app' ? '[data-testid="task-groups"]' : '#ready');
         // Painted: two animation frames after the content is in the DOM.
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         (which === 'app' ? app : empty).push(performance.now() - t0);

@@ -59,6 +59,8 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`HubDesk web: ${server.url}\n`);
   if (args.open) openBrowser(server.url);
+  // The catalogue is the first screen: build it (offline, no network) while the browser loads the page.
+  setImmediate(() => services.catalogue.get());
   const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

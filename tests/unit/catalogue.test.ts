@@ -20,6 +20,7 @@ import {
   buildSearchIndex,
   recordsFromCatalogue,
   searchIndex,
+  fuzzyNarrows,
   type SearchRecord,
 } from '../../renderer/src/pages/catalogue/search';
 
@@ -276,6 +277,37 @@ describe('catalogue search', () => {
       searchIndex(buildSearchIndex(records), 'speech', { kind: 'task' }),
     );
     expect(searchIndex(typed, 'spee')).toEqual(searchIndex(buildSearchIndex(records), 'spee'));
+  });
+
+  it('typing a query with typos, keystroke by keystroke, answers exactly what a fresh search answers', () => {
+    // The typo-tolerant pass narrows its previous answer only where uFuzzy's rules make that safe (fuzzyNarrows).
+    const queries = [
+      'wisper larg',
+      'whsiper',
+      'stable difusion xl',
+      'bert-base uncasd',
+      'lama 3 instrct',
+      'qwen2 coder',
+      'sentnce simlarity',
+    ];
+    for (const q of queries) {
+      const typed = buildSearchIndex(records);
+      for (let i = 1; i <= q.length; i++) {
+        const prefix = q.slice(0, i);
+        expect(searchIndex(typed, prefix), prefix).toEqual(searchIndex(buildSearchIndex(records), prefix));
+      }
+    }
+  });
+
+  it('fuzzyNarrows allows narrowing only where a longer needle cannot match new records', () => {
+    expect(fuzzyNarrows('w', 'wh')).toBe(true); // 1 → 2 letters: both exact
+    expect(fuzzyNarrows('wh', 'whi')).toBe(false); // 3 letters allow a swap
+    expect(fuzzyNarrows('whis', 'whisp')).toBe(false); // 5 letters allow any one typo
+    expect(fuzzyNarrows('whisp', 'whispe')).toBe(true);
+    expect(fuzzyNarrows('llama', 'llama ')).toBe(true); // a new term only adds a constraint
+    expect(fuzzyNarrows('llama', 'llama3')).toBe(true);
+    expect(fuzzyNarrows('llama 3', 'llama 3i')).toBe(true);
+    expect(fuzzyNarrows('whisper', 'whisper-l')).toBe(false); // two characters at once: start again
   });
 
   it('ranks an exact task id first', () => {

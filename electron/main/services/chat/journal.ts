@@ -83,34 +83,34 @@ export function readJournal(path: string): { records: JournalRecord[]; report: O
   if (!existsSync(path)) return { records: [], report, goodLength: 0 };
   const buf = readFileSync(path);
   const records: JournalRecord[] = [];
-  let start = 0;
-  let goodLength = 0;
-  while (start < buf.length) {
-    const nl = buf.indexOf(0x0a, start);
-    const end = nl < 0 ? buf.length : nl;
-    const line = buf.subarray(start, end).toString('utf8').trim();
-    let parsed: unknown;
-    let ok = false;
-    if (line) {
-      try {
-        parsed = JSON.parse(line);
-        ok = isRecord(parsed);
-      } catch {
-        ok = false;
-      }
+  const parse = (line: string): JournalRecord | undefined => {
+    try {
+      const v: unknown = JSON.parse(line);
+      return isRecord(v) ? v : undefined;
+    } catch {
+      return undefined;
     }
-    if (nl < 0) {
-      // The tail after the last newline: a record whose write was cut short, or a complete one missing only "\n".
-      if (ok) {
-        records.push(parsed as JournalRecord);
-        goodLength = buf.length;
-      } else report.tornBytes = buf.length - start;
-      break;
+  };
+  // Every line before the last newline is complete: decode them in one go (the common, fast path).
+  const lastNl = buf.lastIndexOf(0x0a);
+  if (lastNl >= 0) {
+    for (const raw of buf.toString('utf8', 0, lastNl).split('\n')) {
+      const line = raw.trim();
+      if (!line) continue;
+      const rec = parse(line);
+      if (rec) records.push(rec);
+      else report.badLines++;
     }
-    if (ok) records.push(parsed as JournalRecord);
-    else if (line) report.badLines++;
-    goodLength = nl + 1;
-    start = nl + 1;
+  }
+  let goodLength = lastNl + 1;
+  // The tail after the last newline: a record whose write was cut short, or a complete one missing only "\n".
+  if (goodLength < buf.length) {
+    const tail = buf.toString('utf8', goodLength).trim();
+    const rec = tail ? parse(tail) : undefined;
+    if (rec) {
+      records.push(rec);
+      goodLength = buf.length;
+    } else report.tornBytes = buf.length - goodLength;
   }
   return { records, report, goodLength };
 }

@@ -40,12 +40,27 @@ export interface SearchIndex {
   fuzzy: uFuzzy;
   /** The previous strict answer: typing one more character only searches within it. */
   last?: { needle: string; filters: string; idxs: number[] };
+  /** The previous typo-tolerant answer, reused when the next keystroke can only narrow it (see `fuzzyNarrows`). */
+  lastFuzzy?: { needle: string; filters: string; idxs: number[] };
 }
 
 /** Above this many matches, ranking is skipped (uFuzzy's own threshold): the first keystroke stays cheap. */
 const RANK_LIMIT = 1000;
 /** With fewer exact matches than this, the typo-tolerant pass runs too. */
 const FUZZY_BELOW = 20;
+
+/**
+ * Whether the typo-tolerant matches for `next` are a subset of those for `prev`, when `next` is `prev` plus one
+ * character. uFuzzy's one-typo rules depend on a term's length (1–2 letters exact, 3–4 letters a swap or an
+ * insertion, 5 and more any one typo), so a letter added to a run of 2 to 4 letters can match new records; a digit,
+ * a separator, a new letter run, or a letter added to a run of 1 or of 5 and more only narrows.
+ */
+export function fuzzyNarrows(prev: string, next: string): boolean {
+  if (next.length !== prev.length + 1 || !next.startsWith(prev) || next.includes('"')) return false;
+  if (!/[A-Za-z]/.test(next[next.length - 1])) return true;
+  const run = /[A-Za-z]*$/.exec(prev)![0].length;
+  return run <= 1 || run >= 5;
+}
 
 /** Flattens the embedded catalogue into search records. */
 export function recordsFromCatalogue(data: CatalogueData): SearchRecord[] {
@@ -134,6 +149,7 @@ export function searchIndex(index: SearchIndex, query: string, filters: SearchFi
   }
   if (!needle) {
     index.last = undefined;
+    index.lastFuzzy = undefined;
     return candidates ?? records.map((_, i) => i);
   }
 
@@ -142,13 +158,17 @@ export function searchIndex(index: SearchIndex, query: string, filters: SearchFi
   let uf = strict;
   let idxs = exact;
   if (exact.length < FUZZY_BELOW && needle.length >= 3) {
-    // Few exact hits: let one typo per term in. The full (filtered) list is searched, not the narrowed one.
+    // Few exact hits: let one typo per term in, over the previous typo-tolerant answer when that is safe,
+    // otherwise over the full (filtered) list.
+    const lf = index.lastFuzzy;
     let all: number[] | undefined;
-    if (filterKey !== '|||') {
+    if (lf && lf.filters === filterKey && fuzzyNarrows(lf.needle, needle)) all = lf.idxs;
+    else if (filterKey !== '|||') {
       all = [];
       for (let i = 0; i < records.length; i++) if (matchesFilters(records[i], filters)) all.push(i);
     }
     const loose = fuzzy.filter(haystack, needle, all) ?? [];
+    index.lastFuzzy = { needle, filters: filterKey, idxs: loose };
     if (loose.length > exact.length) {
       uf = fuzzy;
       idxs = loose;
