@@ -1,22 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser } from 'playwright-core';
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
-}
+/** The same Debian Chromium, with the same flags, as the e2e tests. */
+export { launchBrowser as launchChromium } from '../../tests/e2e/harness';
 
 /** Spawns a Node process that prints `<prefix> <url>` and resolves with the URL once it does. */
 export async function spawnServer(

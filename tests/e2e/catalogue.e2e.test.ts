@@ -4,7 +4,7 @@ import { MODEL_LIBRARIES_UI_ELEMENTS, TASKS_DATA } from '@huggingface/tasks';
 import { buildCatalogue } from '../../electron/main/services/catalogue/build';
 import { ggufQuants } from '../../electron/main/services/hub/gguf';
 import { defaultHubModels, startHubFixture, type HubFixture } from '../fixtures/hub';
-import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+import { openApp, screenshot, type WebApp } from './harness';
 
 const data = buildCatalogue('e2e');
 const libs = MODEL_LIBRARIES_UI_ELEMENTS as unknown as Record<string, { prettyLabel: string }>;
@@ -18,11 +18,7 @@ describe('catalogue in Chromium (web mode)', () => {
 
   beforeAll(async () => {
     hub = await startHubFixture();
-    app = await startWebApp({ env: { HF_ENDPOINT: hub.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = watchErrors(page);
-    await page.goto(app.url);
+    ({ app, browser, page, errors } = await openApp({ env: { HF_ENDPOINT: hub.url } }));
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startRouterFixture, type RouterFixture } from '../fixtures/router';
-import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+import { openApp, screenshot, type WebApp } from './harness';
 
 const ANSWER =
   'Here is **bold** text and a list:\n\n- one\n- two\n\n```js\nconst answer = 42;\nconsole.log(answer);\n```\n\nDone.';
@@ -33,11 +33,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
         content: tokens(`Answer ${n} to "${last}". ${ANSWER}`),
       };
     };
-    app = await startWebApp({ env: { OLLAMA_HOST: ollama.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = watchErrors(page);
-    await page.goto(app.url);
+    ({ app, browser, page, errors } = await openApp({ env: { OLLAMA_HOST: ollama.url } }));
   });
   afterAll(async () => {
     await browser?.close();
@@ -104,9 +100,16 @@ describe('chat in Chromium against the Ollama fixture', () => {
     const before = await assistant().count();
     await assistant().last().hover();
     await page.getByRole('button', { name: 'Regenerate' }).click();
-    await expect.poll(() => assistant().last().getAttribute('data-status'), { timeout: 15_000 }).toBe('complete');
-    expect(await assistant().count()).toBe(before);
-    expect(await assistant().last().textContent()).toContain('to "long story please"');
+    // Between the cut and the new reply, the last reply on screen is an older, complete one: wait for the new one.
+    await expect
+      .poll(
+        async () =>
+          (await assistant().count()) === before &&
+          (await assistant().last().getAttribute('data-status')) === 'complete' &&
+          ((await assistant().last().textContent()) ?? '').includes('to "long story please"'),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
   });
 
   it('edit and regenerate answers the edited message; save only just saves', async () => {
@@ -278,10 +281,9 @@ describe('provider chat in Chromium against the router fixture', () => {
 
   beforeAll(async () => {
     router = await startRouterFixture();
-    app = await startWebApp({ env: { HF_TOKEN: 'hf_e2eRouterToken5678', OLLAMA_HOST: 'http://127.0.0.1:9' } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(app.url);
+    ({ app, browser, page } = await openApp({
+      env: { HF_TOKEN: 'hf_e2eRouterToken5678', OLLAMA_HOST: 'http://127.0.0.1:9' },
+    }));
   });
   afterAll(async () => {
     await browser?.close();

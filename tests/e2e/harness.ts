@@ -101,3 +101,18 @@ export function watchErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/** The usual start of an e2e suite: the web mode, Chromium, one page on the app (errors watched). */
+export async function openApp(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<{
+  app: WebApp;
+  browser: Browser;
+  page: Page;
+  errors: string[];
+}> {
+  const app = await startWebApp(opts);
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = watchErrors(page);
+  await page.goto(app.url);
+  return { app, browser, page, errors };
+}

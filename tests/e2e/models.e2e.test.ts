@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
-import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+import { openApp, screenshot, type WebApp } from './harness';
 
 /** Local models in Chromium against the Ollama fixture: pull with progress, cancel, pull again, details, delete. */
 describe('local models (web mode, Chromium)', () => {
@@ -29,11 +29,7 @@ describe('local models (web mode, Chromium)', () => {
       system: 'You are a helpful assistant.',
       parameters: { temperature: 0.7, stop: ['<|start_header_id|>', '<|eot_id|>'] },
     });
-    app = await startWebApp({ env: { OLLAMA_HOST: ollama.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = watchErrors(page);
-    await page.goto(app.url);
+    ({ app, browser, page, errors } = await openApp({ env: { OLLAMA_HOST: ollama.url } }));
   });
   afterAll(async () => {
     await browser?.close();

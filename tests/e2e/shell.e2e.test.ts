@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { closedPort } from '../helpers/ports';
-import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
+import { openApp, screenshot, type WebApp } from './harness';
 
 describe('app shell in Chromium (web mode)', () => {
   let ollama: OllamaFixture;
@@ -18,11 +18,9 @@ describe('app shell in Chromium (web mode)', () => {
         fixtureModel('qwen3:8b', { family: 'qwen3', parameter_size: '8.2B', size: 5225387923 }),
       ],
     });
-    app = await startWebApp({ env: { OLLAMA_HOST: ollama.url, HF_TOKEN: 'hf_e2eSecretValue1234' } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    errors = watchErrors(page);
-    await page.goto(app.url);
+    ({ app, browser, page, errors } = await openApp({
+      env: { OLLAMA_HOST: ollama.url, HF_TOKEN: 'hf_e2eSecretValue1234' },
+    }));
   });
   afterAll(async () => {
     await browser?.close();
