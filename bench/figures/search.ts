@@ -74,7 +74,7 @@ export async function search(ctx: BenchContext): Promise<Figure[]> {
             'unsloth',
           ];
           let seed = 42;
-          const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+          const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), (seed >>> 8) % n); // high bits: an LCG's low bits cycle
           const records: SearchRecord[] = size
             ? Array.from({ length: size }, (_, i) => {
                 const id = `${orgs[rnd(orgs.length)]}-${i % 997}/${words[rnd(words.length)]}-${words[rnd(words.length)]}-${1 + rnd(70)}b`;

@@ -21,6 +21,7 @@ import {
   recordsFromCatalogue,
   searchIndex,
   fuzzyNarrows,
+  exactMatches,
   type SearchRecord,
 } from '../../renderer/src/pages/catalogue/search';
 
@@ -299,15 +300,38 @@ describe('catalogue search', () => {
     }
   });
 
+  it('the plain-word exact pass finds exactly the records uFuzzy does, with and without candidates', () => {
+    const mixed: SearchRecord[] = [
+      ...records,
+      ...['Whisper-LARGE', 'KELVIN-\u212a-model', 'İstanbul-bert', 'Qwen2.5-Coder'].map((id) => ({
+        kind: 'model' as const,
+        id: `odd/${id}`,
+        label: `odd/${id}`,
+        modalities: [],
+        tasks: [],
+      })),
+    ];
+    const index = buildSearchIndex(mixed);
+    const half = mixed.map((_, i) => i).filter((i) => i % 2 === 0);
+    for (const q of ['w', 'W', 'whisper', 'LARGE', 'k', 'i', 'bert', 'qwen2', '5', 'zzzz']) {
+      expect(exactMatches(index, q), q).toEqual(index.strict.filter(index.haystack, q) ?? []);
+      expect(exactMatches(index, q, half), q).toEqual(index.strict.filter(index.haystack, q, half) ?? []);
+    }
+  });
+
   it('fuzzyNarrows allows narrowing only where a longer needle cannot match new records', () => {
     expect(fuzzyNarrows('w', 'wh')).toBe(true); // 1 → 2 letters: both exact
     expect(fuzzyNarrows('wh', 'whi')).toBe(false); // 3 letters allow a swap
     expect(fuzzyNarrows('whis', 'whisp')).toBe(false); // 5 letters allow any one typo
     expect(fuzzyNarrows('whisp', 'whispe')).toBe(true);
-    expect(fuzzyNarrows('llama', 'llama ')).toBe(true); // a new term only adds a constraint
+    expect(fuzzyNarrows('whisp', 'whisper lar')).toBe(true);
+    expect(fuzzyNarrows('llama', 'llama 3')).toBe(true); // a new term only adds a constraint
     expect(fuzzyNarrows('llama', 'llama3')).toBe(true);
-    expect(fuzzyNarrows('llama 3', 'llama 3i')).toBe(true);
-    expect(fuzzyNarrows('whisper', 'whisper-l')).toBe(false); // two characters at once: start again
+    expect(fuzzyNarrows('bert base', 'bert base unc')).toBe(true);
+    expect(fuzzyNarrows('bert base un', 'bert base unc')).toBe(false);
+    expect(fuzzyNarrows('qwen2', 'qwen2abc')).toBe(true); // a new letter part after a digit
+    expect(fuzzyNarrows('', 'x')).toBe(false);
+    expect(fuzzyNarrows('llama', 'mistral')).toBe(false);
   });
 
   it('ranks an exact task id first', () => {

@@ -34,32 +34,37 @@ export interface SearchFilters {
 export interface SearchIndex {
   records: SearchRecord[];
   haystack: string[];
+  /** The haystack with ASCII letters lower-cased (what a case-insensitive literal match compares). */
+  lower: string[];
   /** Exact terms (substring-like, in order): fast, used first. */
   strict: uFuzzy;
   /** Typo-tolerant: one insertion, substitution, transposition or deletion per term ("wisper", "whsiper"). */
   fuzzy: uFuzzy;
   /** The previous strict answer: typing one more character only searches within it. */
   last?: { needle: string; filters: string; idxs: number[] };
-  /** The previous typo-tolerant answer, reused when the next keystroke can only narrow it (see `fuzzyNarrows`). */
-  lastFuzzy?: { needle: string; filters: string; idxs: number[] };
+  /** Recent typo-tolerant answers (newest last), narrowed by later keystrokes where safe (see `fuzzyNarrows`). */
+  fuzzyMemo: { needle: string; filters: string; idxs: number[] }[];
 }
 
 /** Above this many matches, ranking is skipped (uFuzzy's own threshold): the first keystroke stays cheap. */
 const RANK_LIMIT = 1000;
 /** With fewer exact matches than this, the typo-tolerant pass runs too. */
 const FUZZY_BELOW = 20;
+/** How many typo-tolerant answers are remembered for narrowing. */
+const FUZZY_MEMO = 8;
 
 /**
- * Whether the typo-tolerant matches for `next` are a subset of those for `prev`, when `next` is `prev` plus one
- * character. uFuzzy's one-typo rules depend on a term's length (1–2 letters exact, 3–4 letters a swap or an
- * insertion, 5 and more any one typo), so a letter added to a run of 2 to 4 letters can match new records; a digit,
- * a separator, a new letter run, or a letter added to a run of 1 or of 5 and more only narrows.
+ * Whether the typo-tolerant matches for `next` are a subset of those for `prev` (a prefix of it). Adding a term, or a
+ * new letter or digit part to a term, only adds a constraint. Growing a run of letters is different: uFuzzy's one-typo
+ * rules depend on its length (1–2 letters exact, 3–4 a swap or an insertion, 5 and more any one typo), so a run that
+ * grows from 2–4 letters, or past 2, can match new records; from 5 letters on it only narrows.
  */
 export function fuzzyNarrows(prev: string, next: string): boolean {
-  if (next.length !== prev.length + 1 || !next.startsWith(prev) || next.includes('"')) return false;
-  if (!/[A-Za-z]/.test(next[next.length - 1])) return true;
+  if (!prev || !next.startsWith(prev) || /["']/.test(next)) return false;
   const run = /[A-Za-z]*$/.exec(prev)![0].length;
-  return run <= 1 || run >= 5;
+  const grows = /^[A-Za-z]*/.exec(next.slice(prev.length))![0].length;
+  if (run === 0 || grows === 0) return true;
+  return run + grows <= 2 || run >= 5;
 }
 
 /** Flattens the embedded catalogue into search records. */
@@ -114,12 +119,37 @@ export function recordsFromCatalogue(data: CatalogueData): SearchRecord[] {
 
 /** Builds the index once; `searchIndex` then answers each keystroke. */
 export function buildSearchIndex(records: SearchRecord[]): SearchIndex {
+  const haystack = records.map((r) => (r.label === r.id ? r.id : `${r.label} ${r.id}`));
   return {
     records,
-    haystack: records.map((r) => (r.label === r.id ? r.id : `${r.label} ${r.id}`)),
+    haystack,
+    lower: haystack.map(asciiLower),
+    fuzzyMemo: [],
     strict: new uFuzzy({}),
     fuzzy: new uFuzzy({ intraMode: 1, intraIns: 1, intraSub: 1, intraTrn: 1, intraDel: 1 }),
   };
+}
+
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+/** One plain word: the exact pass is a case-insensitive substring test, done without a regex. */
+const PLAIN_TERM = /^[A-Za-z0-9]+$/;
+
+/**
+ * uFuzzy's exact pass (terms in order, each a literal). A single plain word — every query's first keystrokes, the
+ * costliest on a large list — is answered by `includes` on the lower-cased haystack, which gives the same records.
+ */
+export function exactMatches(index: SearchIndex, needle: string, candidates?: number[]): number[] {
+  if (!PLAIN_TERM.test(needle)) return index.strict.filter(index.haystack, needle, candidates) ?? [];
+  const q = asciiLower(needle);
+  const { lower } = index;
+  const out: number[] = [];
+  if (candidates) {
+    for (const i of candidates) if (lower[i].includes(q)) out.push(i);
+  } else {
+    for (let i = 0; i < lower.length; i++) if (lower[i].includes(q)) out.push(i);
+  }
+  return out;
 }
 
 function matchesFilters(r: SearchRecord, f: SearchFilters): boolean {
@@ -149,26 +179,28 @@ export function searchIndex(index: SearchIndex, query: string, filters: SearchFi
   }
   if (!needle) {
     index.last = undefined;
-    index.lastFuzzy = undefined;
+    index.fuzzyMemo = [];
     return candidates ?? records.map((_, i) => i);
   }
 
-  const exact = strict.filter(haystack, needle, candidates) ?? [];
+  const exact = exactMatches(index, needle, candidates);
   index.last = { needle, filters: filterKey, idxs: exact };
   let uf = strict;
   let idxs = exact;
   if (exact.length < FUZZY_BELOW && needle.length >= 3) {
     // Few exact hits: let one typo per term in, over the previous typo-tolerant answer when that is safe,
     // otherwise over the full (filtered) list.
-    const lf = index.lastFuzzy;
+    // The smallest remembered answer this needle can only narrow.
     let all: number[] | undefined;
-    if (lf && lf.filters === filterKey && fuzzyNarrows(lf.needle, needle)) all = lf.idxs;
-    else if (filterKey !== '|||') {
+    for (const m of index.fuzzyMemo)
+      if (m.filters === filterKey && fuzzyNarrows(m.needle, needle) && (!all || m.idxs.length < all.length))
+        all = m.idxs;
+    if (!all && filterKey !== '|||') {
       all = [];
       for (let i = 0; i < records.length; i++) if (matchesFilters(records[i], filters)) all.push(i);
     }
     const loose = fuzzy.filter(haystack, needle, all) ?? [];
-    index.lastFuzzy = { needle, filters: filterKey, idxs: loose };
+    index.fuzzyMemo = [...index.fuzzyMemo.slice(-(FUZZY_MEMO - 1)), { needle, filters: filterKey, idxs: loose }];
     if (loose.length > exact.length) {
       uf = fuzzy;
       idxs = loose;
