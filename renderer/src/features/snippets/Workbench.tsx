@@ -1,3 +1,4 @@
+import { ExternalLink } from '../../components/ExternalLink';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Snippet, SnippetKind, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
 import type { AppErrorShape } from '@shared/errors';
@@ -524,10 +525,10 @@ function Deeplinks({ result }: { result: SnippetsResult }) {
     <div className="sw-deeplinks">
       <span className="muted small">Open in</span>
       {result.deeplinks.map((d) => (
-        // An app's own protocol (lmstudio://, jan://…): the system hands it to the installed app.
-        <a key={d.app} href={d.url} className="btn sw-small" title={d.url} data-testid={`deeplink-${d.app}`}>
+        // An app's own protocol (lmstudio://, jan://…): main checks it, the system hands it to the installed app.
+        <ExternalLink key={d.app} href={d.url} className="btn sw-small" testId={`deeplink-${d.app}`}>
           {d.label}
-        </a>
+        </ExternalLink>
       ))}
     </div>
   );
