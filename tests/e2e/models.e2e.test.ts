@@ -122,6 +122,24 @@ describe('local models (web mode, Chromium)', () => {
     });
   });
 
+  it('renames a model (copy, then remove the original); a bad name is refused before any request', async () => {
+    await page.getByTestId('models-table').getByRole('button', { name: 'pirate:latest', exact: true }).click();
+    await page.getByTestId('details').getByRole('button', { name: 'Copy / rename' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy pirate:latest' });
+    const copies = ollama.requestsTo('/api/copy').length;
+    await dialog.getByLabel('New name').fill('bad name!');
+    await dialog.getByText('not a valid Ollama model name').waitFor();
+    await dialog.getByLabel('New name').press('Enter');
+    expect(ollama.requestsTo('/api/copy')).toHaveLength(copies);
+    await dialog.getByLabel('New name').fill('corsair');
+    await dialog.getByLabel(/Remove the original/).check();
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await page.getByTestId('models-table').getByRole('button', { name: 'corsair:latest', exact: true }).waitFor();
+    await expect.poll(() => page.getByTestId('models-table').getByText('pirate:latest').count()).toBe(0);
+    expect(ollama.requestsTo('/api/copy').at(-1)?.body).toEqual({ source: 'pirate:latest', destination: 'corsair' });
+    await page.keyboard.press('Escape');
+  });
+
   it('opens the details drawer, then deletes the model after confirmation', async () => {
     await page.getByTestId('models-table').getByRole('button', { name: 'llama3.2:latest', exact: true }).click();
     const details = page.getByTestId('details');
@@ -140,7 +158,7 @@ describe('local models (web mode, Chromium)', () => {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByTestId('models-table').getByText('llama3.2:latest').count()).toBe(0);
     expect(ollama.requestsTo('/api/delete').at(-1)?.body).toEqual({ name: 'llama3.2:latest' });
-    expect(ollama.models.map((m) => m.name).sort()).toEqual(['nomic-embed-text:latest', 'pirate:latest']);
+    expect(ollama.models.map((m) => m.name).sort()).toEqual(['corsair:latest', 'nomic-embed-text:latest']);
     expect(errors).toEqual([]);
   });
 });

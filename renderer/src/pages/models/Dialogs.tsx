@@ -54,6 +54,23 @@ function ErrorLine({ error }: { error?: AppErrorShape }) {
   );
 }
 
+/** A dialog's one action: busy while it runs; a failure is shown in place and the dialog stays open. */
+function useAction(action: () => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppErrorShape>();
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (e) {
+      setError(e as AppErrorShape);
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
 export function DeleteDialog({
   model,
   onClose,
@@ -63,19 +80,10 @@ export function DeleteDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppErrorShape>();
-  const run = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.call('ollama.delete', { model: model.name });
-      onDone();
-    } catch (e) {
-      setError(e as AppErrorShape);
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useAction(async () => {
+    await api.call('ollama.delete', { model: model.name });
+    onDone();
+  });
   return (
     <Modal
       title={`Delete ${model.name}?`}
@@ -100,24 +108,27 @@ export function DeleteDialog({
   );
 }
 
-export function CopyDialog({ model, onClose, onDone }: { model: LocalModel; onClose: () => void; onDone: () => void }) {
+export function CopyDialog({
+  model,
+  onClose,
+  onDone,
+}: {
+  model: LocalModel;
+  onClose: () => void;
+  /** Called with the new model's full name (`name:tag`). */
+  onDone: (name: string) => void;
+}) {
   const [dest, setDest] = useState('');
   const [rename, setRename] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppErrorShape>();
   const problem = dest.trim() ? modelNameProblem(dest) : undefined;
-  const run = async () => {
-    if (!dest.trim() || problem) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.call('ollama.copy', { source: model.name, destination: dest.trim() });
-      if (rename) await api.call('ollama.delete', { model: model.name });
-      onDone();
-    } catch (e) {
-      setError(e as AppErrorShape);
-      setBusy(false);
-    }
+  const { busy, error, run } = useAction(async () => {
+    await api.call('ollama.copy', { source: model.name, destination: dest.trim() });
+    if (rename) await api.call('ollama.delete', { model: model.name });
+    const name = dest.trim();
+    onDone(name.includes(':') ? name : `${name}:latest`);
+  });
+  const submit = () => {
+    if (dest.trim() && !problem) void run();
   };
   return (
     <Modal
@@ -128,13 +139,13 @@ export function CopyDialog({ model, onClose, onDone }: { model: LocalModel; onCl
           <button className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" onClick={() => void run()} disabled={busy || !dest.trim() || !!problem}>
+          <button className="btn btn-primary" onClick={submit} disabled={busy || !dest.trim() || !!problem}>
             {busy ? 'Working…' : rename ? 'Rename' : 'Copy'}
           </button>
         </>
       }
     >
-      <form onSubmit={(e) => (e.preventDefault(), void run())}>
+      <form onSubmit={(e) => (e.preventDefault(), submit())}>
         <div className="field">
           <label htmlFor="copy-dest">New name</label>
           <input

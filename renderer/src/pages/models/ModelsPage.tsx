@@ -248,7 +248,15 @@ export function ModelsPage() {
         />
       )}
       {dialog?.kind === 'copy' && (
-        <CopyDialog model={dialog.model} onClose={() => setDialog(undefined)} onDone={afterChange} />
+        <CopyDialog
+          model={dialog.model}
+          onClose={() => setDialog(undefined)}
+          onDone={(name) => {
+            // The drawer follows the model to its new name (after a rename the old one is gone).
+            setSelected(name);
+            afterChange();
+          }}
+        />
       )}
       {dialog?.kind === 'create' && (
         <CreateDialog
