@@ -219,6 +219,25 @@ describe('Ollama chat against the Ollama fixture', () => {
     expect(snippets.find((s) => s.language === 'sh')!.content).toContain(ollama.url);
   });
 
+  it('"Open as code" carries the conversation\'s parameters into the code', async () => {
+    const conv = await app.client.call('chat.create', {
+      model: 'llama3.2',
+      params: { temperature: 0.2, max_tokens: 128, seed: 7 },
+    });
+    await send(conv.id, 'Hi');
+    const { snippets } = await app.client.call('chat.code', { id: conv.id });
+    const py = snippets.find((s) => s.language === 'python' && s.client === 'ollama')!.content;
+    expect(py).toContain('"temperature": 0.2');
+    expect(py).toContain('"num_predict": 128');
+    expect(snippets.find((s) => s.language === 'python' && s.client === 'openai')!.content).toContain('max_tokens=128');
+    const curl = snippets.find((s) => s.language === 'sh')!.content;
+    expect(JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1]).options).toEqual({
+      temperature: 0.2,
+      num_predict: 128,
+      seed: 7,
+    });
+  });
+
   describe('web tools', () => {
     const toolConv = async () => {
       const conv = await app.client.call('chat.create', { model: 'qwen3:8b', webSearch: true });

@@ -9,6 +9,35 @@ import {
 const base = { model: 'hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M', host: 'http://127.0.0.1:11434/' };
 
 describe('local-server templates (Ollama)', () => {
+  it('writes the model options and think into every client, as that client spells them', () => {
+    const options = { temperature: 0.3, num_predict: 256, num_ctx: 8192, stop: ['<|eot_id|>'] };
+    for (const streaming of [false, true]) {
+      const out = renderLocalServerSnippets({ ...base, streaming, options, think: false });
+      const [pyOllama, pyOpenai, jsOllama, jsOpenai, curlChat, curlGen] = out.map((s) => s.content);
+      expect(pyOllama).toContain('    options={\n        "temperature": 0.3,');
+      expect(pyOllama).toContain('    think=False,\n');
+      expect(jsOllama).toContain('\toptions: {\n\t\t"temperature": 0.3,');
+      expect(jsOllama).toContain('\tthink: false,\n');
+      // /v1 takes OpenAI's names; what it cannot take is said in a comment, never silently dropped.
+      expect(pyOpenai).toContain('    temperature=0.3,\n    max_tokens=256,\n');
+      expect(pyOpenai).toContain('    # num_ctx is not available through /v1');
+      expect(jsOpenai).toContain('\tmax_tokens: 256,\n');
+      expect(jsOpenai).toContain('\t// num_ctx is not available through /v1');
+      for (const curl of [curlChat, curlGen])
+        expect(JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1])).toMatchObject({
+          options,
+          think: false,
+          stream: streaming,
+        });
+      for (const s of out) expect(s.content).not.toMatch(/\{\{|\{%|\n\n\n/);
+    }
+  });
+
+  it('adds nothing when there are no options', () => {
+    const plain = renderLocalServerSnippets({ ...base, streaming: false });
+    for (const s of plain) expect(s.content).not.toMatch(/options|think|temperature/);
+  });
+
   it('bundles one template per language/client', () => {
     expect(templateNames()).toEqual([
       'js/ollama/chat',

@@ -1,5 +1,12 @@
 import type { ChatResponse, Message as OllamaMessage } from 'ollama';
-import type { ChatEvent, ChatFigures, ChatMessage, ConversationMeta, ToolCall } from '@shared/contract/chat';
+import type {
+  ChatEvent,
+  ChatFigures,
+  ChatMessage,
+  ChatParams,
+  ConversationMeta,
+  ToolCall,
+} from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
 import { AppError, toAppError } from '@shared/errors';
 import type { StreamContext } from '../../router';
@@ -124,6 +131,18 @@ function figuresOf(part: ChatResponse): ChatFigures {
 }
 
 /** Conversations, their journals, and replies from Ollama or the Hugging Face router. */
+/** A conversation's parameters as Ollama's model options (the request and "Open as code" use the same). */
+export function ollamaOptions(p: ChatParams): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  if (p.temperature !== undefined) options.temperature = p.temperature;
+  if (p.top_p !== undefined) options.top_p = p.top_p;
+  if (p.max_tokens !== undefined) options.num_predict = p.max_tokens;
+  if (p.num_ctx !== undefined) options.num_ctx = p.num_ctx;
+  if (p.seed !== undefined) options.seed = p.seed;
+  if (p.stop?.length) options.stop = p.stop;
+  return options;
+}
+
 export class ChatService {
   private readonly capsCache = new Map<string, string[]>();
   private readonly busy = new Set<string>();
@@ -191,10 +210,9 @@ export class ChatService {
           host: this.opts.ollama.host,
           streaming: true,
           messages: fit,
+          options: ollamaOptions(p),
+          think: p.think,
         }).filter((s) => !s.client.includes('generate')),
-        ...(Object.keys(p).length
-          ? { notice: `Parameters not in the snippet: pass them as options (${Object.keys(p).join(', ')}).` }
-          : {}),
       };
     }
     const res = snippets.generate({
@@ -407,13 +425,7 @@ export class ChatService {
       messages.push(om);
     }
     const p = meta.params;
-    const options: Record<string, unknown> = {};
-    if (p.temperature !== undefined) options.temperature = p.temperature;
-    if (p.top_p !== undefined) options.top_p = p.top_p;
-    if (p.max_tokens !== undefined) options.num_predict = p.max_tokens;
-    if (p.num_ctx !== undefined) options.num_ctx = p.num_ctx;
-    if (p.seed !== undefined) options.seed = p.seed;
-    if (p.stop?.length) options.stop = p.stop;
+    const options = ollamaOptions(p);
     const toolCalls: ToolCall[] = [];
     let figures: ChatFigures | undefined;
     await this.opts.ollama.forward(

@@ -82,6 +82,44 @@ export interface LocalServerVars {
   host: string;
   streaming: boolean;
   messages?: { role: string; content: string }[];
+  /** Ollama's model options (temperature, top_p, num_predict, num_ctx, seed, stop…), written into the call. */
+  options?: Record<string, unknown>;
+  /** Thinking models: reason first, or answer directly. */
+  think?: boolean;
+}
+
+/** What Ollama's OpenAI-compatible /v1 takes of its options: the rest (num_ctx…) has no /v1 equivalent. */
+const openaiNames: Record<string, string> = {
+  temperature: 'temperature',
+  top_p: 'top_p',
+  num_predict: 'max_tokens',
+  seed: 'seed',
+  stop: 'stop',
+};
+
+/** The extra arguments of a chat call, one per line, as each client spells them (empty when there are none). */
+function callParams(v: LocalServerVars, language: string, client: string): string {
+  const py = language === 'python';
+  const indent = py ? '    ' : '\t';
+  const arg = (k: string, value: unknown) =>
+    py
+      ? `${indent}${k}=${pythonLiteral(value, indent)},`
+      : `${indent}${k}: ${JSON.stringify(value, null, '\t').replaceAll('\n', `\n${indent}`)},`;
+  const lines: string[] = [];
+  const options = v.options ?? {};
+  if (client === 'ollama') {
+    if (Object.keys(options).length) lines.push(arg('options', options));
+    if (v.think !== undefined) lines.push(arg('think', v.think));
+  } else {
+    for (const [k, value] of Object.entries(options)) {
+      if (openaiNames[k]) lines.push(arg(openaiNames[k], value));
+      else
+        lines.push(
+          `${indent}${py ? '#' : '//'} ${k} is not available through /v1: set it with PARAMETER in a Modelfile`,
+        );
+    }
+  }
+  return lines.map((l) => `${l}\n`).join('');
 }
 
 const clients: { language: string; client: string; template: string; format: BodyFormat; title: string }[] = [
@@ -105,16 +143,21 @@ export function renderLocalServerSnippets(v: LocalServerVars): Snippet[] {
   const host = v.host.replace(/\/+$/, '');
   const messages = v.messages?.length ? v.messages : defaultMessages;
   return clients.map((c) => {
+    const extra = {
+      ...(v.options && Object.keys(v.options).length ? { options: v.options } : {}),
+      ...(v.think !== undefined ? { think: v.think } : {}),
+    };
     const body =
       c.template === 'generate'
-        ? { model: v.model, prompt: messages.at(-1)?.content ?? '', stream: v.streaming }
-        : { model: v.model, messages, stream: v.streaming };
+        ? { model: v.model, prompt: messages.at(-1)?.content ?? '', stream: v.streaming, ...extra }
+        : { model: v.model, messages, stream: v.streaming, ...extra };
     const content = renderTemplate(c.language, c.client, c.template, {
       host,
       model: v.model,
       streaming: v.streaming,
       messages: formatBody(messages, c.format),
       body: formatBody(body, c.format),
+      params: callParams(v, c.language, c.client),
     });
     const s: Snippet = {
       kind: 'local-server',
