@@ -1,6 +1,6 @@
 import { startBenchApp, watchFrames } from '../lib/app';
 import { launchChromium } from '../lib/browser';
-import { syntheticExport } from '../lib/conversation';
+import { syntheticExport } from '../../tests/fixtures/conversation';
 import { figure, percentile, type BenchContext, type Figure } from '../lib/measure';
 
 /** Long chat: open and scroll a 10,000-message conversation; renderer heap against a 100-message one. */

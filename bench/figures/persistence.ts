@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal } from '../../electron/main/services/chat/journal';
 import { figure, timeRuns, type BenchContext, type Figure } from '../lib/measure';
-import { syntheticMessages } from '../lib/conversation';
+import { syntheticMessages } from '../../tests/fixtures/conversation';
 
 /**
  * Persistence: messages appended per second with the chat's durability (one fsync'd whole-line write per message),

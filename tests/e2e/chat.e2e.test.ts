@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
+import { syntheticExport } from '../fixtures/conversation';
 import { startRouterFixture, type RouterFixture } from '../fixtures/router';
 import { openApp, screenshot, type WebApp } from './harness';
 
@@ -231,33 +232,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     ]);
   });
   it('a 10,000-message conversation opens with only the visible rows in the DOM, and scrolls', async () => {
-    const messages = Array.from({ length: 10_000 }, (_, i) => ({
-      id: `m_big${i}`,
-      role: i % 2 ? 'assistant' : 'user',
-      content: i % 2 ? `Reply **${i}** with \`code\` and a [link](https://huggingface.co).` : `Question ${i}`,
-      status: 'complete',
-      createdAt: '2026-01-01T00:00:00.000Z',
-    }));
-    const now = '2026-01-01T00:00:00.000Z';
-    const big = {
-      format: 'hubdesk.conversation',
-      version: 1,
-      meta: {
-        id: 'c_big10k',
-        title: 'Ten thousand',
-        backend: 'ollama',
-        model: 'llama3.2:latest',
-        provider: 'auto',
-        system: '',
-        params: {},
-        webSearch: false,
-        pinned: false,
-        createdAt: now,
-        updatedAt: now,
-        messageCount: 10_000,
-      },
-      messages,
-    };
+    const big = syntheticExport(10_000, 'Ten thousand');
     await page
       .getByTestId('import-file')
       .setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
