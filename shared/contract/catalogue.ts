@@ -87,69 +87,6 @@ export const catalogueDataSchema = z.object({
 });
 export type CatalogueData = z.infer<typeof catalogueDataSchema>;
 
-/** One row of a Hub model search (`GET /api/models`). */
-export const hubModelSummarySchema = z.object({
-  id: z.string(),
-  pipeline_tag: z.string().optional(),
-  library_name: z.string().optional(),
-  tags: z.array(z.string()),
-  downloads: z.number().optional(),
-  likes: z.number().optional(),
-  lastModified: z.string().optional(),
-  private: z.boolean().optional(),
-  gated: z.union([z.boolean(), z.string()]).optional(),
-});
-export type HubModelSummary = z.infer<typeof hubModelSummarySchema>;
-
-/** Where an answer came from: fresh from the Hub, revalidated (304), or the disk cache without the network. */
-export const hubFreshnessSchema = z.object({
-  source: z.enum(['network', 'revalidated', 'cache']),
-  /** When the cached copy was fetched (ISO). */
-  fetchedAt: z.string(),
-  /** Why the cache was used instead of the network, when it was. */
-  reason: z.string().optional(),
-});
-export type HubFreshness = z.infer<typeof hubFreshnessSchema>;
-
-/** One quantization of a GGUF repo: its label (Q4_K_M…), its file(s) and their total size when known. */
-export const ggufQuantSchema = z.object({
-  label: z.string(),
-  files: z.array(z.string()),
-  size: z.number().optional(),
-});
-export type GgufQuant = z.infer<typeof ggufQuantSchema>;
-
-const repoIdSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z0-9][\w.-]*(\/[\w.-]+)?$/, 'a model id such as openai/whisper-large-v3');
-
-export const hubSearchInputSchema = z
-  .object({
-    search: z.string().trim().max(200).optional(),
-    pipeline_tag: z.string().trim().max(80).optional(),
-    library: z.string().trim().max(80).optional(),
-    limit: z.number().int().min(1).max(100).optional(),
-    /** The opaque cursor of the next page, as `hub.search` returned it. */
-    cursor: z.string().max(2000).optional(),
-  })
-  .strict();
-
 export const catalogueCalls = {
   'catalogue.get': call({ input: z.object({}).strict(), output: catalogueDataSchema }),
-  'hub.search': call({
-    input: hubSearchInputSchema,
-    output: z.object({
-      models: z.array(hubModelSummarySchema),
-      /** Cursor for the next page (from the `Link` header), absent on the last page. */
-      next: z.string().optional(),
-      freshness: hubFreshnessSchema,
-    }),
-  }),
-  'hub.model': call({
-    input: z.object({ id: repoIdSchema }).strict(),
-    output: z.object({ model: modelRecordSchema, freshness: hubFreshnessSchema, quants: z.array(ggufQuantSchema) }),
-  }),
 };

@@ -3,6 +3,8 @@ import { appCalls } from './app';
 import { catalogueCalls } from './catalogue';
 import { chatCalls } from './chat';
 import type { CallDef, StreamDef } from './define';
+import { hubRepoCalls } from './hub-repo';
+import { hubSearchCalls } from './hub-search';
 import { ollamaCalls } from './ollama';
 import { settingsCalls } from './settings';
 import { snippetsCalls } from './snippets';
@@ -14,6 +16,8 @@ export const contract = {
   ...snippetsCalls,
   ...ollamaCalls,
   ...catalogueCalls,
+  ...hubSearchCalls,
+  ...hubRepoCalls,
   ...chatCalls,
 } as const;
 

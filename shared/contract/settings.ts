@@ -7,6 +7,9 @@ const httpUrl = z
   .max(2048)
   .refine((s) => /^https?:\/\/[^\s/]+/i.test(s), 'must be an http(s) URL');
 
+export const hubAccessSchema = z.enum(['ask', 'online', 'offline']);
+export type HubAccess = z.infer<typeof hubAccessSchema>;
+
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof themeSchema>;
 
@@ -27,8 +30,11 @@ export const settingsSchema = z.object({
     .max(96)
     .regex(/^$|^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'an organisation name, or empty'),
   theme: themeSchema,
-  /** Live Hub search in the catalogue: off until the user turns it on (no network without consent). */
-  hubSearch: z.boolean(),
+  /**
+   * Whether HubDesk may ask the Hub: `ask` until the user chooses on the first-run screen (nothing is sent before),
+   * then `online` (search and model details come from the Hub) or `offline` (embedded catalogue and cache only).
+   */
+  hubAccess: hubAccessSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -43,7 +49,7 @@ export const settingsPatchSchema = z
     defaultProvider: settingsSchema.shape.defaultProvider.nullable(),
     billTo: settingsSchema.shape.billTo.nullable(),
     theme: themeSchema.nullable(),
-    hubSearch: z.boolean().nullable(),
+    hubAccess: hubAccessSchema.nullable(),
   })
   .partial()
   .strict();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -25,12 +25,25 @@ export interface WebApp {
   stop(): Promise<void>;
 }
 
+export interface WebAppOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  /** Start as a new user would, on the first-run screen; otherwise a data dir without settings is seeded offline. */
+  firstRun?: boolean;
+}
+
 /** Runs `node out/main/web.js` as `npm run web` does, and waits for its `HubDesk web: <url>` line. */
-export async function startWebApp(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<WebApp> {
+export async function startWebApp(opts: WebAppOptions = {}): Promise<WebApp> {
   const entry = join(root, 'out/main/web.js');
   if (!existsSync(entry)) throw new Error('out/main/web.js is missing: run `npm run build` first.');
   const dir = opts.dataDir ? undefined : tempDir('hubdesk-e2e-');
   const dataDir = opts.dataDir ?? dir!.path;
+  const settingsFile = join(dataDir, 'settings.json');
+  if (!opts.firstRun && !existsSync(settingsFile)) {
+    // Suites about other screens skip the first-run choice; the offline answer sends nothing anywhere.
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(settingsFile, JSON.stringify({ version: 1, values: { hubAccess: 'offline' } }));
+  }
   const proc = spawn(process.execPath, [entry, '--port', '0', '--data-dir', dataDir], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,7 +116,7 @@ export function watchErrors(page: Page): string[] {
 }
 
 /** The usual start of an e2e suite: the web mode, Chromium, one page on the app (errors watched). */
-export async function openApp(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<{
+export async function openApp(opts: WebAppOptions = {}): Promise<{
   app: WebApp;
   browser: Browser;
   page: Page;

@@ -55,7 +55,7 @@ describe('snippet workbench in Chromium (web mode)', () => {
     mkdirSync(data.path, { recursive: true });
     writeFileSync(
       join(data.path, 'settings.json'),
-      JSON.stringify({ version: 1, values: { hubSearch: true, falRestBase: fal.url } }),
+      JSON.stringify({ version: 1, values: { hubAccess: 'online', falRestBase: fal.url } }),
     );
     app = await startWebApp({ env: { HF_ENDPOINT: hub.url, HF_TOKEN, FAL_KEY }, dataDir: data.path });
     browser = await launchBrowser();

@@ -36,7 +36,7 @@ describe('Hub client through the router (fixture Hub)', () => {
     const err2 = await fail(app.client.call('hub.model', { id: 'openai/whisper-tiny' }));
     expect(err2.code).toBe('forbidden');
     expect(hub.requests).toHaveLength(0);
-    await app.client.call('settings.update', { hubSearch: true });
+    await app.client.call('settings.update', { hubAccess: 'online' });
   });
 
   it('searches with the Hub parameters and follows Link pagination to the last page', async () => {
@@ -129,14 +129,14 @@ describe('Hub client through the router (fixture Hub)', () => {
   });
 
   it('a model seen once opens from the cache with live access off, without a request', async () => {
-    await app.client.call('settings.update', { hubSearch: false });
+    await app.client.call('settings.update', { hubAccess: 'offline' });
     const before = hub.requests.length;
     const { model, freshness } = await app.client.call('hub.model', { id: 'meta-llama/Llama-3.1-8B-Instruct' });
     expect(freshness.source).toBe('cache');
     expect(Date.parse(freshness.fetchedAt)).not.toBeNaN();
     expect(model.inferenceProviderMapping?.length).toBeGreaterThan(0);
     expect(hub.requests.length).toBe(before);
-    await app.client.call('settings.update', { hubSearch: true });
+    await app.client.call('settings.update', { hubAccess: 'online' });
   });
 
   it('404: names the model', async () => {
@@ -222,7 +222,7 @@ describe('Hub offline', () => {
     const hub = await startHubFixture();
     let app = await startTestApp({ dataDir: data.path, env: { HF_ENDPOINT: hub.url }, hub: { timeoutMs: 2000 } });
     try {
-      await app.client.call('settings.update', { hubSearch: true });
+      await app.client.call('settings.update', { hubAccess: 'online' });
       const live = await app.client.call('hub.model', { id: 'unsloth/Llama-3.2-1B-Instruct-GGUF' });
       expect(live.freshness.source).toBe('network');
       await app.close();
@@ -247,7 +247,7 @@ describe('Hub offline', () => {
     const port = await closedPort();
     const app = await startTestApp({ env: { HF_ENDPOINT: `http://127.0.0.1:${port}` } });
     try {
-      await app.client.call('settings.update', { hubSearch: true });
+      await app.client.call('settings.update', { hubAccess: 'online' });
       const err = await fail(app.client.call('hub.search', { search: 'whisper' }));
       expect(err.code).toBe('unavailable');
       expect(err.message).toContain(`127.0.0.1:${port}`);

@@ -36,7 +36,7 @@ describe('settings', () => {
     expect(view.values.ollamaHost).toBe('http://127.0.0.1:11434');
     expect(view.sources).toMatchObject({ ollamaHost: 'env', hubEndpoint: 'env', theme: 'default' });
     expect(view.values.hubEndpoint).toBe('https://hf-mirror.example');
-    expect(view.values.hubSearch).toBe(false);
+    expect(view.values.hubAccess).toBe('ask');
 
     view = await app.client.call('settings.update', {
       theme: 'dark',
@@ -64,6 +64,26 @@ describe('settings', () => {
     expect(view.values.theme).toBe('system');
     expect(readdirSync(dir.path).some((f) => f.startsWith('settings.json.corrupt-'))).toBe(true);
     dir.remove();
+  });
+
+  it('an earlier "Search the Hub" switch is kept as the Hub access choice', async () => {
+    for (const [hubSearch, hubAccess] of [
+      [true, 'online'],
+      [false, 'offline'],
+    ] as const) {
+      const dir = tempDir();
+      writeFileSync(
+        join(dir.path, 'settings.json'),
+        JSON.stringify({ version: 1, values: { hubSearch, theme: 'dark' } }),
+      );
+      app = await startTestApp({ dataDir: dir.path });
+      const view = await app.client.call('settings.get', {});
+      expect(view.values).toMatchObject({ hubAccess, theme: 'dark' });
+      expect(view.sources.hubAccess).toBe('user');
+      await app.close();
+      app = undefined;
+      dir.remove();
+    }
   });
 
   it('normalises OLLAMA_HOST the way Ollama reads it', () => {

@@ -80,7 +80,7 @@ export function createServices(opts: ServicesOptions): Services {
       sleep: opts.hub?.sleep,
       timeoutMs: opts.hub?.timeoutMs,
     }),
-    enabled: () => settings.get().hubSearch,
+    enabled: () => settings.get().hubAccess === 'online',
   });
   return {
     info: {

@@ -20,7 +20,7 @@ export const defaultSettings: Settings = {
   defaultProvider: 'hf-inference',
   billTo: '',
   theme: 'system',
-  hubSearch: false,
+  hubAccess: 'ask',
 };
 
 /** OLLAMA_HOST as Ollama reads it: `host`, `host:port`, `0.0.0.0` or a full URL. */
@@ -46,6 +46,17 @@ function fromEnv(env: Env): Partial<Settings> {
   return out;
 }
 
+/**
+ * Settings files of earlier versions: `hubSearch` (a switch that was off until the user turned it on) became
+ * `hubAccess`; a stored value was a choice the user made, so it is kept as that choice.
+ */
+export function migrateValues(values: unknown): unknown {
+  if (!values || typeof values !== 'object' || Array.isArray(values)) return values;
+  const { hubSearch, ...rest } = values as Record<string, unknown>;
+  if (typeof hubSearch === 'boolean' && rest.hubAccess === undefined) rest.hubAccess = hubSearch ? 'online' : 'offline';
+  return rest;
+}
+
 /** The user's settings, persisted as JSON in the data dir; environment values fill what the user has not set. */
 export class SettingsService {
   private user: Partial<Settings> = {};
@@ -66,7 +77,7 @@ export class SettingsService {
     if (!existsSync(this.file)) return;
     try {
       const raw = JSON.parse(readFileSync(this.file, 'utf8')) as { values?: unknown };
-      const parsed = settingsSchema.partial().safeParse(raw.values ?? {});
+      const parsed = settingsSchema.partial().safeParse(migrateValues(raw.values ?? {}));
       if (parsed.success) this.user = parsed.data;
       else throw new Error(parsed.error.message);
     } catch (e) {

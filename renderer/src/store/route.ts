@@ -19,6 +19,11 @@ export function hrefFor(page: Page, ...params: string[]): string {
   return `#/${[page, ...params].map(encodeURIComponent).join('/')}`;
 }
 
+/** A link that starts a new chat with a model (an Ollama model name, or a Hub id through the inference router). */
+export function newChatHref(backend: 'ollama' | 'provider', model: string): string {
+  return hrefFor('chat', 'new', backend, model);
+}
+
 interface RouteState extends Route {
   go(page: Page, ...params: string[]): void;
 }

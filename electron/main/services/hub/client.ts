@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '@shared/errors';
-import type { HubFreshness } from '@shared/contract/catalogue';
+import type { HubFreshness } from '@shared/contract/hub';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { timeoutFetch } from '../http/timeout-fetch';
 import type { Logger } from '../log';

@@ -1,5 +1,5 @@
 import { GGMLFileQuantizationType, GGUF_QUANT_ORDER, parseGGUFQuantLabel } from '@huggingface/tasks';
-import type { GgufQuant } from '@shared/contract/catalogue';
+import type { GgufQuant } from '@shared/contract/hub-repo';
 
 function rank(label: string): number {
   const types = GGMLFileQuantizationType as unknown as Record<string, number | undefined>;

@@ -1,5 +1,7 @@
 import { AppError } from '@shared/errors';
-import type { GgufQuant, HubFreshness, HubModelSummary } from '@shared/contract/catalogue';
+import type { HubFreshness } from '@shared/contract/hub';
+import type { GgufQuant } from '@shared/contract/hub-repo';
+import type { HubModelSummary } from '@shared/contract/hub-search';
 import {
   modelRecordSchema,
   providerMappingEntrySchema,

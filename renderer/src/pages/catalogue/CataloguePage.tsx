@@ -112,7 +112,7 @@ function TaskGroups({ view }: { view: CatalogueView }) {
 }
 
 function HubSwitch() {
-  const on = useSettings((s) => s.view?.values.hubSearch ?? false);
+  const on = useSettings((s) => s.view?.values.hubAccess === 'online');
   const ready = useSettings((s) => !!s.view);
   const update = useSettings((s) => s.update);
   return (
@@ -124,7 +124,7 @@ function HubSwitch() {
         disabled={!ready}
         data-testid="hub-switch"
         className={`cat-toggle${on ? ' on' : ''}`}
-        onClick={() => void update({ hubSearch: !on }).catch(() => {})}
+        onClick={() => void update({ hubAccess: on ? 'offline' : 'online' }).catch(() => {})}
       >
         <span className="cat-toggle-knob" />
       </button>
@@ -135,7 +135,7 @@ function HubSwitch() {
 
 function Browse({ view }: { view: CatalogueView }) {
   const { query, filters, setFilters } = useCatalogue();
-  const hubOn = useSettings((s) => s.view?.values.hubSearch ?? false);
+  const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const indices = useMemo(() => searchIndex(view.index, query, filters), [view, query, filters]);
   const filtered = !!(filters.kind || filters.modality || filters.task || filters.library);
   const counts: Record<SearchKind, number> = {

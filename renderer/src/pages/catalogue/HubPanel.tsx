@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HubFreshness, HubModelSummary } from '@shared/contract/catalogue';
+import type { HubFreshness } from '@shared/contract/hub';
+import type { HubModelSummary } from '@shared/contract/hub-search';
 import type { AppError } from '@shared/errors';
 import { api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';

@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import type { GgufQuant, HubFreshness } from '@shared/contract/catalogue';
+import type { HubFreshness } from '@shared/contract/hub';
+import type { GgufQuant } from '@shared/contract/hub-repo';
 import type { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
 import { api } from '../../api';
 import { ExternalLink } from '../../components/ExternalLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { SnippetWorkbench } from '../../features/snippets/SnippetWorkbench';
-import { formatAge, formatBytes } from '../../lib/format';
+import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
-import { hrefFor } from '../../store/route';
 import { useSettings } from '../../store/settings';
 import { CatLink, hubUrl } from './links';
+import { Providers } from './Providers';
+import { Quants } from './Quants';
 
 type Live =
   | { state: 'loading' }
@@ -41,72 +43,10 @@ function Freshness({ f }: { f: HubFreshness }) {
   );
 }
 
-function Quants({
-  id,
-  quants,
-  picked,
-  onPick,
-}: {
-  id: string;
-  quants: GgufQuant[];
-  picked?: string;
-  onPick(q: string): void;
-}) {
-  return (
-    <section className="card cat-section" data-testid="model-quants">
-      <h2>
-        GGUF quantizations <span className="badge">{quants.length}</span>
-      </h2>
-      <table className="table cat-table">
-        <thead>
-          <tr>
-            <th className="cat-radio" aria-label="Pick" />
-            <th>Quantization</th>
-            <th>Files</th>
-            <th className="num">Size</th>
-          </tr>
-        </thead>
-        <tbody>
-          {quants.map((q) => (
-            <tr key={q.label} className={picked === q.label ? 'cat-picked' : undefined}>
-              <td className="cat-radio">
-                <input
-                  type="radio"
-                  name="gguf-quant"
-                  aria-label={q.label}
-                  checked={picked === q.label}
-                  onChange={() => onPick(q.label)}
-                />
-              </td>
-              <td className="mono">{q.label}</td>
-              <td className="mono small muted">{q.files.length === 1 ? q.files[0] : `${q.files.length} files`}</td>
-              <td className="num">{q.size !== undefined ? formatBytes(q.size) : '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {picked && (
-        <p className="cat-actions">
-          <a
-            className="btn btn-primary"
-            href={hrefFor('models', 'pull', `hf.co/${id}:${picked}`)}
-            data-testid="run-ollama"
-          >
-            Run locally with Ollama
-          </a>
-          <span className="mono small muted">
-            hf.co/{id}:{picked}
-          </span>
-        </p>
-      )}
-    </section>
-  );
-}
-
 /** A model: embedded facts, live Hub details when allowed (or a copy cached earlier), and the snippet workbench. */
 export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const embedded = view.models.get(id);
-  const hubOn = useSettings((s) => s.view?.values.hubSearch ?? false);
+  const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const update = useSettings((s) => s.update);
   const [live, setLive] = useState<Live>({ state: 'loading' });
   const [picked, setPicked] = useState<string>();
@@ -158,7 +98,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
           <Empty
             title="Not in the embedded catalogue"
             action={
-              <button className="btn btn-primary" onClick={() => void update({ hubSearch: true })}>
+              <button className="btn btn-primary" onClick={() => void update({ hubAccess: 'online' })}>
                 Turn on Search the Hub
               </button>
             }
@@ -228,7 +168,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       {live.state === 'off' && (
         <div className="cat-redirect" role="note">
           Downloads, files, providers and quantizations come from the Hub.{' '}
-          <button className="btn btn-ghost" onClick={() => void update({ hubSearch: true })}>
+          <button className="btn btn-ghost" onClick={() => void update({ hubAccess: 'online' })}>
             Turn on Search the Hub
           </button>
         </div>
@@ -250,33 +190,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
           ))}
         </ul>
       )}
-      {providers.length > 0 && (
-        <section className="card cat-section" data-testid="model-providers">
-          <h2>Inference providers</h2>
-          <table className="table cat-table">
-            <thead>
-              <tr>
-                <th>Provider</th>
-                <th>Provider model id</th>
-                <th>Task</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {providers.map((p) => (
-                <tr key={p.provider}>
-                  <td>{p.provider}</td>
-                  <td className="mono small">{p.providerId}</td>
-                  <td>{p.task}</td>
-                  <td>
-                    <span className={`badge ${p.status === 'live' ? 'badge-ok' : 'badge-warn'}`}>{p.status}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      )}
+      {providers.length > 0 && <Providers providers={providers} />}
       {quants.length > 0 && <Quants id={id} quants={quants} picked={picked} onPick={setPicked} />}
       <section className="cat-use" data-testid="use-this-model">
         <h2>Use this model</h2>

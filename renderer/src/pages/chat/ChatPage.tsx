@@ -388,6 +388,8 @@ function Thread({ id }: { id: string }) {
   );
 }
 
+let startingChat: string | undefined;
+
 export function ChatPage() {
   const params = useRoute((s) => s.params);
   const routeId = params[0];
@@ -397,13 +399,28 @@ export function ChatPage() {
   const create = useChat((s) => s.create);
   const go = useRoute((s) => s.go);
 
+  // `#/chat/new/<backend>/<model>` (see newChatHref) starts a conversation with that model, then shows it.
+  const newWith = routeId === 'new' ? { backend: params[1], model: params[2] } : undefined;
   useEffect(() => void loadList(), [loadList]);
-  useEffect(() => void open(routeId), [routeId, open]);
+  useEffect(() => {
+    if (routeId !== 'new') void open(routeId);
+  }, [routeId, open]);
+  useEffect(() => {
+    if (!newWith?.model || (newWith.backend !== 'ollama' && newWith.backend !== 'provider')) return;
+    const key = `${newWith.backend}/${newWith.model}`;
+    if (startingChat === key) return; // one conversation per link, even when an effect runs twice
+    startingChat = key;
+    void create({ backend: newWith.backend, model: newWith.model })
+      .then((m) => go('chat', m.id))
+      .finally(() => (startingChat = undefined));
+  }, [newWith?.backend, newWith?.model, create, go]);
 
   return (
     <div className="chat-page">
       <Sidebar currentId={routeId} />
-      {routeId ? (
+      {routeId === 'new' ? (
+        <Loading label="Starting a new chat…" />
+      ) : routeId ? (
         <Thread id={routeId} key={routeId} />
       ) : (
         <div className="thread-empty">

@@ -1,6 +1,6 @@
-import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import { Marked } from 'marked';
+import { sanitizeUntrusted } from '../../lib/sanitize';
 import { stableBoundary } from './stream-split';
 
 const escapeHtml = (s: string) =>
@@ -29,18 +29,9 @@ const marked = new Marked({
   },
 });
 
-// Its own instance: the hook below must not change how other screens sanitize.
-const purify = DOMPurify(window);
-purify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A') {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
-});
-
 /** GFM Markdown to sanitized HTML, code blocks highlighted and each given a copy button. */
 export function renderMarkdown(src: string): string {
-  return purify.sanitize(marked.parse(src, { async: false }), { ADD_ATTR: ['target', 'data-copy-code'] });
+  return sanitizeUntrusted(marked.parse(src, { async: false }));
 }
 
 /**
