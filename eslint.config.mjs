@@ -28,18 +28,22 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['node:*', 'electron', 'react', 'react-dom', '../electron/*', '../renderer/*', 'fs', 'path'] },
+        {
+          paths: ['electron', 'react', 'react-dom', 'fs', 'path', 'os', 'child_process', 'crypto'],
+          patterns: ['node:*', 'react/*', 'react-dom/*', '**/electron/**', '**/renderer/**'],
+        },
       ],
     },
   },
   {
     files: ['electron/main/services/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['**/adapters/*', '**/renderer/*'] }],
+      'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['**/adapters/**', '**/renderer/**'] }],
     },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['node:*', '**/electron/main/*'] }] },
+    // The renderer reaches main only through the contract's client (renderer/src/api.ts).
+    rules: { 'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['node:*', '**/electron/**'] }] },
   },
 );
