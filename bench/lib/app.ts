@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -16,6 +16,8 @@ export interface BenchApp {
 /** The built web mode (`out/main/web.js`) on a fresh data dir, a typed client to it, and a Chromium page on it. */
 export async function startBenchApp(browser: Browser, env: Record<string, string>): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hubdesk-bench-'));
+  // Past the first-run choice, offline: the figures measure the screens, and nothing is sent to a Hub.
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'offline' } }));
   const srv = await spawnServer(
     [join(process.cwd(), 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
     /^HubDesk web: (\S+)$/,
