@@ -1,7 +1,6 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
-import { liveText } from '../../store/chat';
-import { IncrementalMarkdown, renderMarkdown } from './markdown';
+import { MarkdownBody, Thinking } from './MarkdownBody';
 
 export interface MessageActions {
   onCopy(m: ChatMessage): void;
@@ -25,35 +24,6 @@ function Figures({ m }: { m: ChatMessage }) {
     <span className="msg-figures" data-testid="msg-figures">
       {parts.join(' · ')}
     </span>
-  );
-}
-
-/** A reply being streamed: text is appended in place from the live buffer, never through React state. */
-function StreamingBody({ id }: { id: string }) {
-  const bodyRef = useRef<HTMLDivElement>(null);
-  const thinkRef = useRef<HTMLPreElement>(null);
-  const detailsRef = useRef<HTMLDetailsElement>(null);
-  useLayoutEffect(() => {
-    const t = liveText(id);
-    const md = new IncrementalMarkdown(bodyRef.current!);
-    const draw = () => {
-      if (t.thinking) {
-        detailsRef.current!.hidden = false;
-        thinkRef.current!.textContent = t.thinking;
-      }
-      md.update(t.content);
-    };
-    draw();
-    return t.subscribe(draw);
-  }, [id]);
-  return (
-    <>
-      <details className="msg-thinking" ref={detailsRef} hidden open>
-        <summary>Thinking…</summary>
-        <pre ref={thinkRef} />
-      </details>
-      <div className="msg-body markdown streaming" ref={bodyRef} data-testid="msg-streaming" />
-    </>
   );
 }
 
@@ -117,7 +87,6 @@ interface Props {
 /** One message; memoized, so history rows do not re-render while a reply streams. */
 export const Message = memo(function Message({ m, isLast, busy, actions }: Props) {
   const [editing, setEditing] = useState(false);
-  const html = useMemo(() => (m.status === 'streaming' || m.role === 'tool' ? '' : renderMarkdown(m.content)), [m]);
 
   if (m.role === 'tool') {
     return (
@@ -134,6 +103,7 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
   }
 
   const isUser = m.role === 'user';
+  const streaming = m.status === 'streaming';
   return (
     <div
       className={`msg ${isUser ? 'msg-user' : 'msg-assistant'}`}
@@ -148,9 +118,8 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
             ))}
           </div>
         ) : null}
-        {m.status === 'streaming' ? (
-          <StreamingBody id={m.id} />
-        ) : editing ? (
+        {!editing && <Thinking thinking={m.thinking} liveId={streaming ? m.id : undefined} />}
+        {editing ? (
           <Editor
             initial={m.content}
             onCancel={() => setEditing(false)}
@@ -159,20 +128,10 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
               actions.onSaveEdit(m, text, regen);
             }}
           />
+        ) : isUser ? (
+          <div className="msg-body msg-plain">{m.content}</div>
         ) : (
-          <>
-            {m.thinking ? (
-              <details className="msg-thinking">
-                <summary>Thinking</summary>
-                <pre>{m.thinking}</pre>
-              </details>
-            ) : null}
-            {isUser ? (
-              <div className="msg-body msg-plain">{m.content}</div>
-            ) : (
-              <div className="msg-body markdown" dangerouslySetInnerHTML={{ __html: html }} />
-            )}
-          </>
+          <MarkdownBody text={m.content} liveId={streaming ? m.id : undefined} />
         )}
         <ToolCalls m={m} />
         {m.status === 'stopped' && (
