@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { SEARCH_INPUT_ID } from '../../app/shortcuts';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -11,8 +11,9 @@ import { ItemPage } from './ItemPage';
 import { LibraryView } from './LibraryView';
 import { BackLink, catalogueHref, CatLink } from './links';
 import { ModelPage } from './ModelPage';
-import { kindLabels, searchIndex, searchKinds, type SearchKind, type SearchRecord } from './search';
+import { kindLabels, searchKinds, type SearchKind, type SearchRecord } from './search';
 import { TaskPage } from './TaskPage';
+import { useSearch } from './useSearch';
 import './catalogue.css';
 
 const kindBadge: Record<SearchKind, string> = {
@@ -136,7 +137,7 @@ function HubSwitch() {
 function Browse({ view }: { view: CatalogueView }) {
   const { query, filters, setFilters } = useCatalogue();
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const indices = useMemo(() => searchIndex(view.index, query, filters), [view, query, filters]);
+  const indices = useSearch(view.index, query, filters);
   const filtered = !!(filters.kind || filters.modality || filters.task || filters.library);
   const counts: Record<SearchKind, number> = {
     task: view.data.tasks.length,
