@@ -1,5 +1,6 @@
 import { app, BrowserWindow, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
+import { approveHostDialog } from './adapters/approve-host';
 import { registerIpc } from './adapters/ipc';
 import { safeStorageCipher } from './adapters/safe-storage';
 import { saveDialogPort } from './adapters/save-dialog';
@@ -31,6 +32,7 @@ if (!app.requestSingleInstanceLock()) {
       cipher: safeStorageCipher,
       openExternal: (url) => shell.openExternal(url),
       saveDialog: saveDialogPort(() => win),
+      approveHost: approveHostDialog(() => win),
     });
     const router = new Router(createHandlers(services), services.log);
     registerIpc(ipcMain, router, (e) => !!win && !win.isDestroyed() && e.sender.id === win.webContents.id);

@@ -4,6 +4,7 @@ import type { AppError } from '@shared/errors';
 import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
+import { KeyBindingsCard } from './KeyBindings';
 
 const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
@@ -185,6 +186,7 @@ export function SettingsPage() {
           <SecretSetting key={s.name} status={s} />
         ))}
       </div>
+      <KeyBindingsCard view={view} />
     </section>
   );
 }
