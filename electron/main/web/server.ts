@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { AppError, httpStatusFor, toAppError } from '@shared/errors';
+import { MAX_BODY_BYTES, MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits';
 import { WEB, type Reply } from '@shared/transport';
 import type { Logger } from '../services/log';
 import type { Router } from '../router';
@@ -25,7 +26,14 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 32 * 1024 * 1024;
+/** A percent-decoded path, or undefined for a malformed escape (answered 400, never logged). */
+function decodePath(p: string): string | undefined {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The same policy the desktop window gets: nothing remote runs, workers (Monaco) allowed. */
 export const CONTENT_SECURITY_POLICY = [
@@ -72,24 +80,43 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 function sendError(res: ServerResponse, e: unknown): void {
   const err = toAppError(e);
   const reply: Reply = { ok: false, error: err.toJSON() };
-  sendJson(res, httpStatusFor(err.code), reply);
+  sendJson(res, err.status === 413 ? 413 : httpStatusFor(err.code), reply);
 }
 
+const tooLarge = () =>
+  new AppError('invalid_input', `Request too large: the limit is ${MAX_BODY_BYTES / 1024 / 1024} MB.`, {
+    status: 413,
+  });
+
+/**
+ * The JSON body, within MAX_BODY_BYTES and MAX_INPUT_DEPTH. An oversized body is drained, not buffered, so the
+ * 413 reaches the client and the keep-alive connection stays usable.
+ */
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    req.resume();
+    throw tooLarge();
+  }
   const chunks: Buffer[] = [];
   let size = 0;
+  let over = false;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new AppError('invalid_input', 'Request body too large.');
-    chunks.push(chunk as Buffer);
+    if (size > MAX_BODY_BYTES) over = true;
+    if (!over) chunks.push(chunk as Buffer);
   }
+  if (over) throw tooLarge();
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text) return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError('invalid_input', 'Request body is not valid JSON.');
   }
+  if (nestsDeeperThan(value, MAX_INPUT_DEPTH))
+    throw new AppError('invalid_input', `Request nests deeper than ${MAX_INPUT_DEPTH} levels.`);
+  return value;
 }
 
 /**
@@ -104,7 +131,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
-      opts.log.error('web request failed', { url: req.url, message: String(e) });
+      // The URL is not logged: it can carry anything a page chose to put in it.
+      opts.log.error('web request failed', { method: req.method, message: String(e) });
       if (!res.headersSent) sendError(res, e);
       else res.destroy();
     });
@@ -123,7 +151,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden origin');
       return;
     }
-    const url = new URL(req.url ?? '/', `http://${host}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${host}`);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+      return;
+    }
     if (url.pathname.startsWith('/api/')) return api(req, res, url);
     return serveStatic(req, res, url);
   }
@@ -143,8 +177,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     if (url.pathname.startsWith(WEB.callPath)) {
-      const name = decodeURIComponent(url.pathname.slice(WEB.callPath.length));
       try {
+        const name = decodePath(url.pathname.slice(WEB.callPath.length));
+        if (name === undefined) throw new AppError('invalid_input', 'Malformed call name.');
         const value = await opts.router.call(name, await readJson(req));
         const reply: Reply = { ok: true, value };
         sendJson(res, 200, reply);
@@ -154,15 +189,22 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     if (url.pathname.startsWith(WEB.streamPath)) {
-      const name = decodeURIComponent(url.pathname.slice(WEB.streamPath.length));
-      const input = await readJson(req);
+      const name = decodePath(url.pathname.slice(WEB.streamPath.length));
+      let input: unknown;
+      try {
+        if (name === undefined) throw new AppError('invalid_input', 'Malformed stream name.');
+        input = await readJson(req);
+      } catch (e) {
+        sendError(res, e);
+        return;
+      }
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       });
       res.flushHeaders();
-      const running = opts.router.stream(name, input, (msg) => {
+      const running = opts.router.stream(name!, input, (msg) => {
         if (!res.writableEnded) res.write(`data: ${JSON.stringify(msg)}\n\n`);
         if (msg.type !== 'events') res.end();
       });
@@ -181,11 +223,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
+    let rel = decodePath(url.pathname);
+    if (rel === undefined || rel.includes('\0')) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+      return;
+    }
     if (!staticRoot) {
       res.writeHead(404).end();
       return;
     }
-    let rel = decodeURIComponent(url.pathname);
     if (rel === '/' || !extname(rel)) rel = '/index.html';
     const file = normalize(join(staticRoot, rel));
     if (!file.startsWith(staticRoot + sep) || !existsSync(file) || !statSync(file).isFile()) {
