@@ -33,7 +33,8 @@ export function createMainWindow(dataDir: string, rendererDir: string, preload: 
   // No navigation away from the app and no new windows; allowed https links go to the system browser.
   win.webContents.on('will-navigate', (e) => e.preventDefault());
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (isAllowedExternal(url)) void shell.openExternal(url);
+    // Only web links: a custom app scheme (lmstudio:…) opens only from the Local apps buttons, through main.
+    if (/^https:/i.test(url) && isAllowedExternal(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
