@@ -98,6 +98,11 @@ export const settingsViewSchema = z.object({
   bindings: z.array(keyBindingSchema),
   /** Desktop: main can ask the user to approve a host; web mode: only the environment binds hosts. */
   canApproveHosts: z.boolean(),
+  /**
+   * How secrets set in the app are kept: the OS keychain, `basic_text` (Linux without a keyring: on disk only
+   * obfuscated, so kept for the session unless the user opts in) or `none` (memory only: web mode, CLI).
+   */
+  secretStorage: z.object({ kind: z.enum(['keychain', 'basic_text', 'none']), keepWithoutKeyring: z.boolean() }),
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 
@@ -109,6 +114,8 @@ export const settingsCalls = {
     output: settingsViewSchema,
   }),
   'secrets.clear': call({ input: z.object({ name: secretNameSchema }).strict(), output: settingsViewSchema }),
+  /** Linux without a keyring: keep secrets on disk anyway (obfuscated, not encrypted), or for the session only. */
+  'secrets.keepWithoutKeyring': call({ input: z.object({ keep: z.boolean() }).strict(), output: settingsViewSchema }),
   /** Asks the user in a main-process dialog whether this endpoint's current host may receive its key. */
   'keys.approve': call({ input: z.object({ setting: endpointSettingSchema }).strict(), output: settingsViewSchema }),
 };

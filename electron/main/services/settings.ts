@@ -138,6 +138,7 @@ export class SettingsService {
       secrets: this.secrets.status(),
       bindings: this.keys?.view(values) ?? [],
       canApproveHosts: this.keys?.canApprove ?? false,
+      secretStorage: { kind: this.secrets.storage(), keepWithoutKeyring: this.secrets.keepWithoutKeyring },
     };
   }
 

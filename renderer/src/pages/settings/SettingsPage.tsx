@@ -5,6 +5,7 @@ import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
 import { KeyBindingsCard } from './KeyBindings';
+import { SecretStorageNote } from './SecretStorageNote';
 
 const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
@@ -182,6 +183,7 @@ export function SettingsPage() {
       <div className="card">
         <h2>Secrets</h2>
         <p className="help">Secrets stay in HubDesk&apos;s main process: this page only learns whether one is set.</p>
+        <SecretStorageNote view={view} />
         {view.secrets.map((s) => (
           <SecretSetting key={s.name} status={s} />
         ))}
