@@ -1,12 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { AppError, httpStatusFor, toAppError } from '@shared/errors';
 import { MAX_BODY_BYTES, MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits';
 import { WEB, type Reply } from '@shared/transport';
 import type { Logger } from '../services/log';
+import { CONTENT_SECURITY_POLICY, lookupStatic, mimeFor } from '../services/static-files';
 import type { Router } from '../router';
 
 export interface WebServerOptions {
@@ -35,35 +36,7 @@ function decodePath(p: string): string | undefined {
   }
 }
 
-/** The same policy the desktop window gets: nothing remote runs, workers (Monaco) allowed. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const mime: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.ttf': 'font/ttf',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-};
+export { CONTENT_SECURITY_POLICY };
 
 function sameSecret(given: string, secret: string): boolean {
   const a = Buffer.from(given);
@@ -223,8 +196,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    let rel = decodePath(url.pathname);
-    if (rel === undefined || rel.includes('\0')) {
+    if (decodePath(url.pathname) === undefined) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
       return;
     }
@@ -232,14 +204,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       res.writeHead(404).end();
       return;
     }
-    if (rel === '/' || !extname(rel)) rel = '/index.html';
-    const file = normalize(join(staticRoot, rel));
-    if (!file.startsWith(staticRoot + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    const found = lookupStatic(staticRoot, url.pathname);
+    if (found.status !== 200) {
+      res
+        .writeHead(found.status, { 'content-type': 'text/plain' })
+        .end(found.status === 400 ? 'Bad request' : 'Not found');
       return;
     }
+    const { file, rel } = found;
     const headers: Record<string, string | number> = {
-      'content-type': mime[extname(file)] ?? 'application/octet-stream',
+      'content-type': mimeFor(file),
       'content-length': statSync(file).size,
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
