@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '@shared/transport';
 import { IPC } from '@shared/transport';
@@ -93,8 +92,11 @@ describe('app:// protocol', () => {
 
 describe('packaging', () => {
   it('electron-builder flips the security fuses', () => {
-    const cfg = load(readFileSync('electron-builder.yml', 'utf8')) as { electronFuses: Record<string, boolean> };
-    expect(cfg.electronFuses).toMatchObject({
+    // The block's `key: true|false` lines, read without a YAML dependency.
+    const text = readFileSync('electron-builder.yml', 'utf8');
+    const block = /^electronFuses:\n((?: {2}\w+: (?:true|false)\n?)+)/m.exec(text)![1];
+    const fuses = Object.fromEntries([...block.matchAll(/(\w+): (true|false)/g)].map((m) => [m[1], m[2] === 'true']));
+    expect(fuses).toMatchObject({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
