@@ -61,11 +61,18 @@ export function endpointsFromEnv(env: Env): Partial<Record<EndpointSetting, stri
   return out;
 }
 
+const endpointLabels: Record<EndpointSetting, string> = {
+  hubEndpoint: 'Hub endpoint',
+  routerUrl: 'Inference router',
+  falRestBase: 'fal REST base',
+  ollamaHost: 'Ollama host',
+};
+
 /** A value the page (or a stored settings file) gives an endpoint, parsed once: `invalid_input` if refused. */
 function userEndpoint(setting: EndpointSetting, raw: string): string {
-  const href = parseEndpoint(raw, `Invalid ${setting}`).href;
+  const href = parseEndpoint(raw, endpointLabels[setting]).href;
   // Ollama's own default port applies when none is written (checked on the text: the URL parser drops `:80`).
-  return setting === 'ollamaHost' ? parseEndpoint(normalizeOllamaHost(raw), `Invalid ${setting}`).href : href;
+  return setting === 'ollamaHost' ? parseEndpoint(normalizeOllamaHost(raw), endpointLabels[setting]).href : href;
 }
 
 /**

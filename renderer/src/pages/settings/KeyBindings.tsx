@@ -27,7 +27,7 @@ const why: Record<NonNullable<KeyBinding['source']>, string> = {
   approved: 'you approved it',
 };
 
-function Row({ b, canApprove }: { b: KeyBinding; canApprove: boolean }) {
+function Row({ b, canApprove, keySet }: { b: KeyBinding; canApprove: boolean; keySet: boolean }) {
   const [error, setError] = useState<string>();
   const approve = async () => {
     setError(undefined);
@@ -47,7 +47,9 @@ function Row({ b, canApprove }: { b: KeyBinding; canApprove: boolean }) {
       <td>
         {b.bound ? (
           <>
-            <span className="badge badge-ok">gets the {keyLabels[b.key]}</span>{' '}
+            <span className={keySet ? 'badge badge-ok' : 'badge'}>
+              {keySet ? `gets the ${keyLabels[b.key]}` : `would get the ${keyLabels[b.key]} (not set)`}
+            </span>{' '}
             <span className="muted">({why[b.source ?? 'builtin']})</span>
           </>
         ) : (
@@ -80,7 +82,12 @@ export function KeyBindingsCard({ view }: { view: SettingsView }) {
       <table className="bindings">
         <tbody>
           {view.bindings.map((b) => (
-            <Row key={b.setting} b={b} canApprove={view.canApproveHosts} />
+            <Row
+              key={b.setting}
+              b={b}
+              canApprove={view.canApproveHosts}
+              keySet={!!view.secrets.find((s) => s.name === b.key)?.set}
+            />
           ))}
         </tbody>
       </table>

@@ -10,10 +10,20 @@ import { SecretStorageNote } from './SecretStorageNote';
 const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
   { key: 'hubEndpoint', label: 'Hub endpoint', help: 'The Hugging Face Hub (or a mirror).', env: 'HF_ENDPOINT' },
-  { key: 'routerUrl', label: 'Inference router', help: 'Hosted models are called through this router.' },
+  {
+    key: 'routerUrl',
+    label: 'Inference router',
+    help: 'Hosted models are called through this router.',
+    env: 'HUBDESK_ROUTER_URL',
+  },
   { key: 'defaultProvider', label: 'Default provider', help: 'hf-inference, auto, or a provider id such as together.' },
   { key: 'billTo', label: 'Bill to organisation', help: 'Sent as X-HF-Bill-To; empty bills your own account.' },
-  { key: 'falRestBase', label: 'fal REST base', help: 'Where temporary fal tokens are requested.' },
+  {
+    key: 'falRestBase',
+    label: 'fal REST base',
+    help: 'Where temporary fal tokens are requested.',
+    env: 'HUBDESK_FAL_REST_BASE',
+  },
 ];
 
 const secretLabels: Record<SecretName, { label: string; help: string }> = {
