@@ -2,7 +2,10 @@ import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { APP_SCHEME, CONTENT_SECURITY_POLICY, lookupAppUrl, mimeFor } from '../services/static-files';
 
-/** Must run before `app` is ready: `app://` behaves like https (secure context, fetch, its own origin). */
+/**
+ * Must run before `app` is ready: `app://` behaves like https (secure context, fetch, its own origin). `corsEnabled`
+ * is left out on purpose: it would let other origins read app:// responses without any CORS check.
+ */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
