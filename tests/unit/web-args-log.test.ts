@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../electron/main/services/log';
 import { launchFile, parseWebArgs } from '../../electron/main/web/args';
@@ -38,6 +38,7 @@ describe('web mode options', () => {
     const html = readFileSync(file, 'utf8');
     expect(html).toContain('url=http://127.0.0.1:1234/#token=s3cr3t-&#34;&#60;x&#62;&#38;y');
     expect(html).not.toMatch(/<script/i);
+    rmSync(dirname(file), { recursive: true, force: true });
   });
 });
 
