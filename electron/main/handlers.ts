@@ -26,6 +26,15 @@ export function createHandlers(s: Services): Handlers {
       s.log.info('secret cleared', { name });
       return s.settings.view();
     },
+    'secrets.keepWithoutKeyring': ({ keep }) => {
+      s.secrets.setKeepWithoutKeyring(keep);
+      s.log.info('secret storage without keyring', { keep });
+      return s.settings.view();
+    },
+    'keys.approve': async ({ setting }) => {
+      await s.keys.approve(setting, s.settings.get()[setting]);
+      return s.settings.view();
+    },
     'ollama.status': () => s.ollama.status(),
     'ollama.list': () => s.ollama.list(),
     'ollama.pull': (input, ctx) => s.ollama.pull(input, ctx),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_IMPORT_CHARS } from '../limits';
 import { appErrorSchema } from './error-schema';
 import { call, stream } from './define';
 import { snippetSchema } from './snippets';
@@ -161,7 +162,7 @@ export const chatCalls = {
   }),
   /** Validated as a whole: a bad file is refused with the reason and changes nothing. */
   'chat.import': call({
-    input: z.object({ text: z.string().min(1).max(200_000_000) }).strict(),
+    input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS) }).strict(),
     output: conversationMetaSchema,
   }),
   /** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…). */

@@ -257,7 +257,8 @@ describe('provider chat in Chromium against the router fixture', () => {
   beforeAll(async () => {
     router = await startRouterFixture();
     ({ app, browser, page } = await openApp({
-      env: { HF_TOKEN: 'hf_e2eRouterToken5678', OLLAMA_HOST: 'http://127.0.0.1:9' },
+      // The router address comes from outside the page: only then is the token bound to it.
+      env: { HF_TOKEN: 'hf_e2eRouterToken5678', OLLAMA_HOST: 'http://127.0.0.1:9', HUBDESK_ROUTER_URL: router.url },
     }));
   });
   afterAll(async () => {
@@ -268,8 +269,6 @@ describe('provider chat in Chromium against the router fixture', () => {
 
   it('streams from a hosted model; a rejected token says where to fix it and keeps the transcript', async () => {
     await page.getByTestId('nav-settings').click();
-    await page.locator('#setting-routerUrl').fill(router.url);
-    await page.locator('#setting-routerUrl').press('Enter');
     await expect.poll(() => page.locator('#setting-routerUrl').inputValue()).toBe(router.url);
     await page.getByTestId('nav-chat').click();
     await page.getByTestId('new-chat').click();

@@ -53,11 +53,12 @@ describe('snippet workbench in Chromium (web mode)', () => {
     fal = await startFalFixture({ keys: [FAL_KEY] });
     // "Search the Hub" on, so the model page loads the live record (providers, GGUF files) from the fixture.
     mkdirSync(data.path, { recursive: true });
-    writeFileSync(
-      join(data.path, 'settings.json'),
-      JSON.stringify({ version: 1, values: { hubAccess: 'online', falRestBase: fal.url } }),
-    );
-    app = await startWebApp({ env: { HF_ENDPOINT: hub.url, HF_TOKEN, FAL_KEY }, dataDir: data.path });
+    writeFileSync(join(data.path, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'online' } }));
+    // The fal address is set outside the page, so the fal key is bound to it.
+    app = await startWebApp({
+      env: { HF_ENDPOINT: hub.url, HF_TOKEN, FAL_KEY, HUBDESK_FAL_REST_BASE: fal.url },
+      dataDir: data.path,
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });

@@ -8,7 +8,8 @@ import { HubService } from './hub/service';
 import { createLogger, type Logger } from './log';
 import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
-import { SettingsService } from './settings';
+import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
+import { endpointsFromEnv, SettingsService } from './settings';
 import { FalService } from './fal/service';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
 
@@ -34,6 +35,8 @@ export interface ServicesOptions {
     maxToolRounds?: number;
     providerTimeoutMs?: number;
   };
+  /** Desktop only: asks the user in a main-process dialog whether a key may go to a host set in the page. */
+  approveHost?: AskApproval;
   /** Ollama client tuning (tests: a short wait for response headers). */
   ollama?: { timeoutMs?: number };
 }
@@ -43,6 +46,7 @@ export interface Services {
   log: Logger;
   secrets: SecretStoreImpl;
   settings: SettingsService;
+  keys: KeyBindings;
   ollama: OllamaService;
   snippets: SnippetService;
   fal: FalService;
@@ -64,17 +68,29 @@ export function createServices(opts: ServicesOptions): Services {
     secrets: () => secrets.values(),
     echo: opts.logEcho,
   });
-  const settings = new SettingsService(join(opts.dataDir, 'settings.json'), env, secrets, log);
+  // Each key goes only to the hosts it is bound to: its own service's, those set outside the page, approved ones.
+  const webBase = () => opts.chat?.webBase ?? env.HUBDESK_OLLAMA_WEB_BASE ?? 'https://ollama.com';
+  const keys = new KeyBindings({
+    file: opts.approveHost ? join(opts.dataDir, 'key-approvals.json') : undefined,
+    secrets,
+    log,
+    ask: opts.approveHost,
+    trusted: [
+      ...Object.entries(endpointsFromEnv(env)).map(([s, url]) => ({ key: keyOfEndpoint[s as 'hubEndpoint'], url })),
+      { key: 'ollamaApiKey' as const, url: webBase() },
+    ],
+  });
+  const settings = new SettingsService(join(opts.dataDir, 'settings.json'), env, secrets, log, keys);
   const ollama = new OllamaService({
     host: () => settings.get().ollamaHost,
-    apiKey: () => secrets.get('ollamaApiKey'),
+    apiKey: () => keys.forUrl('ollamaApiKey', settings.get().ollamaHost),
     log,
     timeoutMs: opts.ollama?.timeoutMs,
   });
   const hub = new HubService({
     client: new HubClient({
       endpoint: () => settings.get().hubEndpoint,
-      token: () => secrets.get('hfToken'),
+      token: () => keys.forUrl('hfToken', settings.get().hubEndpoint),
       cacheDir: join(opts.dataDir, 'cache', 'hub'),
       log,
       sleep: opts.hub?.sleep,
@@ -93,15 +109,22 @@ export function createServices(opts: ServicesOptions): Services {
     log,
     secrets,
     settings,
+    keys,
     ollama,
     snippets: new SnippetService({
       log,
       ollamaHost: () => settings.get().ollamaHost,
       billTo: () => settings.get().billTo,
-      hfToken: () => secrets.get('hfToken'),
+      // The snippets call the Hugging Face router: the token is written in only when it is bound there.
+      hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
       saveDialog: opts.saveDialog,
     }),
-    fal: new FalService({ restBase: () => settings.get().falRestBase, key: () => secrets.get('falKey'), log }),
+    fal: new FalService({
+      restBase: () => settings.get().falRestBase,
+      key: () => keys.forUrl('falKey', settings.get().falRestBase),
+      withheld: () => keys.withheld('falKey', settings.get().falRestBase),
+      log,
+    }),
     catalogue: new CatalogueService(),
     hub,
     chat: new ChatService({
@@ -109,9 +132,9 @@ export function createServices(opts: ServicesOptions): Services {
       ollama,
       log,
       router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),
-      hfToken: () => secrets.get('hfToken'),
-      ollamaApiKey: () => secrets.get('ollamaApiKey'),
-      webBase: () => opts.chat?.webBase ?? env.HUBDESK_OLLAMA_WEB_BASE ?? 'https://ollama.com',
+      hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
+      ollamaApiKey: () => keys.forUrl('ollamaApiKey', webBase()),
+      webBase,
       checkpointMs: opts.chat?.checkpointMs,
       retryBaseMs: opts.chat?.retryBaseMs,
       maxToolRounds: opts.chat?.maxToolRounds,
