@@ -21,8 +21,11 @@ const purify = DOMPurify(window);
 // Hooks are per instance and sanitize() is synchronous, so the options of the call in progress live here.
 let current: SanitizeOptions = {};
 
-/** The classes the app's own Markdown renderer puts on code blocks (highlight.js and the copy button). */
-const appClass = /^(code-block|code-head|code-copy|hljs(-[a-z0-9_]+)*|language-[a-z0-9_+#.-]+)$/i;
+/**
+ * The classes the app's own Markdown renderer puts on code blocks: the copy button, and highlight.js's (`hljs-title`
+ * with its sub-scopes, which end in underscores: `function_`, `class_`, `invoke__`). None can place anything.
+ */
+const appClass = /^(code-block|code-head|code-copy|hljs(-[a-z0-9_]+)*|[a-z]+_+|language-[a-z0-9_+#.-]+)$/i;
 
 const FORBID_TAGS = [
   'style',
