@@ -1,0 +1,86 @@
+import { Marked, type Token } from 'marked';
+import { describe, expect, it } from 'vitest';
+import { END_MARKER, MARKDOWN_MARKERS, markdownStream } from '../fixtures/markdown-stream';
+
+/** Every token marked's lexer finds, nested ones included. */
+function allTokens(text: string): Token[] {
+  const out: Token[] = [];
+  const marked = new Marked({ gfm: true });
+  marked.walkTokens(marked.lexer(text), (t) => void out.push(t));
+  return out;
+}
+
+/** The text a browser would show for the rendered HTML (tags dropped, the few entities marked writes decoded). */
+function renderedText(text: string): string {
+  const html = new Marked({ gfm: true }).parse(text, { async: false });
+  return html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+describe('markdownStream (the bench and tests markdown-heavy reply)', () => {
+  it('gives exactly N chunks whose concatenation is the text, about 4 characters each', () => {
+    for (const n of [2, 50, 1_000, 10_000]) {
+      const s = markdownStream(n);
+      expect(s.chunks).toHaveLength(n);
+      expect(s.chunks.join('')).toBe(s.text);
+      expect(s.chunks.every((c) => c.length > 0)).toBe(true);
+    }
+    const big = markdownStream(10_000);
+    const avg = big.text.length / big.chunks.length;
+    expect(avg).toBeGreaterThan(3.5);
+    expect(avg).toBeLessThan(4.5);
+  });
+
+  it('is deterministic for a seed, and another seed gives another reply', () => {
+    expect(markdownStream(2_000)).toEqual(markdownStream(2_000));
+    expect(markdownStream(2_000, 2).text).not.toBe(markdownStream(2_000).text);
+  });
+
+  it('ends with the end marker alone in the last chunk, found nowhere else', () => {
+    const s = markdownStream(3_000);
+    expect(s.chunks.at(-1)).toBe(END_MARKER);
+    expect(s.text.indexOf(END_MARKER.trim())).toBe(s.text.length - END_MARKER.trim().length);
+    expect(renderedText(s.text).trimEnd().endsWith(`That is all.${END_MARKER}`)).toBe(true);
+  });
+
+  it('covers every construct: headings, nested and ordered lists, five languages, tables, quotes, inline styles', () => {
+    const tokens = allTokens(markdownStream(2_000).text);
+    const types = new Set(tokens.map((t) => t.type));
+    for (const t of ['heading', 'list', 'code', 'table', 'blockquote', 'strong', 'em', 'codespan', 'link', 'del'])
+      expect(types, t).toContain(t);
+    const langs = new Set(tokens.filter((t) => t.type === 'code').map((t) => (t as Token & { lang: string }).lang));
+    expect([...langs].sort()).toEqual(['bash', 'json', 'python', 'rust', 'ts']);
+    const depth = (t: Token, d = 0): number =>
+      t.type === 'list'
+        ? Math.max(
+            d + 1,
+            ...(t as Token & { items: Token[] }).items.flatMap((i) => i.tokens?.map((c) => depth(c, d + 1)) ?? []),
+          )
+        : 0;
+    expect(Math.max(...tokens.filter((t) => t.type === 'list').map((t) => depth(t)))).toBeGreaterThanOrEqual(3);
+  });
+
+  it('splits markers across chunks: `**`, fences, `](`, table separators, `~~`', () => {
+    const { chunks } = markdownStream(10_000);
+    const splitAt = (marker: string) =>
+      chunks.some((c, i) => {
+        const next = chunks[i + 1] ?? '';
+        for (let k = 1; k < marker.length; k++)
+          if (c.endsWith(marker.slice(0, k)) && next.startsWith(marker.slice(k))) return true;
+        return false;
+      });
+    for (const m of ['**', '```', '](', '|---', '| ---', '~~']) expect(splitAt(m), m).toBe(true);
+  });
+
+  it('renders to text without any raw-markdown marker, so a marker seen mid-stream is half-finished markdown', () => {
+    const shown = renderedText(markdownStream(5_000).text);
+    for (const m of MARKDOWN_MARKERS) expect(shown.includes(m), m).toBe(false);
+    // …while the source has them all.
+    for (const m of MARKDOWN_MARKERS) expect(markdownStream(5_000).text.includes(m), m).toBe(true);
+  });
+});
