@@ -1,4 +1,4 @@
-import { Marked, type Token } from 'marked';
+import { Marked, type Token, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, MARKDOWN_MARKERS, markdownStream } from '../fixtures/markdown-stream';
 
@@ -55,14 +55,10 @@ describe('markdownStream (the bench and tests markdown-heavy reply)', () => {
       expect(types, t).toContain(t);
     const langs = new Set(tokens.filter((t) => t.type === 'code').map((t) => (t as Token & { lang: string }).lang));
     expect([...langs].sort()).toEqual(['bash', 'json', 'python', 'rust', 'ts']);
-    const depth = (t: Token, d = 0): number =>
-      t.type === 'list'
-        ? Math.max(
-            d + 1,
-            ...(t as Token & { items: Token[] }).items.flatMap((i) => i.tokens?.map((c) => depth(c, d + 1)) ?? []),
-          )
-        : 0;
-    expect(Math.max(...tokens.filter((t) => t.type === 'list').map((t) => depth(t)))).toBeGreaterThanOrEqual(3);
+    // How deep lists nest: a list inside an item of a list inside an item… counts each level.
+    const depth = (t: Token): number =>
+      t.type === 'list' ? 1 + Math.max(0, ...(t as Tokens.List).items.flatMap((item) => item.tokens.map(depth))) : 0;
+    expect(Math.max(...tokens.filter((t) => t.type === 'list').map(depth))).toBeGreaterThanOrEqual(3);
   });
 
   it('splits markers across chunks: `**`, fences, `](`, table separators, `~~`', () => {
