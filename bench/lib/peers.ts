@@ -16,6 +16,17 @@ export const peersOut = join(root, 'bench/results/.peers');
 /** Builds every peer page with Vite (production mode, minified, like an app's release build). */
 export async function buildPeers(): Promise<void> {
   rmSync(peersOut, { recursive: true, force: true });
+  // The bench runs inside Vite's dev server, which set NODE_ENV=development: React's production build needs this.
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await buildPages();
+  } finally {
+    process.env.NODE_ENV = env;
+  }
+}
+
+async function buildPages(): Promise<void> {
   await build({
     configFile: false,
     root: src,

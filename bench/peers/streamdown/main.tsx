@@ -3,6 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Streamdown } from 'streamdown';
 import 'streamdown/styles.css';
+import './tailwind-subset.css';
 import '../shared/peer.css';
 import { mountPeer } from '../shared/harness';
 import { textStore } from '../shared/text-store';
