@@ -134,7 +134,15 @@ const samples = (): Samples => Object.fromEntries(RENDERERS.map((r) => [r, []]))
  */
 export async function markdown(ctx: BenchContext): Promise<Figure[]> {
   ctx.log('building the peer pages (vite)…');
-  await buildPeers();
+  try {
+    await buildPeers();
+    return await measure(ctx);
+  } finally {
+    rmSync(peersOut, { recursive: true, force: true }); // built bundles: not for lint, not for git
+  }
+}
+
+async function measure(ctx: BenchContext): Promise<Figure[]> {
   const fixture = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
   const srv = await startPeerServer(fixture.url);
   const browser = await launchChromium();
@@ -201,7 +209,6 @@ export async function markdown(ctx: BenchContext): Promise<Figure[]> {
     await browser.close();
     await srv.stop();
     await fixture.stop();
-    rmSync(peersOut, { recursive: true, force: true }); // built bundles: not for lint, not for git
   }
   const peersOf = (x: Samples) => Object.fromEntries(PEERS.map((p) => [p, x[p]]));
   const fig = (name: string, unit: string, x: Samples, target?: string, note?: string) =>
