@@ -92,10 +92,25 @@ export async function markStart(page: Page, how: { clickIn: string; hasText: str
 
 /** Waits for the end marker painted and `doneSelector` present, then two more frames; stops sampling. */
 export async function finishProbe(page: Page, selector: string, doneSelector: string): Promise<ProbeResult> {
-  await page.waitForFunction(() => (window as unknown as { __md: ProbeState }).__md.endPaint > 0, undefined, {
-    timeout: 180_000,
-    polling: 50,
-  });
+  try {
+    await page.waitForFunction(() => (window as unknown as { __md: ProbeState }).__md.endPaint > 0, undefined, {
+      timeout: 120_000,
+      polling: 50,
+    });
+  } catch (e) {
+    // Say what the page showed instead, and keep a picture of it.
+    const shot = 'bench/results/markdown-timeout.png';
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    const tail = await page
+      .evaluate(
+        (sel) => [...document.querySelectorAll(sel)].at(-1)?.textContent?.slice(-300) ?? '(no message)',
+        selector,
+      )
+      .catch(() => '(page gone)');
+    throw new Error(`the end of the reply never showed in ${selector} (see ${shot}); it ends with: ${tail}`, {
+      cause: e,
+    });
+  }
   await page.waitForSelector(doneSelector, { state: 'attached', timeout: 180_000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const { st, finalMask } = await page.evaluate(
