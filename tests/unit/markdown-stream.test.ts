@@ -61,16 +61,19 @@ describe('markdownStream (the bench and tests markdown-heavy reply)', () => {
     expect(Math.max(...tokens.filter((t) => t.type === 'list').map(depth))).toBeGreaterThanOrEqual(3);
   });
 
-  it('splits markers across chunks: `**`, fences, `](`, table separators, `~~`', () => {
-    const { chunks } = markdownStream(10_000);
-    const splitAt = (marker: string) =>
-      chunks.some((c, i) => {
-        const next = chunks[i + 1] ?? '';
-        for (let k = 1; k < marker.length; k++)
-          if (c.endsWith(marker.slice(0, k)) && next.startsWith(marker.slice(k))) return true;
-        return false;
-      });
-    for (const m of ['**', '```', '](', '|---', '| ---', '~~']) expect(splitAt(m), m).toBe(true);
+  it('splits most markers across chunks: `**`, fences, `](`, table separators, `~~`', () => {
+    const { chunks, text } = markdownStream(10_000);
+    const cuts = new Set<number>();
+    let at = 0;
+    for (const c of chunks) cuts.add((at += c.length));
+    for (const m of ['**', '```', '](', '~~']) {
+      const found = [...text.matchAll(new RegExp(m.replace(/[*`()[\]]/g, '\\$&'), 'g'))];
+      const split = found.filter((x) => [...Array(m.length - 1).keys()].some((k) => cuts.has(x.index + k + 1)));
+      // A cut every ~4 characters splits a 2-character marker ~1 time in 4 by chance; most are split on purpose.
+      expect(split.length / found.length, m).toBeGreaterThan(0.5);
+    }
+    // Table separator rows (`|---` or `| ---`): some arrive cut right after their first pipe.
+    expect([...text.matchAll(/\| ?---/g)].some((x) => cuts.has(x.index + 1))).toBe(true);
   });
 
   it('renders to text without any raw-markdown marker, so a marker seen mid-stream is half-finished markdown', () => {
