@@ -10,6 +10,7 @@ import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
 import { SettingsService } from './settings';
 import { FalService } from './fal/service';
+import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
 
 export interface ServicesOptions {
@@ -36,6 +37,10 @@ export interface ServicesOptions {
   };
   /** Ollama client tuning (tests: a short wait for response headers). */
   ollama?: { timeoutMs?: number };
+  /** MCP client tuning (tests: short timeouts and restart waits). */
+  mcp?: Partial<
+    Pick<McpOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'restartBaseMs' | 'restartMaxMs' | 'maxRestarts'>
+  >;
 }
 
 export interface Services {
@@ -50,18 +55,24 @@ export interface Services {
   hub: HubService;
   chat: ChatService;
   openExternal?: (url: string) => Promise<void>;
+  /** MCP servers: built on first use (nothing MCP starts or loads at app start-up). */
+  mcp(): Promise<McpService>;
+  /** Stops what runs in the background (MCP servers): the Electron and web entries call it on quit. */
+  dispose(): Promise<void>;
 }
 
 /** Builds every plain-Node service once; the Electron app, the web mode, the CLI and the tests all start here. */
 export function createServices(opts: ServicesOptions): Services {
   const env = opts.env ?? process.env;
+  let mcp: McpService | undefined;
+  let mcpLoading: Promise<McpService> | undefined;
   const secrets = new SecretStoreImpl(
     env,
     opts.cipher ? { file: join(opts.dataDir, 'secrets.json'), cipher: opts.cipher } : undefined,
   );
   const log = createLogger({
     file: join(opts.dataDir, 'logs', 'hubdesk.log'),
-    secrets: () => secrets.values(),
+    secrets: () => (mcp ? [...secrets.values(), ...mcp.secrets.values()] : secrets.values()),
     echo: opts.logEcho,
   });
   const settings = new SettingsService(join(opts.dataDir, 'settings.json'), env, secrets, log);
@@ -118,5 +129,20 @@ export function createServices(opts: ServicesOptions): Services {
       providerTimeoutMs: opts.chat?.providerTimeoutMs,
     }),
     openExternal: opts.openExternal,
+    mcp: () =>
+      (mcpLoading ??= import('./mcp/manager').then(({ McpService }) => {
+        mcp = new McpService({
+          ...opts.mcp,
+          file: join(opts.dataDir, 'mcp.json'),
+          secretsFile: join(opts.dataDir, 'mcp-secrets.json'),
+          cipher: opts.cipher,
+          version: opts.version,
+          log,
+        });
+        return mcp;
+      })),
+    dispose: async () => {
+      if (mcpLoading) await (await mcpLoading).dispose();
+    },
   };
 }
