@@ -20,6 +20,7 @@ type Transport = Parameters<SdkClient['connect']>[0];
 /** Most a stdio server may send in one message; larger ones close the connection with a clear error. */
 const STDIO_MAX_MESSAGE = 48 * 1024 * 1024;
 const MAX_TOOLS = 1000;
+const secs = (ms: number) => (ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000)));
 
 /** One configured server: its client, lazily connected, restarted with back-off when it dies. */
 export class McpConnection {
@@ -139,7 +140,13 @@ export class McpConnection {
       const client = new s.Client({ name: 'HubDesk', version: this.opts.version });
       client.onerror = (e) => (this.lastProtocolError = e.message.slice(0, 300));
       client.onclose = () => this.closed(gen);
-      await client.connect(transport, { timeout: this.opts.connectTimeoutMs });
+      try {
+        await client.connect(transport, { timeout: this.opts.connectTimeoutMs });
+      } catch (e) {
+        // A server that hangs or babbles is still a running process: end it.
+        await client.close().catch(() => {});
+        throw e;
+      }
       return client;
     };
     if (c.transport === 'stdio') {
@@ -241,7 +248,9 @@ export class McpConnection {
       ? ` It also sent something that is not JSON-RPC: ${this.lastProtocolError}`
       : '';
     if (err.code === -32001)
-      return ['timeout', `"${name}" did not answer ${tool} within ${Math.round(timeout / 1000)} s.${garbled}`];
+      return ['timeout', `"${name}" did not answer ${tool} within ${secs(timeout)} s.${garbled}`];
+    if (/fetch failed|ECONNREFUSED|ECONNRESET/.test(String(err.message)))
+      return ['unavailable', `"${name}" could not be reached for ${tool}: ${this.describe(e, 'call')}`];
     if (err.code === -32000 || this.state !== 'ready')
       return ['unavailable', `"${name}" stopped during ${tool}: ${this.describe(e, 'call')}`];
     return ['upstream', `"${name}" refused ${tool}: ${(err.message ?? String(e)).replace(/^MCP error -?\d+: /, '')}`];
@@ -258,7 +267,7 @@ export class McpConnection {
       return `The command "${c.command}" was not found: check "command" in mcp.json (and that it is on PATH).`;
     if (err.code === 'EACCES') return `The command "${c.command}" cannot be run (permission denied).`;
     if (err.code === -32001)
-      return `It did not answer ${phase === 'start' ? 'initialize' : 'in time'} within ${Math.round(this.opts.connectTimeoutMs / 1000)} s.${this.lastProtocolError ? ` It sent something that is not JSON-RPC: ${this.lastProtocolError}` : ''}${tail}`;
+      return `It did not answer ${phase === 'start' ? 'initialize' : 'in time'} within ${secs(this.opts.connectTimeoutMs)} s.${this.lastProtocolError ? ` It sent something that is not JSON-RPC: ${this.lastProtocolError}` : ''}${tail}`;
     if (err.code === -32000)
       return `It ${phase === 'start' ? 'exited while starting' : 'closed the connection'}.${tail}`;
     if (/ReadBuffer exceeded/.test(msg)) return `It sent a message larger than ${STDIO_MAX_MESSAGE / 1024 / 1024} MB.`;
