@@ -20,7 +20,7 @@ describe('MCP client over stdio, against a real SDK server', () => {
         fixture: stdioEntry({ API_KEY: TOKEN }),
         other: stdioEntry(),
         missing: { command: 'hubdesk-no-such-command-xyz' },
-        exits: stdioEntry({ MCP_FIXTURE_MODE: 'exit-at-start' }),
+        exits: stdioEntry({ MCP_FIXTURE_MODE: 'exit-at-start', API_KEY: TOKEN }),
         hangs: stdioEntry({ MCP_FIXTURE_MODE: 'hang' }),
         garbage: stdioEntry({ MCP_FIXTURE_MODE: 'garbage' }),
         off: { ...stdioEntry(), disabled: true },
@@ -134,7 +134,7 @@ describe('MCP client over stdio, against a real SDK server', () => {
       return (await status(name)).message;
     };
     expect(await settled('missing')).toMatch(/The command "hubdesk-no-such-command-xyz" was not found/);
-    expect(await settled('exits')).toMatch(/exited while starting.*FIXTURE_API_KEY is not set/);
+    expect(await settled('exits')).toMatch(/exited while starting.*FIXTURE_API_KEY is not set \(API_KEY=\*\*\*\)/);
     expect(await settled('hangs')).toMatch(/did not answer initialize within 5 s/);
     expect(await settled('garbage')).toMatch(/not JSON-RPC/);
     await expect(call({ server: 'missing', tool: 'echo', arguments: {} }).result).rejects.toMatchObject({

@@ -140,7 +140,9 @@ export function parseConfig(text: string): ParsedConfig {
     if (!parsed.success) {
       for (const issue of parsed.error.issues.slice(0, 5)) {
         const p = [...at, ...issue.path.map((x) => (typeof x === 'symbol' ? String(x) : x))];
-        err(p, `${p.slice(2).join('.') || name}: ${issue.message}`);
+        // A bad record key (env/headers name) carries its own reason inside.
+        const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+        err(p, `${p.slice(2).join('.') || name}: ${inner ?? issue.message}`);
       }
       continue;
     }

@@ -20,6 +20,8 @@ type Transport = Parameters<SdkClient['connect']>[0];
 /** Most a stdio server may send in one message; larger ones close the connection with a clear error. */
 const STDIO_MAX_MESSAGE = 48 * 1024 * 1024;
 const MAX_TOOLS = 1000;
+/** Up this long, a server's next crash counts as the first of a new series. */
+const STABLE_MS = 60_000;
 const secs = (ms: number) => (ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000)));
 
 /** One configured server: its client, lazily connected, restarted with back-off when it dies. */
@@ -32,6 +34,7 @@ export class McpConnection {
   private starting?: Promise<void>;
   private generation = 0;
   private crashes = 0;
+  private readyAt = 0;
   private retryAt = 0;
   private retryTimer?: ReturnType<typeof setTimeout>;
   private lastProtocolError?: string;
@@ -123,6 +126,7 @@ export class McpConnection {
       const info = client.getServerVersion();
       this.serverInfo = info ? { name: String(info.name), version: String(info.version) } : undefined;
       this.state = 'ready';
+      this.readyAt = Date.now();
       this.log.info('mcp server ready', { name, tools: tools.length });
     } catch (e) {
       await client?.close().catch(() => {});
@@ -179,6 +183,8 @@ export class McpConnection {
   private closed(gen: number): void {
     if (gen !== this.generation || this.state !== 'ready') return;
     this.client = undefined;
+    // A server that ran for a while before dying starts a fresh series of back-offs.
+    if (Date.now() - this.readyAt > STABLE_MS) this.crashes = 0;
     this.crashes++;
     const why = this.stderr.lastLine();
     const exited = `The server exited${why ? `: ${why}` : ''}`;

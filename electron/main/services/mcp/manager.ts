@@ -63,19 +63,22 @@ export class McpService {
 
   servers(connect = false): McpServersView {
     if (connect) for (const c of this.connections.values()) if (c.status().state === 'stopped') void c.start();
-    return { revision: this.config.view().revision, servers: [...this.connections.values()].map((c) => c.status()) };
+    return {
+      revision: this.config.view().revision,
+      servers: [...this.connections.values()].map((c) => this.masked(c.status())),
+    };
   }
 
-  start(name: string): Promise<McpServerStatus> {
-    return this.get(name).start();
+  async start(name: string): Promise<McpServerStatus> {
+    return this.masked(await this.get(name).start());
   }
 
-  restart(name: string): Promise<McpServerStatus> {
-    return this.get(name).restart();
+  async restart(name: string): Promise<McpServerStatus> {
+    return this.masked(await this.get(name).restart());
   }
 
-  stop(name: string): Promise<McpServerStatus> {
-    return this.get(name).stop();
+  async stop(name: string): Promise<McpServerStatus> {
+    return this.masked(await this.get(name).stop());
   }
 
   /** The server's stderr, with every secret value masked. */
@@ -90,7 +93,17 @@ export class McpService {
     args: Record<string, unknown>,
     opts: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<McpToolResult> {
-    return this.get(server).callTool(tool, args, opts);
+    try {
+      return await this.get(server).callTool(tool, args, opts);
+    } catch (e) {
+      // Messages quote the server's stderr, which may echo a secret of its env.
+      if (e instanceof AppError) throw new AppError(e.code, redact(e.message, this.secrets.values()));
+      throw e;
+    }
+  }
+
+  private masked(s: McpServerStatus): McpServerStatus {
+    return s.message ? { ...s, message: redact(s.message, this.secrets.values()) } : s;
   }
 
   /** Stops every server and the file watcher: called on quit by the Electron and web entries. */

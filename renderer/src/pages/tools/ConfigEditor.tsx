@@ -1,5 +1,5 @@
 import Editor, { type OnMount } from '@monaco-editor/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { McpConfigError } from '@shared/contract/mcp';
 import { Loading } from '../../components/States';
 import { useDocTheme } from '../../features/snippets/MonacoPane';
@@ -21,6 +21,8 @@ export interface ConfigEditorProps {
 export default function ConfigEditor({ value, revision, errors, onChange, onSave, revealRef }: ConfigEditorProps) {
   const theme = useDocTheme();
   const editorRef = useRef<Parameters<OnMount>[0]>(undefined);
+  // Errors can arrive before Monaco has loaded: mark them once it has.
+  const [mounted, setMounted] = useState(false);
   const latest = useRef({ value, onSave });
   latest.current = { value, onSave };
 
@@ -47,7 +49,7 @@ export default function ConfigEditor({ value, revision, errors, onChange, onSave
         };
       }),
     );
-  }, [errors, revision]);
+  }, [errors, revision, mounted]);
 
   return (
     <div className="mcp-editor" data-testid="mcp-editor">
@@ -58,6 +60,7 @@ export default function ConfigEditor({ value, revision, errors, onChange, onSave
         loading={<Loading label="Loading editor…" />}
         onMount={(ed) => {
           editorRef.current = ed;
+          setMounted(true);
           ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave());
           revealRef.current = (lineNumber, column) => {
             ed.setPosition({ lineNumber, column });
