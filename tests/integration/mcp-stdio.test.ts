@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Input } from '@shared/contract';
 import type { McpServerStatus } from '@shared/contract/mcp';
@@ -161,5 +162,49 @@ describe('MCP client over stdio, against a real SDK server', () => {
     expect((await app.client.call('mcp.stop', { name: 'other' })).state).toBe('stopped');
     expect((await app.client.call('mcp.restart', { name: 'other' })).state).toBe('ready');
     expect((await app.client.call('mcp.start', { name: 'other' })).tools).toHaveLength(8);
+  });
+});
+
+describe('MCP server lifecycle: back-off, giving up, quitting', () => {
+  /** Command lines of running processes (POSIX ps): to prove no server outlives the app. */
+  const running = (marker: string) =>
+    execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(marker)).length;
+
+  it('waits before restarting a crashed server, gives up after too many crashes, and stops every server on quit', async () => {
+    const marker = `hubdesk-marker-${process.pid}-${Date.now()}`;
+    const app = await startTestApp({ mcp: { connectTimeoutMs: 5000, restartBaseMs: 60_000, maxRestarts: 1 } });
+    try {
+      await app.client.call('mcp.config.save', {
+        text: mcpConfigText({ flaky: stdioEntry(undefined, ['--marker', marker]) }),
+      });
+      const crash = () =>
+        app.client.stream('mcp.callTool', { server: 'flaky', tool: 'crash', arguments: {} }, () => {}).result;
+      const status = async () => (await app.client.call('mcp.servers', {})).servers[0];
+
+      expect((await app.client.call('mcp.start', { name: 'flaky' })).state).toBe('ready');
+      await expect(crash()).rejects.toMatchObject({ code: 'unavailable' });
+      const waiting = await status();
+      expect(waiting).toMatchObject({ state: 'restarting', message: 'The server exited: crashing on purpose' });
+      expect(waiting.retryInMs).toBeGreaterThan(0);
+      expect(waiting.retryInMs).toBeLessThanOrEqual(60_000);
+
+      // Asking for it does not wait for the back-off.
+      expect((await app.client.call('mcp.start', { name: 'flaky' })).state).toBe('ready');
+      await expect(crash()).rejects.toMatchObject({ code: 'unavailable' });
+      expect(await status()).toMatchObject({
+        state: 'error',
+        message: expect.stringMatching(/It stopped 2 times in a row; press Restart to try again\.$/),
+      });
+
+      expect((await app.client.call('mcp.restart', { name: 'flaky' })).state).toBe('ready');
+      expect(running(marker)).toBe(1);
+      await app.services.dispose();
+      await expect.poll(() => running(marker), { timeout: 10_000 }).toBe(0);
+    } finally {
+      await app.services.dispose();
+      await app.close();
+    }
   });
 });
