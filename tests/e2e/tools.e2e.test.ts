@@ -134,9 +134,23 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
     await page.getByText('Imported the servers of claude_desktop_config.json.').waitFor();
     await card('second').getByTestId('mcp-state').getByText('ready · 8 tools').waitFor({ timeout: 20_000 });
 
+    await page.getByText('Paste another app’s config to import').click();
+    await page
+      .getByLabel(/its servers are added to yours/)
+      .fill(JSON.stringify({ servers: { third: { type: 'http', url: 'https://third.test/mcp', disabled: true } } }));
+    await page.getByRole('button', { name: 'Import pasted config' }).click();
+    await card('third').getByTestId('mcp-state').getByText('disabled').waitFor();
+
+    // An edit on disk while the editor holds unsaved changes: say so, and load it on Revert.
+    await page.locator('[data-testid=mcp-editor] .monaco-editor').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' ');
     writeFileSync(join(app.dataDir, 'mcp.json'), mcpConfigText({ ondisk: { ...stdioEntry(), disabled: true } }));
+    await page.getByText('mcp.json changed outside this editor').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Revert' }).click();
     await card('ondisk').getByTestId('mcp-state').getByText('disabled').waitFor({ timeout: 10_000 });
     await expect.poll(() => card('fixture').count()).toBe(0);
+    await page.getByTestId('mcp-editor').getByText('"ondisk"').waitFor();
     await screenshot(page, 'tools-reloaded');
     expect(errors).toEqual([]);
   });

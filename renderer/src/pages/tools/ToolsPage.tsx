@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { ServerCard } from './ServerCard';
@@ -28,6 +28,7 @@ export function ToolsPage() {
   const m = useMcp();
   const reveal = useRef<((line: number, column: number) => void) | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [pasted, setPasted] = useState('');
 
   if (m.loadError && !m.config)
     return <ErrorState error={m.loadError} title="MCP servers unavailable" onRetry={() => void m.load()} />;
@@ -116,6 +117,28 @@ export function ToolsPage() {
               onChange={(e) => void onFile(e.target.files?.[0])}
             />
           </div>
+          <details className="mcp-paste">
+            <summary>Paste another app’s config to import</summary>
+            <label htmlFor="mcp-paste-text">
+              The text of claude_desktop_config.json, Cursor’s or LM Studio’s mcp.json, or VS Code’s mcp.json: its
+              servers are added to yours (a server of the same name is replaced).
+            </label>
+            <textarea
+              id="mcp-paste-text"
+              className="mono"
+              rows={5}
+              value={pasted}
+              spellCheck={false}
+              onChange={(e) => setPasted(e.target.value)}
+            />
+            <button
+              className="btn"
+              disabled={!pasted.trim() || m.busy}
+              onClick={() => void m.importText(pasted, 'the pasted config').then((ok) => ok && setPasted(''))}
+            >
+              Import pasted config
+            </button>
+          </details>
           {m.notice && (
             <p className={m.notice.kind === 'ok' ? 'help' : 'field-error'} role="status">
               {m.notice.text}

@@ -48,12 +48,18 @@ export function useMcp() {
   // Status polling; a new config revision (saved here or edited on disk) reloads the text unless the user is editing.
   useEffect(() => {
     let stopped = false;
+    let notifiedRevision: number | undefined;
     const timer = setInterval(async () => {
       try {
         // Only a changed config starts servers: one the user stopped stays stopped.
         const servers = await api.call('mcp.servers', {});
         if (stopped) return;
         setS((p) => ({ ...p, servers }));
+        if (servers.revision !== configRevision.current && dirtyRef.current && notifiedRevision !== servers.revision) {
+          notifiedRevision = servers.revision;
+          const text = 'mcp.json changed outside this editor: Revert to load it, or Save to replace it.';
+          setS((p) => ({ ...p, notice: { kind: 'error', text } }));
+        }
         if (servers.revision !== configRevision.current && !dirtyRef.current) {
           const config = await api.call('mcp.config.get', {});
           if (stopped || dirtyRef.current) return;
@@ -71,7 +77,7 @@ export function useMcp() {
     };
   }, [showConfig]);
   const run = useCallback(
-    async (work: () => Promise<McpConfigView>, ok: string) => {
+    async (work: () => Promise<McpConfigView>, ok: string): Promise<boolean> => {
       setS((p) => ({ ...p, busy: true, notice: undefined }));
       try {
         const view = await work();
@@ -83,13 +89,15 @@ export function useMcp() {
             config: { ...view, text: p.config?.text ?? '' },
             notice: { kind: 'error', text: `Not saved: ${view.errors.length} problem(s) to fix.` },
           }));
-          return;
+          return false;
         }
         showConfig(view, { kind: 'ok', text: ok });
         const servers = await api.call('mcp.servers', { connect: true });
         setS((p) => ({ ...p, servers }));
+        return true;
       } catch (e) {
         setS((p) => ({ ...p, busy: false, notice: { kind: 'error', text: (e as AppErrorShape).message } }));
+        return false;
       }
     },
     [showConfig],
@@ -101,7 +109,12 @@ export function useMcp() {
     load,
     setDraft: (draft: string) => setS((p) => ({ ...p, draft })),
     replaceDraft: (draft: string) => setS((p) => ({ ...p, draft, editorRevision: p.editorRevision + 1 })),
-    revert: () => s.config && showConfig(s.config),
+    // The text as it is now on disk (it may have changed while the user edited).
+    revert: () =>
+      void api.call('mcp.config.get', {}).then(
+        (config) => showConfig(config),
+        (e: AppErrorShape) => setS((p) => ({ ...p, notice: { kind: 'error', text: e.message } })),
+      ),
     save: () => run(() => api.call('mcp.config.save', { text: s.draft }), 'Saved mcp.json.'),
     importText: (text: string, file: string) =>
       run(() => api.call('mcp.config.import', { text }), `Imported the servers of ${file}.`),
