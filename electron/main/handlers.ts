@@ -69,5 +69,17 @@ export function createHandlers(s: Services): Handlers {
     'chat.code': ({ id }) => s.chat.code(id, s.snippets),
     'chat.send': (input, ctx) => s.chat.send(input, ctx),
     'chat.regenerate': (input, ctx) => s.chat.regenerate(input, ctx),
+    'mcp.config.get': async () => (await s.mcp()).getConfig(),
+    'mcp.config.save': async ({ text }) => (await s.mcp()).saveConfig(text),
+    'mcp.config.import': async ({ text }) => (await s.mcp()).importConfig(text),
+    'mcp.servers': async ({ connect }) => (await s.mcp()).servers(connect),
+    'mcp.start': async ({ name }) => (await s.mcp()).start(name),
+    'mcp.restart': async ({ name }) => (await s.mcp()).restart(name),
+    'mcp.stop': async ({ name }) => (await s.mcp()).stop(name),
+    'mcp.log': async ({ name }) => (await s.mcp()).log(name),
+    'mcp.callTool': async ({ server, tool, arguments: args, timeoutMs }, ctx) => {
+      ctx.emit({ type: 'started', server, tool });
+      return (await s.mcp()).callTool(server, tool, args, { signal: ctx.signal, timeoutMs });
+    },
   };
 }

@@ -46,6 +46,13 @@ if (!app.requestSingleInstanceLock()) {
     );
     win = createMainWindow(dataDir, join(__dirname, '../preload/index.js'));
     win.on('closed', () => (win = undefined));
+    // MCP servers are child processes: stop them before the app goes (once; then quit for real).
+    let disposed = false;
+    app.on('will-quit', (e) => {
+      if (disposed) return;
+      e.preventDefault();
+      void services.dispose().finally(() => ((disposed = true), app.quit()));
+    });
   });
 
   app.on('window-all-closed', () => app.quit());

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   if (args.open) openBrowser(server.url);
   // The catalogue is the first screen: build it (offline, no network) while the browser loads the page.
   setImmediate(() => services.catalogue.get());
-  const stop = () => void server.close().then(() => process.exit(0));
+  const stop = () => void Promise.all([services.dispose(), server.close()]).finally(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

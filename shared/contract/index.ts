@@ -5,6 +5,7 @@ import { chatCalls } from './chat';
 import type { CallDef, StreamDef } from './define';
 import { hubRepoCalls } from './hub-repo';
 import { hubSearchCalls } from './hub-search';
+import { mcpCalls } from './mcp';
 import { ollamaCalls } from './ollama';
 import { settingsCalls } from './settings';
 import { snippetsCalls } from './snippets';
@@ -19,6 +20,7 @@ export const contract = {
   ...hubSearchCalls,
   ...hubRepoCalls,
   ...chatCalls,
+  ...mcpCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -11,6 +11,7 @@ import { SecretStoreImpl, type Cipher } from './secrets';
 import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
 import { endpointsFromEnv, SettingsService } from './settings';
 import { FalService } from './fal/service';
+import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
 
 export interface ServicesOptions {
@@ -39,6 +40,10 @@ export interface ServicesOptions {
   approveHost?: AskApproval;
   /** Ollama client tuning (tests: a short wait for response headers). */
   ollama?: { timeoutMs?: number };
+  /** MCP client tuning (tests: short timeouts and restart waits). */
+  mcp?: Partial<
+    Pick<McpOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'restartBaseMs' | 'restartMaxMs' | 'maxRestarts'>
+  >;
 }
 
 export interface Services {
@@ -54,18 +59,24 @@ export interface Services {
   hub: HubService;
   chat: ChatService;
   openExternal?: (url: string) => Promise<void>;
+  /** MCP servers: built on first use (nothing MCP starts or loads at app start-up). */
+  mcp(): Promise<McpService>;
+  /** Stops what runs in the background (MCP servers): the Electron and web entries call it on quit. */
+  dispose(): Promise<void>;
 }
 
 /** Builds every plain-Node service once; the Electron app, the web mode, the CLI and the tests all start here. */
 export function createServices(opts: ServicesOptions): Services {
   const env = opts.env ?? process.env;
+  let mcp: McpService | undefined;
+  let mcpLoading: Promise<McpService> | undefined;
   const secrets = new SecretStoreImpl(
     env,
     opts.cipher ? { file: join(opts.dataDir, 'secrets.json'), cipher: opts.cipher } : undefined,
   );
   const log = createLogger({
     file: join(opts.dataDir, 'logs', 'hubdesk.log'),
-    secrets: () => secrets.values(),
+    secrets: () => (mcp ? [...secrets.values(), ...mcp.secrets.values()] : secrets.values()),
     echo: opts.logEcho,
   });
   // Each key goes only to the hosts it is bound to: its own service's, those set outside the page, approved ones.
@@ -141,5 +152,20 @@ export function createServices(opts: ServicesOptions): Services {
       providerTimeoutMs: opts.chat?.providerTimeoutMs,
     }),
     openExternal: opts.openExternal,
+    mcp: () =>
+      (mcpLoading ??= import('./mcp/manager').then(({ McpService }) => {
+        mcp = new McpService({
+          ...opts.mcp,
+          file: join(opts.dataDir, 'mcp.json'),
+          secretsFile: join(opts.dataDir, 'mcp-secrets.json'),
+          cipher: opts.cipher,
+          version: opts.version,
+          log,
+        });
+        return mcp;
+      })),
+    dispose: async () => {
+      if (mcpLoading) await (await mcpLoading).dispose();
+    },
   };
 }

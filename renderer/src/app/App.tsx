@@ -10,12 +10,14 @@ import { useShortcuts } from './shortcuts';
 // The catalogue is the first screen; the other pages load when first opened, keeping start-up small.
 const ModelsPage = lazy(() => import('../pages/models/ModelsPage').then((m) => ({ default: m.ModelsPage })));
 const ChatPage = lazy(() => import('../pages/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const ToolsPage = lazy(() => import('../pages/tools/ToolsPage').then((m) => ({ default: m.ToolsPage })));
 const SettingsPage = lazy(() => import('../pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
   { page: 'models', label: 'Local models', icon: 'models' },
   { page: 'chat', label: 'Chat', icon: 'chat' },
+  { page: 'tools', label: 'Tools', icon: 'tools' },
   { page: 'settings', label: 'Settings', icon: 'settings' },
 ];
 
@@ -62,6 +64,7 @@ export function App() {
           {page === 'catalogue' && <CataloguePage />}
           {page === 'models' && <ModelsPage />}
           {page === 'chat' && <ChatPage />}
+          {page === 'tools' && <ToolsPage />}
           {page === 'settings' && <SettingsPage />}
         </Suspense>
       </main>
