@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { seedOfflineSettings } from '../lib/app';
 import { launchChromium, spawnServer } from '../lib/browser';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
 
@@ -34,6 +35,7 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
   const runs = ctx.runs(7, 3);
   const app: number[] = [];
   const empty: number[] = [];
+  seedOfflineSettings(join(root, 'bench/results/.data'));
   try {
     for (let i = 0; i < runs; i++) {
       for (const which of ['app', 'empty'] as const) {

@@ -77,12 +77,13 @@ describe('catalogue in Chromium (web mode)', () => {
       .waitFor();
   });
 
-  it('Hub switch on: live results, page 2 of results, a model page from there', async () => {
+  it('Hub access on (Settings): live results, page 2 of results, a model page from there', async () => {
+    await page.goto(`${app.origin}/#/settings`);
+    await page.getByTestId('hub-access-online').click();
+    await expect.poll(() => page.getByTestId('hub-access-online').getAttribute('aria-checked')).toBe('true');
     await page.goto(`${app.origin}/#/catalogue`);
     const input = page.locator('#catalogue-search');
     await input.fill('whisper');
-    await page.getByTestId('hub-switch').click();
-    await expect.poll(() => page.getByTestId('hub-switch').getAttribute('aria-checked')).toBe('true');
     const panel = page.getByTestId('hub-results');
     const expected = defaultHubModels()
       .filter((m) => !m.private && m.id.includes('whisper'))

@@ -111,28 +111,6 @@ function TaskGroups({ view }: { view: CatalogueView }) {
   );
 }
 
-function HubSwitch() {
-  const on = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const ready = useSettings((s) => !!s.view);
-  const update = useSettings((s) => s.update);
-  return (
-    <label className="cat-switch" title="Off: nothing is sent to the Hub. On: searches huggingface.co as you type.">
-      <button
-        type="button"
-        role="switch"
-        aria-checked={on}
-        disabled={!ready}
-        data-testid="hub-switch"
-        className={`cat-toggle${on ? ' on' : ''}`}
-        onClick={() => void update({ hubAccess: on ? 'offline' : 'online' }).catch(() => {})}
-      >
-        <span className="cat-toggle-knob" />
-      </button>
-      Search the Hub
-    </label>
-  );
-}
-
 function Browse({ view }: { view: CatalogueView }) {
   const { query, filters, setFilters } = useCatalogue();
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
@@ -294,7 +272,6 @@ export function CataloguePage() {
             if (detail) go('catalogue');
           }}
         />
-        <HubSwitch />
       </header>
       {error ? (
         <ErrorState error={error} title="Could not load the catalogue" onRetry={() => void load()} />

@@ -4,6 +4,7 @@ import type { AppError } from '@shared/errors';
 import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
+import { HubAccessSetting } from './HubAccessSetting';
 
 const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
@@ -172,6 +173,7 @@ export function SettingsPage() {
           ))}
         </div>
       </div>
+      <HubAccessSetting />
       <div className="card">
         <h2>Connections</h2>
         {textFields.map((f) => (
