@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HubFreshness } from '@shared/contract/hub';
-import type { HubModelSummary } from '@shared/contract/hub-search';
+import type { HubRepoSummary } from '@shared/contract/hub-search';
 import type { AppError } from '@shared/errors';
 import { api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -10,7 +10,7 @@ import { catalogueHref } from './links';
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 interface HubState {
-  models: HubModelSummary[];
+  models: HubRepoSummary[];
   next?: string;
   freshness?: HubFreshness;
   loading: boolean;
@@ -33,7 +33,7 @@ export function HubPanel({ query, task, library }: { query: string; task?: strin
           library,
         });
         if (seq.current === mine)
-          setSt({ models: res.models, next: res.next, freshness: res.freshness, loading: false });
+          setSt({ models: res.results, next: res.next, freshness: res.freshness, loading: false });
       } catch (e) {
         if (seq.current === mine) setSt({ models: [], loading: false, error: e as AppError });
       }
@@ -50,7 +50,7 @@ export function HubPanel({ query, task, library }: { query: string; task?: strin
       const res = await api.call('hub.search', { cursor });
       if (seq.current === mine)
         setSt((s) => ({
-          models: [...s.models, ...res.models],
+          models: [...s.models, ...res.results],
           next: res.next,
           freshness: res.freshness,
           loading: false,
