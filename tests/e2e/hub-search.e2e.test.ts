@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHubFixture, type HubFixture } from '../fixtures/hub';
+import { defaultHubModels, startHubFixture, type HubFixture } from '../fixtures/hub';
 import { defaultHubDatasets, defaultHubSpaces } from '../fixtures/hub-list-data';
 import { openApp, screenshot, type WebApp } from './harness';
 
@@ -128,6 +128,20 @@ describe('Hub-first search in Chromium (web mode)', () => {
     await page.locator('#catalogue-search').fill('bert-base');
     await page.getByText(/having trouble \(HTTP 503\)/).waitFor();
     hub.clearFailures();
+  });
+
+  it("a library page lists the library's top Hub models by downloads", async () => {
+    await page.goto(`${app.origin}/#/catalogue/library/transformers`);
+    const top = page.getByTestId('library-top-models');
+    const expected = defaultHubModels()
+      .filter((m) => !m.private && (m.library_name === 'transformers' || (m.tags ?? []).includes('transformers')))
+      .sort((a, b) => (b.downloads ?? 0) - (a.downloads ?? 0))
+      .slice(0, 10)
+      .map((m) => m.id);
+    await expect.poll(() => top.locator('li a').allTextContents()).toEqual(expected);
+    const q = hub.requestsTo('/api/models').at(-1)!.query;
+    expect([q.get('library'), q.get('sort'), q.get('limit')]).toEqual(['transformers', 'downloads', '10']);
+    await screenshot(page, 'hub-search-library-top');
   });
 
   it('offline: the embedded catalogue, and Hub pages seen before from the cache with their age', async () => {
