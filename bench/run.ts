@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
+import { hubSearch } from './figures/hub-search';
 import { longChat } from './figures/long-chat';
 import { persistence } from './figures/persistence';
 import { search } from './figures/search';
@@ -15,6 +16,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   snippets,
   streaming,
   search,
+  'hub-search': hubSearch,
   startup,
   'long-chat': longChat,
   persistence,

@@ -81,7 +81,7 @@ export const useHubSearch = create<HubSearchState>((set, get) => {
     try {
       const res = await api.call('hub.search', firstPageInput(kind, lastQuery, sort, filters));
       if (seq[kind] !== mine) return;
-      performance.mark('hub-search:answer');
+      performance.mark('hub-search:answer', { detail: { kind, count: res.results.length } });
       patch(kind, { ...empty(), results: res.results, next: res.next, freshness: res.freshness, answered: true });
     } catch (e) {
       if (seq[kind] === mine) patch(kind, { ...empty(), error: e as AppError });
@@ -115,9 +115,10 @@ export const useHubSearch = create<HubSearchState>((set, get) => {
       try {
         const res = await api.call('hub.search', { kind, cursor: cur.next });
         if (seq[kind] !== mine) return;
-        performance.mark('hub-search:answer');
+        const results = [...get().byKind[kind].results, ...res.results];
+        performance.mark('hub-search:answer', { detail: { kind, count: results.length } });
         patch(kind, {
-          results: [...get().byKind[kind].results, ...res.results],
+          results,
           next: res.next,
           freshness: res.freshness,
           loading: false,

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { HubKind, HubSort } from '@shared/contract/hub-search';
 import type { CatalogueView } from '../../store/catalogue';
 import { kindFilters, useHubSearch } from '../../store/hub-search';
@@ -24,9 +24,12 @@ const licenses = [
   'other',
 ];
 
-/** Sort and the filters that apply to the current kind. */
-export function HubFilters({ view, kind }: { view: CatalogueView; kind: HubKind }) {
-  const { sort, filters, setSort, setFilters } = useHubSearch();
+/** Sort and the filters that apply to the current kind (not re-rendered when a page of results arrives). */
+export const HubFilters = memo(function HubFilters({ view, kind }: { view: CatalogueView; kind: HubKind }) {
+  const sort = useHubSearch((s) => s.sort);
+  const filters = useHubSearch((s) => s.filters);
+  const setSort = useHubSearch((s) => s.setSort);
+  const setFilters = useHubSearch((s) => s.setFilters);
   const applies = (k: (typeof kindFilters)[HubKind][number]) => kindFilters[kind].includes(k);
   const [author, setAuthor] = useState(filters.author ?? '');
   useEffect(() => setAuthor(filters.author ?? ''), [filters.author]);
@@ -152,4 +155,4 @@ export function HubFilters({ view, kind }: { view: CatalogueView; kind: HubKind 
       )}
     </div>
   );
-}
+});

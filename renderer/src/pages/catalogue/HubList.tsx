@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { HubKind, HubRepoSummary } from '@shared/contract/hub-search';
 import { ErrorState } from '../../components/States';
@@ -22,7 +22,8 @@ function inCatalogue(view: CatalogueView, r: HubRepoSummary): boolean {
       : view.apps.has(r.id);
 }
 
-function HubRow({ r, view, index }: { r: HubRepoSummary; view: CatalogueView; index: number }) {
+/** A row re-renders only when its own result changes (a new page leaves the rows on screen alone). */
+const HubRow = memo(function HubRow({ r, view, index }: { r: HubRepoSummary; view: CatalogueView; index: number }) {
   const age = r.lastModified ? formatAge(r.lastModified) : undefined;
   return (
     <a className="cat-row hub-row" href={catalogueHref(hubPageKind[r.kind], r.id)} data-index={index} data-id={r.id}>
@@ -55,7 +56,7 @@ function HubRow({ r, view, index }: { r: HubRepoSummary; view: CatalogueView; in
       </span>
     </a>
   );
-}
+});
 
 /** One kind's results, virtualized; scrolling near the end asks for the next page (the `Link` cursor). */
 export function HubList({ kind, st, view }: { kind: HubKind; st: KindResults; view: CatalogueView }) {
@@ -74,10 +75,15 @@ export function HubList({ kind, st, view }: { kind: HubKind; st: KindResults; vi
     if (st.next && !st.loading && !st.refreshing && !st.error && lastIndex >= st.results.length - PREFETCH_ROWS)
       void more(kind);
   }, [lastIndex, st.next, st.loading, st.refreshing, st.error, st.results.length, kind, more]);
-  // For `npm run bench`: when a page's rows are committed, the next frame is the one that paints them.
+  // For `npm run bench` (answer → painted): rows are committed here; the task after the next frame's callbacks runs
+  // once that frame is painted. A mark per page loaded costs a few bytes.
   useLayoutEffect(() => {
-    if (st.results.length) requestAnimationFrame(() => performance.mark('hub-search:painted'));
-  }, [st.results]);
+    const count = st.results.length;
+    if (!count) return;
+    requestAnimationFrame(() =>
+      setTimeout(() => performance.mark('hub-search:painted', { detail: { kind, count } }), 0),
+    );
+  }, [st.results, kind]);
 
   // Arrow keys move between rows (the list is virtualized: the next row is scrolled in first).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
