@@ -51,7 +51,11 @@ export function EmbeddedMatches({ view, query }: { view: CatalogueView; query: s
  * infinite list. `cachedOnly` (Hub access off): only pages seen before, from the cache, and nothing when there are none.
  */
 export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; query: string; cachedOnly?: boolean }) {
-  const { kind, setKind, byKind, search } = useHubSearch();
+  const kind = useHubSearch((s) => s.kind);
+  const setKind = useHubSearch((s) => s.setKind);
+  const byKind = useHubSearch((s) => s.byKind);
+  const search = useHubSearch((s) => s.search);
+  const filtered = useHubSearch((s) => Object.values(s.filters).some((v) => v !== undefined));
   const started = useRef(false);
   useEffect(() => {
     const wait = started.current ? DEBOUNCE_MS : 0;
@@ -61,7 +65,8 @@ export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; qu
   }, [query, search, cachedOnly]);
 
   const st = byKind[kind];
-  if (cachedOnly && hubKinds.every((k) => byKind[k].results.length === 0)) return null;
+  // Offline with nothing cached for this search: no section (unless filters are set, so they can be cleared).
+  if (cachedOnly && !filtered && hubKinds.every((k) => byKind[k].results.length === 0)) return null;
   const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
@@ -97,7 +102,7 @@ export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; qu
           </span>
         )}
       </div>
-      {!cachedOnly && <HubFilters view={view} kind={kind} />}
+      <HubFilters view={view} kind={kind} />
       <div id="hub-tabpanel" role="tabpanel" aria-labelledby={`hub-tab-${kind}`}>
         {cachedOnly && hubOff(st) ? (
           <p className="muted small">No {nouns[kind]} for this search in the cache.</p>

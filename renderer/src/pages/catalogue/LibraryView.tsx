@@ -73,7 +73,7 @@ export function LibraryView({ lib, tasks }: { lib: CatalogueLibrary; tasks: Map<
           </dd>
         </dl>
       </section>
-      <TopHubModels library={lib.id} label={lib.prettyLabel} />
+      <TopHubModels library={lib.id} />
       <section className="card cat-section" data-testid="library-tasks">
         <h2>Tasks that list it</h2>
         <TaskLinks ids={lib.tasks} tasks={tasks} />

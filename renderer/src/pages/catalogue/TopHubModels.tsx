@@ -11,7 +11,7 @@ const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDi
 const TOP = 10;
 
 /** A library page's most downloaded Hub models (`library=<id>&sort=downloads`); from the cache when offline. */
-export function TopHubModels({ library, label }: { library: string; label: string }) {
+export function TopHubModels({ library }: { library: string }) {
   const access = useSettings((s) => s.view?.values.hubAccess);
   const [st, setSt] = useState<{ res?: HubSearchOutput; error?: AppError; loading: boolean }>({ loading: true });
   const load = useCallback(() => {
@@ -31,7 +31,7 @@ export function TopHubModels({ library, label }: { library: string; label: strin
   return (
     <section className="card cat-section" data-testid="library-top-models" aria-busy={st.loading}>
       <h2>
-        Top {label} models on the Hub{' '}
+        Top models on the Hub{' '}
         {st.res?.freshness.source === 'cache' && (
           <span className="badge badge-warn" title={st.res.freshness.reason}>
             cached · {formatAge(st.res.freshness.fetchedAt)}
