@@ -111,6 +111,26 @@ describe('Hub-first search in Chromium (web mode)', () => {
     await page.getByRole('combobox', { name: 'SDK' }).waitFor({ state: 'detached' });
   });
 
+  it('typing fast: a slow answer to an older query never replaces the newer one', async () => {
+    await page.getByTestId('hub-tab-models').click();
+    const list = page.getByTestId('hub-list-models');
+    const input = page.locator('#catalogue-search');
+    hub.fault('/api/models', { delayMs: 1500, times: 1 });
+    const slow = page.waitForResponse((r) => {
+      const body = JSON.parse(r.request().postData() ?? '{}') as { kind?: string; search?: string };
+      return body.kind === 'models' && body.search === 'bert';
+    });
+    await input.fill('bert');
+    await expect.poll(() => hub.requestsTo('/api/models').some((r) => r.query.get('search') === 'bert')).toBe(true);
+    await input.fill('whisper-tiny');
+    await list.locator('a[data-id="openai/whisper-tiny"]').waitFor();
+    await slow;
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    const ids = await list.locator('a.hub-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id!.includes('whisper-tiny'))).toBe(true);
+  });
+
   it('429 and 5xx: a message that says what to do, and a retry that works', async () => {
     await page.getByTestId('hub-tab-models').click();
     hub.fail('/api/models', {
@@ -119,7 +139,7 @@ describe('Hub-first search in Chromium (web mode)', () => {
       body: { error: 'Too many requests' },
       times: 1,
     });
-    await page.locator('#catalogue-search').fill('bert');
+    await page.locator('#catalogue-search').fill('google-bert');
     await page.getByText(/Try again in 30 s/).waitFor();
     await screenshot(page, 'hub-search-429');
     await page.getByRole('button', { name: 'Try again' }).click();
