@@ -37,7 +37,7 @@ export const HubFilters = memo(function HubFilters({ view, kind }: { view: Catal
     const v = author.trim();
     if (v !== (filters.author ?? '')) setFilters({ author: v || undefined });
   };
-  const anySet = Object.values(filters).some((v) => v !== undefined);
+  const anySet = kindFilters[kind].some((k) => filters[k] !== undefined);
 
   return (
     <div className="cat-filters hub-filters" role="group" aria-label="Hub sort and filters">
