@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
+import { hubSearch } from './figures/hub-search';
 import { longChat } from './figures/long-chat';
 import { markdown } from './figures/markdown';
 import { persistence } from './figures/persistence';
@@ -17,6 +18,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   streaming,
   markdown,
   search,
+  'hub-search': hubSearch,
   startup,
   'long-chat': longChat,
   persistence,

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fixtureModel, startOllamaFixture } from '../../tests/fixtures/ollama';
+import { seedOfflineSettings } from '../lib/app';
 import { launchChromium, spawnServer } from '../lib/browser';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
 import { readStartup, watchStartup, type StartupSplit } from '../lib/startup-probe';
@@ -36,8 +37,7 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
   const runs = ctx.runs(7, 3);
   // A returning user (past the first-run choice, offline): launch → the catalogue, with no network involved.
   const dataDir = join(root, 'bench/results/.data');
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'offline' } }));
+  seedOfflineSettings(dataDir);
   const app: number[] = [];
   const empty: number[] = [];
   const splits: StartupSplit[] = [];

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Icon, type IconName } from '../components/Icon';
 import { Loading } from '../components/States';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
+import { FirstRun } from '../pages/first-run/FirstRun';
 import { hrefFor, useRoute, type Page } from '../store/route';
 import { resolvedTheme, useSettings } from '../store/settings';
 import { StatusBar } from './StatusBar';
@@ -38,6 +39,11 @@ export function App() {
   useEffect(() => void load(), [load]);
   useTheme();
   useShortcuts();
+  // Until the user chooses how HubDesk may use the Hub, the first-run screen stands alone (no page asks anything).
+  const access = useSettings((s) => s.view?.values.hubAccess);
+  const settingsError = useSettings((s) => s.error);
+  if (access === 'ask') return <FirstRun />;
+  if (!access && !settingsError) return <Loading label="Starting…" />;
 
   return (
     <div className="app">

@@ -9,10 +9,10 @@ export const kindLabels: Record<SearchKind, string> = {
   library: 'Libraries',
   model: 'Models',
   dataset: 'Datasets',
-  app: 'Demo apps',
+  app: 'Spaces',
 };
 
-/** One searchable thing: a task, library, model, dataset or demo app. */
+/** One searchable thing: a task, library, model, dataset or Space. */
 export interface SearchRecord {
   kind: SearchKind;
   id: string;

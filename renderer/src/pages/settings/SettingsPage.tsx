@@ -6,6 +6,7 @@ import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
 import { KeyBindingsCard } from './KeyBindings';
 import { SecretStorageNote } from './SecretStorageNote';
+import { HubAccessSetting } from './HubAccessSetting';
 
 const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
@@ -184,6 +185,7 @@ export function SettingsPage() {
           ))}
         </div>
       </div>
+      <HubAccessSetting />
       <div className="card">
         <h2>Connections</h2>
         {textFields.map((f) => (
