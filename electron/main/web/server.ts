@@ -32,7 +32,7 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  "img-src 'self' data: blob: https://huggingface.co https://*.huggingface.co https://*.hf.co",
   "font-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",

@@ -10,6 +10,10 @@ import {
 } from '@shared/model-record';
 import type { HubClient } from './client';
 import { ggufQuants } from './gguf';
+import { nextLink } from './links';
+import { HubRepoDetails, OFF_MESSAGE } from './repo';
+
+export { nextLink };
 
 export interface HubServiceOptions {
   client: HubClient;
@@ -25,18 +29,6 @@ export interface HubSearchInput {
   cursor?: string;
 }
 
-const OFF_MESSAGE =
-  'Live Hub access is off. Turn on "Search the Hub" in the catalogue to ask huggingface.co (nothing is sent until you do).';
-
-/** The `rel="next"` target of a `Link` header. */
-export function nextLink(link: string | undefined): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(part.trim());
-    if (m) return m[1];
-  }
-  return undefined;
-}
 
 /** The Hub's mapping as an array, whichever shape it came in (object keyed by provider, or array). */
 export function normalizeProviderMapping(raw: unknown, modelId: string): ProviderMappingEntry[] | undefined {
@@ -115,7 +107,12 @@ function modelPath(id: string, query: string): string {
 
 /** Search and model details from the Hub, gated by the user's "Search the Hub" setting. */
 export class HubService {
-  constructor(private readonly opts: HubServiceOptions) {}
+  /** Cards, files, lineage, datasets and Spaces (hub/repo.ts). */
+  readonly details: HubRepoDetails;
+
+  constructor(private readonly opts: HubServiceOptions) {
+    this.details = new HubRepoDetails(opts.client, opts.enabled);
+  }
 
   private get client(): HubClient {
     return this.opts.client;
