@@ -10,6 +10,12 @@ export interface SanitizeOptions {
    * links against the Hub. Without it, URLs are kept as DOMPurify allows them.
    */
   rewriteUrl?: (url: string, kind: 'link' | 'image') => string | null;
+  /** Tags removed with their content on top of DOMPurify's defaults (e.g. `style`, `form`, `svg` in model cards). */
+  forbidTags?: string[];
+  /** Attributes removed on top of DOMPurify's defaults (e.g. `style`, `class`, `id` in model cards). */
+  forbidAttrs?: string[];
+  /** Gives each link a `title` with its real target, so a link's text cannot hide where it goes. */
+  linkTitles?: boolean;
 }
 
 // Its own instance: the hooks below must not change how any other code uses DOMPurify.
@@ -26,6 +32,8 @@ purify.addHook('afterSanitizeAttributes', (node) => {
       if (next === null) el.removeAttribute('href');
       else el.setAttribute('href', next);
     }
+    const target = el.getAttribute('href');
+    if (current.linkTitles && target !== null) el.setAttribute('title', target);
     el.setAttribute('target', '_blank');
     el.setAttribute('rel', 'noopener noreferrer');
   }
@@ -43,7 +51,11 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 export function sanitizeUntrusted(html: string, opts: SanitizeOptions = {}): string {
   current = opts;
   try {
-    return purify.sanitize(html, { ADD_ATTR: ['target', 'data-copy-code'] });
+    return purify.sanitize(html, {
+      ADD_ATTR: ['target', 'data-copy-code'],
+      ...(opts.forbidTags ? { FORBID_TAGS: opts.forbidTags } : {}),
+      ...(opts.forbidAttrs ? { FORBID_ATTR: opts.forbidAttrs } : {}),
+    });
   } finally {
     current = {};
   }

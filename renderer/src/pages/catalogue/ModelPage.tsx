@@ -10,9 +10,13 @@ import { SnippetWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
 import { useSettings } from '../../store/settings';
+import { Freshness } from './Freshness';
+import { Lineage } from './Lineage';
 import { CatLink, hubUrl } from './links';
+import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
+import { RepoTabs } from './RepoTabs';
 
 type Live =
   | { state: 'loading' }
@@ -30,16 +34,6 @@ function Stat({ label, testid, children }: { label: string; testid?: string; chi
         {children}
       </span>
     </div>
-  );
-}
-
-function Freshness({ f }: { f: HubFreshness }) {
-  if (f.source === 'network' || f.source === 'revalidated')
-    return <span className="badge badge-ok">live from the Hub</span>;
-  return (
-    <span className="badge badge-warn" data-testid="model-cached" title={f.reason}>
-      cached · {formatAge(f.fetchedAt)}
-    </span>
   );
 }
 
@@ -190,8 +184,11 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
           ))}
         </ul>
       )}
+      {live.state === 'ok' && <ModelFacts model={live.model} />}
+      {live.state === 'ok' && <Lineage model={live.model} />}
       {providers.length > 0 && <Providers providers={providers} />}
       {quants.length > 0 && <Quants id={id} quants={quants} picked={picked} onPick={setPicked} />}
+      {live.state === 'ok' && <RepoTabs kind="model" id={id} cardData={live.model.cardData} />}
       <section className="cat-use" data-testid="use-this-model">
         <h2>Use this model</h2>
         <SnippetWorkbench model={record} quant={picked} />
