@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
 import { longChat } from './figures/long-chat';
+import { modelPage } from './figures/model-page';
 import { persistence } from './figures/persistence';
 import { search } from './figures/search';
 import { snippets } from './figures/snippets';
@@ -18,6 +19,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   startup,
   'long-chat': longChat,
   persistence,
+  'model-page': modelPage,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

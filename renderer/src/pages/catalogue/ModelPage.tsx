@@ -188,7 +188,10 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       {live.state === 'ok' && <Lineage model={live.model} />}
       {providers.length > 0 && <Providers providers={providers} />}
       {quants.length > 0 && <Quants id={id} quants={quants} picked={picked} onPick={setPicked} />}
-      {live.state === 'ok' && <RepoTabs kind="model" id={id} cardData={live.model.cardData} />}
+      {/* Mounted while the details load too, so the card is asked for in parallel with them. */}
+      {(live.state === 'ok' || live.state === 'loading') && (
+        <RepoTabs kind="model" id={id} cardData={live.state === 'ok' ? live.model.cardData : undefined} />
+      )}
       <section className="cat-use" data-testid="use-this-model">
         <h2>Use this model</h2>
         <SnippetWorkbench model={record} quant={picked} />

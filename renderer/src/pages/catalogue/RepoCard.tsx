@@ -18,15 +18,15 @@ export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; c
   const endpoint = useHubEndpoint();
   const { live, reload } = useHubLive(() => api.call('hub.readme', { kind, id }), [kind, id]);
   const body = useRef<HTMLDivElement>(null);
-  const [rendering, setRendering] = useState(false);
+  // The markdown whose rendering has finished: the card is busy until it is the one shown.
+  const [renderedFor, setRenderedFor] = useState<string>();
   const rewrite = useMemo(() => hubUrlRewriter(endpoint, kind, id), [endpoint, kind, id]);
   const markdown = live.state === 'ok' ? live.markdown : undefined;
   const hubPage = `${endpoint.replace(/\/+$/, '')}/${repoWebPath(kind, id)}`;
 
   useEffect(() => {
     if (!body.current || markdown === undefined) return;
-    setRendering(true);
-    return renderCardProgressively(body.current, markdown, rewrite, { onDone: () => setRendering(false) });
+    return renderCardProgressively(body.current, markdown, rewrite, { onDone: () => setRenderedFor(markdown) });
   }, [markdown, rewrite]);
 
   if (live.state === 'loading') return <Loading label={`Loading the ${noun[kind]}…`} />;
@@ -48,7 +48,11 @@ export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; c
     return <ErrorState error={live.error as AppError} title={`Could not load the ${noun[kind]}`} onRetry={reload} />;
   }
   return (
-    <section className="repo-card" data-testid="repo-card" aria-busy={rendering}>
+    <section
+      className="repo-card"
+      data-testid="repo-card"
+      aria-busy={markdown !== undefined && renderedFor !== markdown}
+    >
       <CardFields cardData={cardData} />
       {live.freshness.source === 'cache' && (
         <p className="small">
