@@ -29,7 +29,6 @@ export interface HubSearchInput {
   cursor?: string;
 }
 
-
 /** The Hub's mapping as an array, whichever shape it came in (object keyed by provider, or array). */
 export function normalizeProviderMapping(raw: unknown, modelId: string): ProviderMappingEntry[] | undefined {
   if (raw === undefined || raw === null) return undefined;
