@@ -97,6 +97,8 @@ export const hubRepoCalls = {
       size: z.number().optional(),
       /** Only the first part was kept: the file is larger than the cap. */
       truncated: z.boolean(),
+      /** The README is behind the repo's gate: what to do to read it (accept the terms, set a token). */
+      gated: z.string().optional(),
       freshness: hubFreshnessSchema,
     }),
   }),

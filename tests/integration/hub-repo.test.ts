@@ -87,10 +87,11 @@ describe('Model, dataset and Space pages through the router (fixture Hub)', () =
   });
 
   it('a gated README without a token: says to accept the terms and add a token', async () => {
-    const err = await fail(app.client.call('hub.readme', { kind: 'model', id: GATED_ID }));
-    expect(err.code).toBe('unauthorized');
-    expect(err.message).toMatch(/gated: accept the terms on its page/);
-    expect((err.details as { gated?: boolean }).gated).toBe(true);
+    const r = await app.client.call('hub.readme', { kind: 'model', id: GATED_ID });
+    expect(r.markdown).toBeUndefined();
+    expect(r.gated).toMatch(/gated: accept the terms on its page on huggingface.co, then add a Hugging Face token/);
+    const sent = hub.requestsTo(`/${GATED_ID}/resolve/main/README.md`).at(-1)!;
+    expect(sent.headers.authorization).toBeUndefined();
   });
 
   it('README with a token: front matter split off, markdown kept, cached with its age for offline use', async () => {

@@ -66,6 +66,15 @@ export function toRepoInfo(kind: 'dataset' | 'space', id: string, raw: Record<st
   return out;
 }
 
+interface ReadmeAnswer {
+  markdown?: string;
+  frontMatter?: string;
+  size?: number;
+  truncated: boolean;
+  gated?: string;
+  freshness: HubFreshness;
+}
+
 /** Model cards, file trees, lineage and dataset/Space details: the Hub repo pages beyond search. */
 export class HubRepoDetails {
   constructor(
@@ -121,26 +130,25 @@ export class HubRepoDetails {
     return { models, more: !!nextLink(answer.link), freshness: answer.freshness };
   }
 
-  async readme(
-    kind: RepoKind,
-    id: string,
-  ): Promise<{ markdown?: string; frontMatter?: string; size?: number; truncated: boolean; freshness: HubFreshness }> {
+  async readme(kind: RepoKind, id: string): Promise<ReadmeAnswer> {
     const what = `README of "${id}"`;
     let answer: HubAnswer;
     try {
       answer = await this.fetch(readmePath(kind, id), what, true);
     } catch (e) {
       // A repo without a README is normal: the page says "no model card" instead of an error.
-      const details = (e as AppError).details as { hubErrorCode?: string } | undefined;
+      // A gated card is a state of the page (with what to do), not a failure.
+      const details = (e as AppError).details as { hubErrorCode?: string; gated?: boolean } | undefined;
+      const now = { source: 'network' as const, fetchedAt: new Date().toISOString() };
       if (e instanceof AppError && e.code === 'not_found' && details?.hubErrorCode === 'EntryNotFound')
-        return { truncated: false, freshness: { source: 'network', fetchedAt: new Date().toISOString() } };
+        return { truncated: false, freshness: now };
+      if (e instanceof AppError && details?.gated) return { truncated: false, gated: e.message, freshness: now };
       throw e;
     }
     const body = answer.body as CappedText;
     if (!body || typeof body.text !== 'string') throw this.unreadable(what);
     const { frontMatter, markdown } = splitFrontMatter(body.text);
-    const out: { markdown?: string; frontMatter?: string; size?: number; truncated: boolean; freshness: HubFreshness } =
-      { markdown, truncated: !!body.truncated, freshness: answer.freshness };
+    const out: ReadmeAnswer = { markdown, truncated: !!body.truncated, freshness: answer.freshness };
     if (frontMatter !== undefined) out.frontMatter = frontMatter;
     if (body.size !== undefined) out.size = body.size;
     return out;

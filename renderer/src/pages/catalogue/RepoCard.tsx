@@ -36,17 +36,18 @@ export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; c
         The {noun[kind]} comes from the Hub: turn on live Hub access to read it here.
       </p>
     );
-  if (live.state === 'error') {
-    const gated = (live.error.details as { gated?: boolean } | undefined)?.gated;
-    if (gated)
-      return (
-        <div className="card cat-note repo-gated" role="note" data-testid="repo-card-gated">
-          <strong>This {noun[kind]} is behind the repo's gate.</strong> {live.error.message}{' '}
+  if (live.state === 'error')
+    return <ErrorState error={live.error as AppError} title={`Could not load the ${noun[kind]}`} onRetry={reload} />;
+  if (live.gated)
+    return (
+      <section className="repo-card" data-testid="repo-card">
+        <CardFields cardData={cardData} />
+        <div className="cat-note repo-gated" role="note" data-testid="repo-card-gated">
+          <strong>This {noun[kind]} is behind the repo's gate.</strong> {live.gated}{' '}
           <ExternalLink href={hubPage}>Accept the terms on the Hub</ExternalLink>
         </div>
-      );
-    return <ErrorState error={live.error as AppError} title={`Could not load the ${noun[kind]}`} onRetry={reload} />;
-  }
+      </section>
+    );
   return (
     <section
       className="repo-card"
