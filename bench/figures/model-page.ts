@@ -188,7 +188,7 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
   return [
     figure('model card 200 KB: answer → first part painted', 'ms', first, { target: '≤ 33.4 ms (2 frames)' }),
     figure('model card 200 KB: answer → fully rendered', 'ms', full, {
-      note: 'one piece of ≤ 10 ms a frame, after each paint',
+      note: 'pieces of ~2 KB, ≤ 10 ms of work a frame',
     }),
     figure('model card 200 KB: long tasks (>50 ms)', 'count', longTasks, { target: '0' }),
     figure('model page from cache (card, facts) → painted', 'ms', cached, {

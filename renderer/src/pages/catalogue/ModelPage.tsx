@@ -16,7 +16,9 @@ import { CatLink, hubUrl } from './links';
 import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
+import { readmeKey } from './RepoCard';
 import { RepoTabs } from './RepoTabs';
+import { prefetchHub } from './hub-live';
 
 type Live =
   | { state: 'loading' }
@@ -48,7 +50,9 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const load = useCallback(async () => {
     setLive({ state: 'loading' });
     try {
-      // With "Search the Hub" off, main answers only from its cache and sends nothing.
+      // With "Search the Hub" off, main answers only from its cache and sends nothing. The card is asked for
+      // at the same time, not after the details.
+      prefetchHub(readmeKey('model', id), () => api.call('hub.readme', { kind: 'model', id }));
       const res = await api.call('hub.model', { id });
       setLive({ state: 'ok', ...res });
       setPicked((p) => p ?? res.quants.find((q) => q.label === 'Q4_K_M')?.label ?? res.quants[0]?.label);

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Output } from '@shared/contract';
 import type { RepoKind } from '@shared/contract/hub-repo';
 import type { AppError } from '@shared/errors';
 import { api } from '../../api';
@@ -9,14 +10,20 @@ import { renderCardProgressively } from '../../lib/hub-card';
 import { formatBytes } from '../../lib/format';
 import { CardFields } from './CardFields';
 import { Freshness } from './Freshness';
-import { useHubEndpoint, useHubLive } from './hub-live';
+import { takePrefetched, useHubEndpoint, useHubLive } from './hub-live';
+
+/** The key under which a page prefetches its card (see prefetchHub). */
+export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
 
 const noun = { model: 'model card', dataset: 'dataset card', space: 'Space card' };
 
 /** A repo's README rendered as sanitised markdown, front matter shown as fields above it. */
 export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; cardData?: Record<string, unknown> }) {
   const endpoint = useHubEndpoint();
-  const { live, reload } = useHubLive(() => api.call('hub.readme', { kind, id }), [kind, id]);
+  const { live, reload } = useHubLive(
+    () => takePrefetched<Output<'hub.readme'>>(readmeKey(kind, id)) ?? api.call('hub.readme', { kind, id }),
+    [kind, id],
+  );
   const body = useRef<HTMLDivElement>(null);
   // The markdown whose rendering has finished: the card is busy until it is the one shown.
   const [renderedFor, setRenderedFor] = useState<string>();

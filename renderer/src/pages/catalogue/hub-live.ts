@@ -40,6 +40,26 @@ export function useHubLive<T extends { freshness: HubFreshness }>(
   return { live, reload: () => void reload() };
 }
 
+const prefetched = new Map<string, Promise<unknown>>();
+
+/**
+ * Starts a Hub call before the component that shows it mounts (a page's card while its details load), so the
+ * two requests run side by side instead of one after the other. Unclaimed answers are dropped after 10 s.
+ */
+export function prefetchHub(key: string, fn: () => Promise<unknown>): void {
+  const p = fn();
+  p.catch(() => undefined);
+  prefetched.set(key, p);
+  setTimeout(() => prefetched.get(key) === p && prefetched.delete(key), 10_000);
+}
+
+/** The prefetched call for `key`, once (a reload asks again). */
+export function takePrefetched<T>(key: string): Promise<T> | undefined {
+  const p = prefetched.get(key);
+  prefetched.delete(key);
+  return p as Promise<T> | undefined;
+}
+
 /** The Hub the app talks to (Settings, or HF_ENDPOINT), for links and card URLs. */
 export function useHubEndpoint(): string {
   return useSettings((s) => s.view?.values.hubEndpoint) ?? 'https://huggingface.co';
