@@ -5,6 +5,7 @@ import { type BenchContext, type Figure } from './lib/measure';
 import { hubSearch } from './figures/hub-search';
 import { longChat } from './figures/long-chat';
 import { markdown } from './figures/markdown';
+import { modelPage } from './figures/model-page';
 import { persistence } from './figures/persistence';
 import { search } from './figures/search';
 import { snippets } from './figures/snippets';
@@ -22,6 +23,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   startup,
   'long-chat': longChat,
   persistence,
+  'model-page': modelPage,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

@@ -10,7 +10,8 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  // Model cards show images from the Hub's own hosts; nothing else remote.
+  "img-src 'self' data: blob: https://huggingface.co https://*.huggingface.co https://*.hf.co",
   "font-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",

@@ -14,6 +14,10 @@ export interface SanitizeOptions {
    * links against the Hub. Without it, URLs are kept as DOMPurify allows them.
    */
   rewriteUrl?: (url: string, kind: 'link' | 'image') => string | null;
+  /** Tags removed with their content on top of the ones always removed (e.g. media in model cards). */
+  forbidTags?: string[];
+  /** Attributes removed on top of the ones always removed (e.g. `class` in model cards). */
+  forbidAttrs?: string[];
 }
 
 // Its own instance: the hooks below must not change how any other code uses DOMPurify.
@@ -111,8 +115,8 @@ export function sanitizeUntrusted(html: string, opts: SanitizeOptions = {}): str
     return purify.sanitize(html, {
       ADD_ATTR: ['target', 'data-copy-code'],
       ALLOW_DATA_ATTR: false,
-      FORBID_TAGS,
-      FORBID_ATTR,
+      FORBID_TAGS: opts.forbidTags ? [...FORBID_TAGS, ...opts.forbidTags] : FORBID_TAGS,
+      FORBID_ATTR: opts.forbidAttrs ? [...FORBID_ATTR, ...opts.forbidAttrs] : FORBID_ATTR,
     });
   } finally {
     current = {};

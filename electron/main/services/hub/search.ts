@@ -1,6 +1,7 @@
 import { AppError } from '@shared/errors';
 import type { HubKind, HubRepoSummary, HubSearchInput, HubSearchOutput, HubSort } from '@shared/contract/hub-search';
 import type { HubAnswer, HubClient } from './client';
+import { nextLink } from './links';
 
 /** The Hub's `sort` key for each order; Spaces have no download count, so "downloads" orders them by likes. */
 const SORT_KEYS: Record<HubSort, string> = {
@@ -28,16 +29,6 @@ export const MODEL_LIST_EXPAND = [
 export const DEFAULT_PAGE_SIZE = 30;
 
 const what: Record<HubKind, string> = { models: 'model search', datasets: 'dataset search', spaces: 'Space search' };
-
-/** The `rel="next"` target of a `Link` header. */
-export function nextLink(link: string | undefined): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(part.trim());
-    if (m) return m[1];
-  }
-  return undefined;
-}
 
 /** The query string of a first page, in the Hub's own parameters (as huggingface_hub's `list_models` sends them). */
 export function searchQuery(input: HubSearchInput): URLSearchParams {

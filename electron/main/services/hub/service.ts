@@ -10,18 +10,17 @@ import {
 } from '@shared/model-record';
 import type { HubClient } from './client';
 import { ggufQuants } from './gguf';
+import { nextLink } from './links';
+import { HubRepoDetails, OFF_MESSAGE } from './repo';
 import { searchHub } from './search';
 
-export { nextLink } from './search';
+export { nextLink };
 
 export interface HubServiceOptions {
   client: HubClient;
   /** Hub access is `online`: nothing goes to the network otherwise. */
   enabled: () => boolean;
 }
-
-const OFF_MESSAGE =
-  'Live Hub access is off. Choose "Use the Hub" in Settings → Hub access to ask huggingface.co (nothing is sent until you do).';
 
 /** The Hub's mapping as an array, whichever shape it came in (object keyed by provider, or array). */
 export function normalizeProviderMapping(raw: unknown, modelId: string): ProviderMappingEntry[] | undefined {
@@ -87,7 +86,12 @@ function modelPath(id: string, query: string): string {
 
 /** Search and model details from the Hub, gated by the user's Hub access choice. */
 export class HubService {
-  constructor(private readonly opts: HubServiceOptions) {}
+  /** Cards, files, lineage, datasets and Spaces (hub/repo.ts). */
+  readonly details: HubRepoDetails;
+
+  constructor(private readonly opts: HubServiceOptions) {
+    this.details = new HubRepoDetails(opts.client, opts.enabled);
+  }
 
   private get client(): HubClient {
     return this.opts.client;
