@@ -44,6 +44,8 @@ export function createHandlers(s: Services): Handlers {
     'catalogue.get': () => s.catalogue.get(),
     'hub.search': (input) => s.hub.search(input),
     'hub.model': ({ id }) => s.hub.model(id),
+    'hub.ggufHeader': ({ id, file }) => s.ggufHeaders.read(id, file),
+    'system.hardware': ({ refresh }) => s.hardware.view(refresh),
     'chat.list': ({ query }) => s.chat.list(query),
     'chat.create': (init) => s.chat.store.create(init),
     'chat.get': ({ id }) => s.chat.get(id),

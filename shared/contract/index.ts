@@ -3,6 +3,7 @@ import { appCalls } from './app';
 import { catalogueCalls } from './catalogue';
 import { chatCalls } from './chat';
 import type { CallDef, StreamDef } from './define';
+import { hardwareCalls } from './hardware';
 import { hubRepoCalls } from './hub-repo';
 import { hubSearchCalls } from './hub-search';
 import { ollamaCalls } from './ollama';
@@ -19,6 +20,7 @@ export const contract = {
   ...hubSearchCalls,
   ...hubRepoCalls,
   ...chatCalls,
+  ...hardwareCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -5,6 +5,8 @@ import { ChatService } from './chat/service';
 import { ChatStore } from './chat/store';
 import { HubClient } from './hub/client';
 import { HubService } from './hub/service';
+import { GgufHeaderReader } from './fit/gguf-header';
+import { HardwareService, type RunTool } from './hardware/service';
 import { createLogger, type Logger } from './log';
 import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
@@ -36,6 +38,8 @@ export interface ServicesOptions {
   };
   /** Ollama client tuning (tests: a short wait for response headers). */
   ollama?: { timeoutMs?: number };
+  /** Hardware probing (tests: captured tool outputs instead of running nvidia-smi / rocm-smi). */
+  hardware?: { run?: RunTool; platform?: NodeJS.Platform; arch?: string };
 }
 
 export interface Services {
@@ -49,6 +53,8 @@ export interface Services {
   catalogue: CatalogueService;
   hub: HubService;
   chat: ChatService;
+  hardware: HardwareService;
+  ggufHeaders: GgufHeaderReader;
   openExternal?: (url: string) => Promise<void>;
 }
 
@@ -116,6 +122,14 @@ export function createServices(opts: ServicesOptions): Services {
       retryBaseMs: opts.chat?.retryBaseMs,
       maxToolRounds: opts.chat?.maxToolRounds,
       providerTimeoutMs: opts.chat?.providerTimeoutMs,
+    }),
+    hardware: new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware }),
+    ggufHeaders: new GgufHeaderReader({
+      endpoint: () => settings.get().hubEndpoint,
+      token: () => secrets.get('hfToken'),
+      enabled: () => settings.get().hubAccess === 'online',
+      log,
+      timeoutMs: opts.hub?.timeoutMs,
     }),
     openExternal: opts.openExternal,
   };

@@ -5,7 +5,7 @@ import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
 
-const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
+const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>; label: string; help: string; env?: string }[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
   { key: 'hubEndpoint', label: 'Hub endpoint', help: 'The Hugging Face Hub (or a mirror).', env: 'HF_ENDPOINT' },
   { key: 'routerUrl', label: 'Inference router', help: 'Hosted models are called through this router.' },
