@@ -199,3 +199,14 @@ export function kvShapeFromHeader(h: GgufHeader): KvShape | undefined {
     [`${a}.attention.value_length`]: h.valueLength,
   });
 }
+
+/** The shape the verdicts use: the header's when it was read, else the estimate from the Hub's `gguf` fields. */
+export function kvShapeFor(
+  header: GgufHeader | undefined,
+  hubGguf: { total?: number; context_length?: number } | undefined,
+): KvShape {
+  return (
+    (header && kvShapeFromHeader(header)) ??
+    estimateKvShape(header?.parameterCount ?? hubGguf?.total, header?.contextLength ?? hubGguf?.context_length)
+  );
+}

@@ -55,7 +55,11 @@ describe('snippet workbench in Chromium (web mode)', () => {
     mkdirSync(data.path, { recursive: true });
     writeFileSync(
       join(data.path, 'settings.json'),
-      JSON.stringify({ version: 1, values: { hubAccess: 'online', falRestBase: fal.url } }),
+      // A machine where no quant fits fully, so the default quant is Q4_K_M whatever runs the test.
+      JSON.stringify({
+        version: 1,
+        values: { hubAccess: 'online', falRestBase: fal.url, hardwareOverride: { vramGiB: 0, ramGiB: 1 } },
+      }),
     );
     app = await startWebApp({ env: { HF_ENDPOINT: hub.url, HF_TOKEN, FAL_KEY }, dataDir: data.path });
     browser = await launchBrowser();

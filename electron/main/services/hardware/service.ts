@@ -114,10 +114,7 @@ export class HardwareService {
     const effective: Hardware = {
       ramTotal: ram,
       ramFree: Math.min(ram, hardware.ramFree),
-      gpus:
-        o.vramGiB > 0
-          ? [{ name: 'Set in Settings', vendor: o.unified ? 'apple' : 'nvidia', vramTotal: o.vramGiB * GiB }]
-          : [],
+      gpus: o.vramGiB > 0 ? [{ name: 'GPU', vendor: o.unified ? 'apple' : 'nvidia', vramTotal: o.vramGiB * GiB }] : [],
       unified: !!o.unified,
     };
     return { detected: hardware, probes, effective, source: 'override' };

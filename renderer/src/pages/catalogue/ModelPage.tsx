@@ -13,6 +13,7 @@ import { useSettings } from '../../store/settings';
 import { CatLink, hubUrl } from './links';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
+import { useFit } from './use-fit';
 
 type Live =
   | { state: 'loading' }
@@ -20,6 +21,7 @@ type Live =
   | { state: 'off' }
   | { state: 'error'; error: AppError };
 
+const noQuants: GgufQuant[] = [];
 const fmtCount = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 function Stat({ label, testid, children }: { label: string; testid?: string; children: ReactNode }) {
@@ -49,7 +51,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const update = useSettings((s) => s.update);
   const [live, setLive] = useState<Live>({ state: 'loading' });
-  const [picked, setPicked] = useState<string>();
+  const [userPick, setPicked] = useState<string>();
 
   const load = useCallback(async () => {
     setLive({ state: 'loading' });
@@ -57,7 +59,6 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       // With "Search the Hub" off, main answers only from its cache and sends nothing.
       const res = await api.call('hub.model', { id });
       setLive({ state: 'ok', ...res });
-      setPicked((p) => p ?? res.quants.find((q) => q.label === 'Q4_K_M')?.label ?? res.quants[0]?.label);
     } catch (e) {
       const err = e as AppError;
       if ((err.details as { reason?: string } | undefined)?.reason === 'hub-off') setLive({ state: 'off' });
@@ -73,6 +74,9 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   }
   if (live.state === 'ok')
     record = { ...record, ...live.model, description: record?.description ?? live.model.description };
+  // The default quant is the largest that fits this machine fully (else Q4_K_M), until the user picks one.
+  const fit = useFit(id, record, live.state === 'ok' ? live.quants : noQuants);
+  const picked = userPick ?? fit.defaultLabel;
 
   const header = (
     <header className="cat-title">
@@ -115,7 +119,6 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const lib = record.library_name;
   const author = record.author ?? (id.includes('/') ? id.split('/')[0] : undefined);
   const providers = record.inferenceProviderMapping ?? [];
-  const quants = live.state === 'ok' ? live.quants : [];
 
   return (
     <div data-testid="model-view">
@@ -191,7 +194,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
         </ul>
       )}
       {providers.length > 0 && <Providers providers={providers} />}
-      {quants.length > 0 && <Quants id={id} quants={quants} picked={picked} onPick={setPicked} />}
+      {fit.rows.length > 0 && <Quants id={id} plan={fit} picked={picked} onPick={setPicked} />}
       <section className="cat-use" data-testid="use-this-model">
         <h2>Use this model</h2>
         <SnippetWorkbench model={record} quant={picked} />

@@ -4,8 +4,14 @@ import type { AppError } from '@shared/errors';
 import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
+import { HardwareSettings } from './HardwareSettings';
 
-const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>; label: string; help: string; env?: string }[] = [
+const textFields: {
+  key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>;
+  label: string;
+  help: string;
+  env?: string;
+}[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
   { key: 'hubEndpoint', label: 'Hub endpoint', help: 'The Hugging Face Hub (or a mirror).', env: 'HF_ENDPOINT' },
   { key: 'routerUrl', label: 'Inference router', help: 'Hosted models are called through this router.' },
@@ -178,6 +184,7 @@ export function SettingsPage() {
           <TextSetting key={f.key} field={f} />
         ))}
       </div>
+      <HardwareSettings />
       <div className="card">
         <h2>Secrets</h2>
         <p className="help">Secrets stay in HubDesk&apos;s main process: this page only learns whether one is set.</p>
