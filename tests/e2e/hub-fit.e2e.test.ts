@@ -175,4 +175,13 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
     await screenshot(page, 'fit-chat');
     expect(errors).toEqual([]);
   });
+
+  it('a library page shows a sample snippet from the library generator', async () => {
+    await page.goto(`${app.origin}/#/catalogue/library/timm`);
+    const sample = page.getByTestId('library-sample');
+    await poll(() => sample.getByTestId('library-sample-code').textContent()).toMatch(
+      /import timm\s+model = timm\.create_model\("hf_hub:[\w.-]+\/[\w.-]+", pretrained=True\)/,
+    );
+    await screenshot(page, 'fit-library-sample');
+  });
 });

@@ -1,5 +1,6 @@
 import type { CatalogueLibrary, CatalogueTask } from '@shared/contract/catalogue';
 import { ExternalLink } from '../../components/ExternalLink';
+import { LibrarySample } from './LibrarySample';
 import { CatLink } from './links';
 
 function TaskLinks({ ids, tasks }: { ids: string[]; tasks: Map<string, CatalogueTask> }) {
@@ -72,6 +73,7 @@ export function LibraryView({ lib, tasks }: { lib: CatalogueLibrary; tasks: Map<
           </dd>
         </dl>
       </section>
+      <LibrarySample lib={lib} />
       <section className="card cat-section" data-testid="library-tasks">
         <h2>Tasks that list it</h2>
         <TaskLinks ids={lib.tasks} tasks={tasks} />
