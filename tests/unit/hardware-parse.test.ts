@@ -22,7 +22,7 @@ describe('GPU tool parsers (captured outputs)', () => {
     expect(parseNvidiaSmi('')).toEqual([]);
   });
   it('reads rocm-smi --showmeminfo vram --json (bytes as strings), skipping a banner', () => {
-    const gpus = parseRocmSmi(fx('rocm-smi-vram.json'));
+    const gpus = parseRocmSmi(fx('rocm-smi-vram.txt'));
     expect(gpus).toHaveLength(2);
     expect(gpus[0]).toEqual({
       name: 'AMD GPU (card0)',
