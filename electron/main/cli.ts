@@ -216,7 +216,13 @@ function header(s: Snippet): string {
   return `=== ${s.kind} · ${s.language} · ${s.client}${s.title ? ` · ${s.title}` : ''} ===`;
 }
 
-export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void): Promise<number> {
+export async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (s: string) => void,
+  /** Notes for the person (stderr): never mixed into the code on stdout. */
+  note: (s: string) => void = () => {},
+): Promise<number> {
   const args = parseArgs(argv);
   if (args.help) {
     out(USAGE + '\n');
@@ -278,6 +284,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
       filter ? `no snippets for ${model.id} with ${filter}` : (why ?? `no snippets for ${model.id}`),
     );
   }
+  // Inference code for a model no provider serves is still printed, never as if it worked.
+  const warning = result.sections.find((s) => s.kind === 'inference')?.warning;
+  if (warning && list.some((s) => s.kind === 'inference')) note(`hubdesk: note: ${warning}\n`);
   if (args.json) {
     out(
       JSON.stringify(
@@ -301,7 +310,12 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
 /** The bin's entry: exit code 1 and one line on stderr for any error, never a stack trace. */
 export async function main(argv = process.argv.slice(2)): Promise<void> {
   try {
-    process.exitCode = await run(argv, process.env, (s) => process.stdout.write(s));
+    process.exitCode = await run(
+      argv,
+      process.env,
+      (s) => process.stdout.write(s),
+      (s) => process.stderr.write(s),
+    );
   } catch (e) {
     const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
     process.stderr.write(`hubdesk: ${msg}\n`);

@@ -89,7 +89,11 @@ describe('hubdesk snippets (spawned CLI)', () => {
 
   it('prints the snippets of a --model-file record with a header line each', () => {
     const r = run('snippets', '--model-file', file('whisper.json', record), '--kind', 'inference');
-    expect(r.stderr).toBe('');
+    // The record maps only fal-ai: the default provider's code is printed with a note on stderr, not as working.
+    expect(r.stderr).toBe(
+      'hubdesk: note: hf-inference does not serve openai/whisper-large-v3-turbo: this code will fail. Providers that do: fal-ai.\n',
+    );
+    expect(run('snippets', '--model-file', file('whisper.json', record), '--provider', 'fal-ai').stderr).toBe('');
     expect(r.code).toBe(0);
     const headers = r.stdout.split('\n').filter((l) => l.startsWith('=== '));
     expect(headers).toEqual([
@@ -263,6 +267,7 @@ describe('hubdesk snippets (spawned CLI)', () => {
       expect(small.stdout).not.toMatch(/\{\{[A-Z_]+\}\}/);
       // The inference code is still offered, with no provider serving this GGUF repo (the page says so).
       expect(list.some((s) => s.kind === 'inference')).toBe(true);
+      expect(small.stderr).toMatch(/^hubdesk: note: No inference provider serves unsloth\/Llama-3\.2-1B-Instruct-GGUF/);
     } finally {
       await hub.stop();
     }
