@@ -57,6 +57,7 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
     await card.getByLabel('RAM (GB)').fill('4');
     await card.getByLabel('RAM (GB)').press('Enter');
     await card.getByText('set by you').waitFor();
+    await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'fit-settings-hardware');
   });
 

@@ -4,6 +4,7 @@ import type { AppError } from '@shared/errors';
 import { GiB } from '@shared/fit';
 import { api } from '../../api';
 import { useSettings } from '../../store/settings';
+import './hardware.css';
 
 const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
 
@@ -61,7 +62,7 @@ export function HardwareSettings() {
                   d.gpus.length ? d.gpus.map((g) => `${g.name} ${gb(g.vramTotal)}`).join(', ') : 'no GPU found'
                 }`}
         </span>{' '}
-        <button className="btn btn-ghost btn-sm" onClick={() => void load(true)}>
+        <button className="btn btn-ghost btn-sm" type="button" onClick={() => void load(true)}>
           Detect again
         </button>
       </p>
@@ -75,24 +76,16 @@ export function HardwareSettings() {
           void save();
         }}
       >
-        <div className="field-row">
-          <label htmlFor="hw-vram">GPU memory (GB)</label>
-          <input
-            id="hw-vram"
-            inputMode="decimal"
-            value={vram}
-            onChange={(e) => setVram(e.target.value)}
-            placeholder="0"
-          />
-          <label htmlFor="hw-ram">RAM (GB)</label>
-          <input
-            id="hw-ram"
-            inputMode="decimal"
-            value={ram}
-            onChange={(e) => setRam(e.target.value)}
-            placeholder="16"
-          />
-          <label>
+        <div className="hw-row">
+          <label className="hw-field">
+            <span>GPU memory (GB)</span>
+            <input inputMode="decimal" value={vram} onChange={(e) => setVram(e.target.value)} placeholder="0" />
+          </label>
+          <label className="hw-field">
+            <span>RAM (GB)</span>
+            <input inputMode="decimal" value={ram} onChange={(e) => setRam(e.target.value)} placeholder="16" />
+          </label>
+          <label className="hw-check">
             <input type="checkbox" checked={unified} onChange={(e) => setUnified(e.target.checked)} /> Unified memory
             (Apple Silicon)
           </label>
