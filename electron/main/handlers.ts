@@ -57,6 +57,8 @@ export function createHandlers(s: Services): Handlers {
     'hub.repo': ({ kind, id }) => s.hub.details.repo(kind, id),
     'hub.readme': ({ kind, id }) => s.hub.details.readme(kind, id),
     'hub.tree': ({ kind, id, cursor }) => s.hub.details.tree(kind, id, cursor),
+    'hub.ggufHeader': ({ id, file }) => s.ggufHeaders.read(id, file),
+    'system.hardware': ({ refresh }) => s.hardware.view(refresh),
     'chat.list': ({ query }) => s.chat.list(query),
     'chat.create': (init) => s.chat.store.create(init),
     'chat.get': ({ id }) => s.chat.get(id),

@@ -3,6 +3,7 @@ import { appCalls } from './app';
 import { catalogueCalls } from './catalogue';
 import { chatCalls } from './chat';
 import type { CallDef, StreamDef } from './define';
+import { hardwareCalls } from './hardware';
 import { hubRepoCalls } from './hub-repo';
 import { hubSearchCalls } from './hub-search';
 import { mcpCalls } from './mcp';
@@ -21,6 +22,7 @@ export const contract = {
   ...hubRepoCalls,
   ...chatCalls,
   ...mcpCalls,
+  ...hardwareCalls,
 } as const;
 
 export type Contract = typeof contract;

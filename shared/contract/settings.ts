@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './define';
+import { hardwareOverrideSchema } from './hardware';
 
 const httpUrl = z
   .string()
@@ -35,6 +36,8 @@ export const settingsSchema = z.object({
    * then `online` (search and model details come from the Hub) or `offline` (embedded catalogue and cache only).
    */
   hubAccess: hubAccessSchema,
+  /** The user's own hardware figures for the GGUF fit verdicts (absent: what main detects). */
+  hardwareOverride: hardwareOverrideSchema.optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -50,6 +53,7 @@ export const settingsPatchSchema = z
     billTo: settingsSchema.shape.billTo.nullable(),
     theme: themeSchema.nullable(),
     hubAccess: hubAccessSchema.nullable(),
+    hardwareOverride: hardwareOverrideSchema.nullable(),
   })
   .partial()
   .strict();

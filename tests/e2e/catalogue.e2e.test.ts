@@ -94,22 +94,20 @@ describe('catalogue in Chromium (web mode)', () => {
     await screenshot(page, 'catalogue-hub-model');
   });
 
-  it('a GGUF repo lists its quantizations in order with a picker and an Ollama link', async () => {
+  it('a GGUF repo lists its quantizations in order with a picker and an inline Ollama pull', async () => {
     const id = 'unsloth/Llama-3.2-1B-Instruct-GGUF';
     await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(id)}`);
     const quants = page.getByTestId('model-quants');
     await quants.waitFor();
-    const labels = await quants.locator('tbody td.mono:not(.small)').allTextContents();
+    const labels = await quants
+      .getByTestId('quant-row')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-quant')));
     const src = defaultHubModels().find((m) => m.id === id)!;
     expect(labels).toEqual(ggufQuants(src.siblings).map((q) => q.label));
     expect(labels.length).toBeGreaterThan(2);
-    await expect
-      .poll(() => page.getByTestId('run-ollama').getAttribute('href'))
-      .toBe(`#/models/pull/${encodeURIComponent(`hf.co/${id}:Q4_K_M`)}`);
     await quants.getByRole('radio', { name: 'Q8_0' }).check();
-    await expect
-      .poll(() => page.getByTestId('run-ollama').getAttribute('href'))
-      .toBe(`#/models/pull/${encodeURIComponent(`hf.co/${id}:Q8_0`)}`);
+    await expect.poll(() => quants.getByTestId('pull-inline').textContent()).toContain(`hf.co/${id}:Q8_0`);
+    await page.getByTestId('run-ollama').waitFor();
     await screenshot(page, 'catalogue-gguf');
   });
 

@@ -53,7 +53,11 @@ describe('snippet workbench in Chromium (web mode)', () => {
     fal = await startFalFixture({ keys: [FAL_KEY] });
     // "Search the Hub" on, so the model page loads the live record (providers, GGUF files) from the fixture.
     mkdirSync(data.path, { recursive: true });
-    writeFileSync(join(data.path, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'online' } }));
+    writeFileSync(
+      join(data.path, 'settings.json'),
+      // A machine where no quant fits fully, so the default quant is Q4_K_M whatever runs the test.
+      JSON.stringify({ version: 1, values: { hubAccess: 'online', hardwareOverride: { vramGiB: 0, ramGiB: 1 } } }),
+    );
     // The fal address is set outside the page, so the fal key is bound to it.
     app = await startWebApp({
       env: { HF_ENDPOINT: hub.url, HF_TOKEN, FAL_KEY, HUBDESK_FAL_REST_BASE: fal.url },

@@ -5,6 +5,8 @@ import { ChatService } from './chat/service';
 import { ChatStore } from './chat/store';
 import { HubClient } from './hub/client';
 import { HubService } from './hub/service';
+import { GgufHeaderReader } from './fit/gguf-header';
+import { HardwareService, type RunTool } from './hardware/service';
 import { createLogger, type Logger } from './log';
 import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
@@ -44,6 +46,8 @@ export interface ServicesOptions {
   mcp?: Partial<
     Pick<McpOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'restartBaseMs' | 'restartMaxMs' | 'maxRestarts'>
   >;
+  /** Hardware probing (tests: captured tool outputs instead of running nvidia-smi / rocm-smi). */
+  hardware?: { run?: RunTool; platform?: NodeJS.Platform; arch?: string };
 }
 
 export interface Services {
@@ -58,6 +62,8 @@ export interface Services {
   catalogue: CatalogueService;
   hub: HubService;
   chat: ChatService;
+  hardware: HardwareService;
+  ggufHeaders: GgufHeaderReader;
   openExternal?: (url: string) => Promise<void>;
   /** MCP servers: built on first use (nothing MCP starts or loads at app start-up). */
   mcp(): Promise<McpService>;
@@ -150,6 +156,14 @@ export function createServices(opts: ServicesOptions): Services {
       retryBaseMs: opts.chat?.retryBaseMs,
       maxToolRounds: opts.chat?.maxToolRounds,
       providerTimeoutMs: opts.chat?.providerTimeoutMs,
+    }),
+    hardware: new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware }),
+    ggufHeaders: new GgufHeaderReader({
+      endpoint: () => settings.get().hubEndpoint,
+      token: () => secrets.get('hfToken'),
+      enabled: () => settings.get().hubAccess === 'online',
+      log,
+      timeoutMs: opts.hub?.timeoutMs,
     }),
     openExternal: opts.openExternal,
     mcp: () =>

@@ -1,5 +1,6 @@
 import type { CatalogueLibrary, CatalogueTask } from '@shared/contract/catalogue';
 import { ExternalLink } from '../../components/ExternalLink';
+import { LibrarySample } from './LibrarySample';
 import { CatLink } from './links';
 import { TopHubModels } from './TopHubModels';
 
@@ -74,6 +75,7 @@ export function LibraryView({ lib, tasks }: { lib: CatalogueLibrary; tasks: Map<
         </dl>
       </section>
       <TopHubModels library={lib.id} />
+      <LibrarySample lib={lib} />
       <section className="card cat-section" data-testid="library-tasks">
         <h2>Tasks that list it</h2>
         <TaskLinks ids={lib.tasks} tasks={tasks} />

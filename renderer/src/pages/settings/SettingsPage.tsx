@@ -7,8 +7,14 @@ import { useStatus } from '../../store/status';
 import { KeyBindingsCard } from './KeyBindings';
 import { SecretStorageNote } from './SecretStorageNote';
 import { HubAccessSetting } from './HubAccessSetting';
+import { HardwareSettings } from './HardwareSettings';
 
-const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
+const textFields: {
+  key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>;
+  label: string;
+  help: string;
+  env?: string;
+}[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
   { key: 'hubEndpoint', label: 'Hub endpoint', help: 'The Hugging Face Hub (or a mirror).', env: 'HF_ENDPOINT' },
   {
@@ -192,6 +198,7 @@ export function SettingsPage() {
           <TextSetting key={f.key} field={f} />
         ))}
       </div>
+      <HardwareSettings />
       <div className="card">
         <h2>Secrets</h2>
         <p className="help">Secrets stay in HubDesk&apos;s main process: this page only learns whether one is set.</p>
