@@ -65,7 +65,8 @@ export const chatFiguresSchema = z.object({
 });
 export type ChatFigures = z.infer<typeof chatFiguresSchema>;
 
-export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error']);
+/** `stopped`: the user stopped it; `interrupted`: the app or machine stopped while it streamed. */
+export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'interrupted', 'error']);
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
 export const chatMessageSchema = z.object({

@@ -15,7 +15,8 @@ import type { OllamaService } from '../ollama/service';
 import { renderLocalServerSnippets } from '../snippets/local-server';
 import type { SnippetService } from '../snippets/service';
 import { MAX_ATTEMPTS, RETRY_STATUSES, backoff, httpStatusOf, providerError, providerStream } from './provider';
-import { ChatStore, newId, toMarkdown, type Conversation } from './store';
+import { exportFileName, toMarkdown } from './export-format';
+import { ChatStore, newId, type Conversation } from './store';
 import { DEFAULT_WEB_BASE, MAX_TOOL_ROUNDS, runWebTool, webToolDefs } from './web-tools';
 
 export interface ChatServiceOptions {
@@ -167,21 +168,18 @@ export class ChatService {
     const m = conv.find(messageId);
     if (!m) throw new AppError('not_found', 'That message no longer exists.');
     if (m.role !== 'user') throw new AppError('invalid_input', 'Only your own messages can be edited.');
-    const next = { ...m, content };
-    conv.put(next);
-    return next;
+    return this.store.write(() => conv.editInPlace(messageId, content));
   }
 
   export(id: string, format: 'markdown' | 'json'): { filename: string; mime: string; text: string } {
     const exp = this.store.exportJson(id);
-    const base =
-      exp.meta.title
-        .replace(/[^\w.-]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 60) || 'conversation';
     if (format === 'json')
-      return { filename: `${base}.json`, mime: 'application/json', text: JSON.stringify(exp, null, 2) };
-    return { filename: `${base}.md`, mime: 'text/markdown', text: toMarkdown(exp) };
+      return {
+        filename: exportFileName(exp.meta.title, 'json'),
+        mime: 'application/json',
+        text: JSON.stringify(exp, null, 2),
+      };
+    return { filename: exportFileName(exp.meta.title, 'md'), mime: 'text/markdown', text: toMarkdown(exp) };
   }
 
   /**
@@ -324,7 +322,7 @@ export class ChatService {
     }
     const next = conv.messages[anchor + 1];
     if (next) {
-      conv.cut(next.id);
+      conv.branchBefore(next.id);
       ctx.emit({ type: 'cut', from: next.id });
     }
     return this.reply(conv, ctx);
