@@ -54,6 +54,7 @@ export function createHandlers(s: Services): Handlers {
     },
     'chat.restore': ({ id }) => s.chat.store.restore(id),
     'chat.edit': ({ id, messageId, content }) => s.chat.edit(id, messageId, content),
+    'chat.selectVersion': ({ id, messageId }) => s.chat.selectVersion(id, messageId),
     'chat.export': ({ id, format }) => s.chat.export(id, format),
     'chat.import': ({ text }) => s.chat.store.import(text),
     'chat.capabilities': async ({ id }) => ({ capabilities: await s.chat.capabilities(s.chat.store.meta(id)) }),

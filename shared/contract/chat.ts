@@ -135,6 +135,15 @@ const metaPatch = z
   .partial()
   .strict();
 
+/** A conversation as shown: the selected path of its message tree, and the versions of messages that have some. */
+const conversationViewSchema = z.object({
+  meta: conversationMetaSchema,
+  messages: z.array(chatMessageSchema),
+  /** Message id → the ids of its versions (siblings, oldest first); only messages with more than one. */
+  versions: z.record(z.string(), z.array(z.string())),
+});
+export type ConversationView = z.infer<typeof conversationViewSchema>;
+
 const replyResult = z.object({ messages: z.array(chatMessageSchema) });
 
 export const chatCalls = {
@@ -143,9 +152,11 @@ export const chatCalls = {
     output: z.object({ conversations: z.array(conversationMetaSchema) }),
   }),
   'chat.create': call({ input: metaPatch, output: conversationMetaSchema }),
-  'chat.get': call({
-    input: convId,
-    output: z.object({ meta: conversationMetaSchema, messages: z.array(chatMessageSchema) }),
+  'chat.get': call({ input: convId, output: conversationViewSchema }),
+  /** Shows another version of a message (regenerated or edited); the conversation continues from it. */
+  'chat.selectVersion': call({
+    input: z.object({ id: idSchema, messageId: idSchema }).strict(),
+    output: conversationViewSchema,
   }),
   'chat.update': call({ input: z.object({ id: idSchema, patch: metaPatch }).strict(), output: conversationMetaSchema }),
   /** Moves the conversation aside; `chat.restore` undoes it until the app restarts. */
@@ -187,7 +198,10 @@ export const chatCalls = {
     event: chatEventSchema,
     result: replyResult,
   }),
-  /** Drops the last reply (or everything after `edit.messageId`, whose text is replaced) and answers again. */
+  /**
+   * Answers the last user message again, or (with `edit`) a new version of that user message; the earlier reply
+   * or question stays as a version. The result's messages start with the edited question, if any.
+   */
   'chat.regenerate': stream({
     input: z
       .object({

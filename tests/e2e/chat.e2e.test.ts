@@ -97,7 +97,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await screenshot(page, 'chat-stopped');
   });
 
-  it('regenerate replaces the last reply', async () => {
+  it('regenerate adds a version of the last reply; ‹ › switches between them', async () => {
     const before = await assistant().count();
     await assistant().last().hover();
     await page.getByRole('button', { name: 'Regenerate' }).click();
@@ -111,9 +111,19 @@ describe('chat in Chromium against the Ollama fixture', () => {
         { timeout: 15_000 },
       )
       .toBe(true);
+    // The earlier (stopped) reply was kept as version 1 of 2.
+    const last = assistant().last();
+    await last.getByLabel('version 2 of 2').waitFor();
+    await last.getByRole('button', { name: 'Previous version' }).click();
+    await assistant().last().getByLabel('version 1 of 2').waitFor();
+    expect(await assistant().last().getAttribute('data-status')).toBe('stopped');
+    await screenshot(page, 'chat-versions');
+    await assistant().last().getByRole('button', { name: 'Next version' }).click();
+    await assistant().last().getByLabel('version 2 of 2').waitFor();
+    expect(await assistant().last().getAttribute('data-status')).toBe('complete');
   });
 
-  it('edit and regenerate answers the edited message; save only just saves', async () => {
+  it('edit and regenerate answers the edited message (the old one stays a version); save just saves', async () => {
     const firstUser = page.getByTestId('msg-user').first();
     await firstUser.hover();
     await firstUser.getByRole('button', { name: 'Edit' }).click();
@@ -122,11 +132,16 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await expect.poll(() => page.getByTestId('msg-user').count()).toBe(1);
     await expect.poll(() => assistant().last().getAttribute('data-status'), { timeout: 15_000 }).toBe('complete');
     expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
+    await page
+      .getByTestId('msg-user')
+      .first()
+      .getByLabel(/version 2 of \d/)
+      .waitFor();
 
     await page.getByTestId('msg-user').first().hover();
     await page.getByTestId('msg-user').first().getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Edit message').fill('Saved without a new answer');
-    await page.getByRole('button', { name: 'Save only' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
     expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
   });

@@ -30,6 +30,8 @@ export function liveText(id: string): LiveText {
 interface ConvData {
   meta?: ConversationMeta;
   messages: ChatMessage[];
+  /** Message id → its versions (oldest first), for messages that have more than one. */
+  versions?: Record<string, string[]>;
   loading: boolean;
   error?: AppErrorShape;
 }
@@ -62,6 +64,7 @@ interface ChatState {
   send(id: string, text: string, images?: string[]): void;
   regenerate(id: string, edit?: { messageId: string; content: string }): void;
   editOnly(id: string, messageId: string, content: string): Promise<void>;
+  selectVersion(id: string, messageId: string): Promise<void>;
   stop(id: string): void;
   importJson(text: string): Promise<ConversationMeta>;
 }
@@ -131,6 +134,7 @@ export const useChat = create<ChatState>((set, get) => {
     convId: string,
     start: (onEvents: (evs: ChatEvent[]) => void) => { result: Promise<unknown>; cancel(): void },
     draft?: string,
+    after?: () => void,
   ) => {
     const seen = { user: false };
     set((s) => ({ replyError: { ...s.replyError, [convId]: undefined } }));
@@ -169,8 +173,18 @@ export const useChat = create<ChatState>((set, get) => {
             if (meta) patchConv(convId, () => ({ meta }));
           })
           .catch(() => {});
+        after?.();
       });
   };
+
+  /** Reloads a conversation's path and versions (after a regenerate or an edit changed them). */
+  const reload = (id: string) =>
+    api
+      .call('chat.get', { id })
+      .then((r) => {
+        if (!get().running[id]) patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+      })
+      .catch(() => {});
 
   return {
     list: [],
@@ -198,7 +212,7 @@ export const useChat = create<ChatState>((set, get) => {
       patchConv(id, () => ({ loading: true, error: undefined }));
       try {
         const r = await api.call('chat.get', { id });
-        patchConv(id, () => ({ meta: r.meta, messages: r.messages, loading: false }));
+        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions, loading: false }));
       } catch (e) {
         patchConv(id, () => ({ loading: false, error: e as AppErrorShape }));
       }
@@ -254,12 +268,27 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     regenerate: (id, edit) => {
-      runStream(id, (on) => api.stream('chat.regenerate', edit ? { id, edit } : { id }, on));
+      runStream(
+        id,
+        (on) => api.stream('chat.regenerate', edit ? { id, edit } : { id }, on),
+        undefined,
+        () => void reload(id),
+      );
     },
 
     editOnly: async (id, messageId, content) => {
       const m = await api.call('chat.edit', { id, messageId, content });
       patchConv(id, (c) => ({ messages: upsert(c.messages, m) }));
+      await reload(id);
+    },
+
+    selectVersion: async (id, messageId) => {
+      try {
+        const r = await api.call('chat.selectVersion', { id, messageId });
+        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+      } catch (e) {
+        set((s) => ({ replyError: { ...s.replyError, [id]: e as AppErrorShape } }));
+      }
     },
 
     stop: (id) => get().running[id]?.cancel(),

@@ -270,7 +270,7 @@ function Thread({ id }: { id: string }) {
   const listMeta = useChat((s) => s.list.find((m) => m.id === id));
   const busy = useChat((s) => !!s.running[id]);
   const replyError = useChat((s) => s.replyError[id]);
-  const { open, regenerate, editOnly } = useChat.getState();
+  const { open, regenerate, editOnly, selectVersion } = useChat.getState();
   const [showSettings, setShowSettings] = useState(false);
   const [showCode, setShowCode] = useState(false);
   const [capabilities, setCapabilities] = useState<string[]>([]);
@@ -305,8 +305,9 @@ function Thread({ id }: { id: string }) {
         if (regen) regenerate(id, { messageId: m.id, content });
         else void editOnly(id, m.id, content);
       },
+      onSelectVersion: (messageId: string) => void selectVersion(id, messageId),
     }),
-    [id, regenerate, editOnly],
+    [id, regenerate, editOnly, selectVersion],
   );
   useEffect(() => {
     if (!copied) return;
@@ -370,7 +371,7 @@ function Thread({ id }: { id: string }) {
           </Empty>
         </div>
       ) : (
-        <MessageList messages={conv.messages} busy={busy} actions={actions} />
+        <MessageList messages={conv.messages} versions={conv.versions} busy={busy} actions={actions} />
       )}
       {replyError && (
         <div className="reply-error" role="alert" data-testid="reply-error">

@@ -13,10 +13,12 @@ const STICK_PX = 48;
  */
 export function MessageList({
   messages,
+  versions,
   busy,
   actions,
 }: {
   messages: ChatMessage[];
+  versions?: Record<string, string[]>;
   busy: boolean;
   actions: MessageActions;
 }) {
@@ -93,6 +95,7 @@ export function MessageList({
             <div key={it.key} data-index={it.index} ref={v.measureElement} className="msg-row">
               <Message
                 m={messages[it.index]}
+                versions={versions?.[messages[it.index].id]}
                 isLast={it.index === lastAssistant && it.index >= messages.length - 1}
                 busy={busy}
                 actions={actions}
