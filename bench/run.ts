@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
+import { chatSearch } from './figures/chat-search';
 import { longChat } from './figures/long-chat';
 import { persistence } from './figures/persistence';
 import { search } from './figures/search';
@@ -18,6 +19,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   startup,
   'long-chat': longChat,
   persistence,
+  'chat-search': chatSearch,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

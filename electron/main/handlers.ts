@@ -45,6 +45,7 @@ export function createHandlers(s: Services): Handlers {
     'hub.search': (input) => s.hub.search(input),
     'hub.model': ({ id }) => s.hub.model(id),
     'chat.list': ({ query }) => s.chat.list(query),
+    'chat.search': ({ query }) => s.chat.search(query),
     'chat.create': (init) => s.chat.store.create(init),
     'chat.get': ({ id }) => s.chat.get(id),
     'chat.update': ({ id, patch }) => s.chat.store.update(id, patch),

@@ -144,12 +144,39 @@ const conversationViewSchema = z.object({
 });
 export type ConversationView = z.infer<typeof conversationViewSchema>;
 
+/** A piece of a search excerpt; `hit` marks the words that matched. */
+export const excerptPartSchema = z.object({ text: z.string(), hit: z.boolean().optional() });
+export type ExcerptPart = z.infer<typeof excerptPartSchema>;
+
+export const chatSearchResultSchema = z.object({
+  meta: conversationMetaSchema,
+  /** The title with its matched words, when the title matched. */
+  title: z.array(excerptPartSchema).optional(),
+  /** Up to three matching messages, most recent first. */
+  hits: z.array(
+    z.object({
+      messageId: z.string(),
+      role: z.enum(['user', 'assistant', 'tool']),
+      excerpt: z.array(excerptPartSchema),
+    }),
+  ),
+});
+export type ChatSearchResult = z.infer<typeof chatSearchResultSchema>;
+
 const replyResult = z.object({ messages: z.array(chatMessageSchema) });
 
 export const chatCalls = {
   'chat.list': call({
     input: z.object({ query: z.string().max(200).optional() }).strict(),
     output: z.object({ conversations: z.array(conversationMetaSchema) }),
+  }),
+  /**
+   * Searches titles and message text (every word as a prefix, "quoted phrases" as phrases); conversations with
+   * the most recent matches first, with highlighted excerpts.
+   */
+  'chat.search': call({
+    input: z.object({ query: z.string().max(200) }).strict(),
+    output: z.object({ results: z.array(chatSearchResultSchema) }),
   }),
   'chat.create': call({ input: metaPatch, output: conversationMetaSchema }),
   'chat.get': call({ input: convId, output: conversationViewSchema }),

@@ -207,9 +207,18 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await items.filter({ hasText: 'Greetings' }).getByRole('button', { name: 'Pin' }).click();
     await expect.poll(() => items.first().textContent()).toContain('Greetings');
 
+    // One box searches titles and message text; matched words are highlighted.
+    const results = page.getByTestId('search-result');
     await page.getByLabel('Search conversations').fill('sky');
-    await expect.poll(() => items.count()).toBe(1);
-    await page.getByLabel('Search conversations').fill('');
+    await expect.poll(() => results.count()).toBe(1);
+    expect(await results.first().locator('.conv-title mark').allTextContents()).toEqual(['sky']);
+    await page.getByLabel('Search conversations').fill('think');
+    await expect.poll(() => results.count()).toBe(0);
+    await page.getByLabel('Search conversations').fill('bold');
+    const greeting = results.filter({ hasText: 'Greetings' });
+    await greeting.waitFor();
+    expect(await greeting.getByTestId('search-hit').first().locator('mark').textContent()).toBe('bold');
+    await page.getByLabel('Search conversations').press('Escape');
     await expect.poll(() => items.count()).toBe(2);
 
     // Export the open conversation (the sky one) as JSON, then import it back: a third, identical conversation.
@@ -260,6 +269,19 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByText('Question 0', { exact: true }).waitFor();
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     await screenshot(page, 'chat-10k');
+  });
+
+  it('search finds a message deep inside the 10,000-message conversation and opens it scrolled to it', async () => {
+    await page.getByLabel('Search conversations').fill('"Question 5000"');
+    const hit = page.getByTestId('search-hit').first();
+    await hit.waitFor();
+    expect(await hit.locator('mark').allTextContents()).toEqual(['Question', '5000']);
+    await hit.click();
+    const focused = page.locator('.msg-row.msg-focus');
+    await focused.getByText('Question 5000', { exact: true }).waitFor();
+    expect(await focused.isVisible()).toBe(true);
+    await screenshot(page, 'chat-search');
+    await page.getByLabel('Search conversations').fill('');
   });
 });
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ChatEvent, ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { ChatEvent, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
 import type { Input } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
@@ -45,7 +45,13 @@ interface ChatState {
   list: ConversationMeta[];
   listLoading: boolean;
   listError?: AppErrorShape;
+  /** The search box: titles and message text (chat.search). */
   query: string;
+  results: ChatSearchResult[];
+  searching: boolean;
+  searchError?: AppErrorShape;
+  /** A message to bring into view once its conversation is open (a search hit). */
+  focus?: { convId: string; messageId: string };
   currentId?: string;
   convs: Record<string, ConvData>;
   running: Record<string, Running>;
@@ -54,7 +60,10 @@ interface ChatState {
   /** Typed but not sent, per conversation: never lost on an error. */
   drafts: Record<string, string>;
   undo?: { id: string; title: string };
-  loadList(query?: string): Promise<void>;
+  loadList(): Promise<void>;
+  search(query: string): Promise<void>;
+  /** Opens a conversation at a message: on the selected path, or by switching to the version that holds it. */
+  focusMessage(convId: string, messageId: string): Promise<void>;
   open(id: string | undefined): Promise<void>;
   create(init?: Partial<ConversationMeta>): Promise<ConversationMeta>;
   update(id: string, patch: Input<'chat.update'>['patch']): Promise<void>;
@@ -166,7 +175,7 @@ export const useChat = create<ChatState>((set, get) => {
         });
         // The title and message count changed in main: refresh the list and this conversation's metadata.
         void api
-          .call('chat.list', get().query ? { query: get().query } : {})
+          .call('chat.list', {})
           .then((r) => {
             set({ list: r.conversations });
             const meta = r.conversations.find((m) => m.id === convId);
@@ -190,20 +199,41 @@ export const useChat = create<ChatState>((set, get) => {
     list: [],
     listLoading: true,
     query: '',
+    results: [],
+    searching: false,
     convs: {},
     running: {},
     replyError: {},
     drafts: {},
 
-    loadList: async (query) => {
-      const q = query ?? get().query;
-      set({ query: q, listLoading: true });
+    loadList: async () => {
+      set({ listLoading: true });
       try {
-        const r = await api.call('chat.list', q ? { query: q } : {});
+        const r = await api.call('chat.list', {});
         set({ list: r.conversations, listLoading: false, listError: undefined });
       } catch (e) {
         set({ listLoading: false, listError: e as AppErrorShape });
       }
+    },
+
+    search: async (query) => {
+      set({ query, searching: !!query.trim(), searchError: undefined });
+      if (!query.trim()) return set({ results: [] });
+      try {
+        const r = await api.call('chat.search', { query });
+        // Answers can arrive out of order while typing: only the one for the current text counts.
+        if (get().query === query) set({ results: r.results, searching: false });
+      } catch (e) {
+        if (get().query === query) set({ searching: false, searchError: e as AppErrorShape });
+      }
+    },
+
+    focusMessage: async (convId, messageId) => {
+      set({ focus: { convId, messageId } });
+      // Once the conversation is open: a hit in another version switches to that version.
+      const c = get().convs[convId];
+      if (c && !c.loading && c.messages.length && !c.messages.some((m) => m.id === messageId))
+        await get().selectVersion(convId, messageId);
     },
 
     open: async (id) => {
@@ -260,6 +290,7 @@ export const useChat = create<ChatState>((set, get) => {
 
     send: (id, text, images) => {
       get().setDraft(id, '');
+      if (get().focus?.convId === id) set({ focus: undefined });
       runStream(
         id,
         (on) => api.stream('chat.send', { id, content: text, ...(images?.length ? { images } : {}) }, on),

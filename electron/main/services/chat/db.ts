@@ -38,7 +38,7 @@ export const MIGRATIONS: string[] = [
    CREATE INDEX messages_by_parent ON messages(parent_id);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
    CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='seq',
-     tokenize='unicode61 remove_diacritics 2');
+     tokenize='unicode61 remove_diacritics 2', prefix='2 3');
    CREATE VIRTUAL TABLE titles_fts USING fts5(title, content='conversations', content_rowid='seq',
      tokenize='unicode61 remove_diacritics 2');
    CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN

@@ -1,10 +1,11 @@
-import type { ChatMessage, ConversationMeta, ConversationView } from '@shared/contract/chat';
+import type { ChatMessage, ChatSearchResult, ConversationMeta, ConversationView } from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
 import { AppError } from '@shared/errors';
 import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
 import type { Conversation } from './conversation';
 import { exportFileName, toMarkdown } from './export-format';
+import { searchChats } from './search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './reply';
 import { ChatStore, newId } from './store';
 
@@ -33,6 +34,10 @@ export class ChatService {
 
   list(query?: string): { conversations: ConversationMeta[] } {
     return { conversations: this.store.list(query) };
+  }
+
+  search(query: string): { results: ChatSearchResult[] } {
+    return { results: this.store.write(() => searchChats(this.store.db, query)) };
   }
 
   get(id: string): ConversationView {
