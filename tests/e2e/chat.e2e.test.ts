@@ -283,6 +283,19 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await screenshot(page, 'chat-search');
     await page.getByLabel('Search conversations').fill('');
   });
+
+  it('a model that is not pulled: the error says so and offers "Pull <model>"', async () => {
+    await page.evaluate(() => (location.hash = '#/chat/new/ollama/qwen3%3A0.6b'));
+    await page.getByTestId('thread-title').waitFor();
+    await page.getByTestId('composer').fill('hi');
+    await page.getByTestId('composer').press('Enter');
+    const alert = page.getByTestId('reply-error');
+    await alert.getByText('qwen3:0.6b is not on your Ollama server. Pull it, then try again.').waitFor();
+    await screenshot(page, 'chat-error-pull');
+    await alert.getByRole('button', { name: 'Pull qwen3:0.6b' }).click();
+    await page.getByTestId('job').filter({ hasText: 'qwen3:0.6b' }).first().waitFor();
+    await page.evaluate(() => (location.hash = '#/chat'));
+  });
 });
 
 describe('provider chat in Chromium against the router fixture', () => {

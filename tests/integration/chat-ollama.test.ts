@@ -181,7 +181,11 @@ describe('Ollama chat against the Ollama fixture', () => {
   it('an unknown model says so', async () => {
     const conv = await app.client.call('chat.create', { model: 'nope' });
     const { error } = await send(conv.id, 'hi');
-    expect(error).toMatchObject({ code: 'not_found', message: "model 'nope' not found" });
+    expect(error).toMatchObject({
+      code: 'not_found',
+      message: 'nope is not on your Ollama server. Pull it, then try again.',
+      details: { action: { kind: 'pull', model: 'nope' }, original: "model 'nope' not found" },
+    });
   });
 
   it('regenerate replaces the last reply; edit (save only) and edit and regenerate', async () => {

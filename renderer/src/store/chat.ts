@@ -134,7 +134,23 @@ export const useChat = create<ChatState>((set, get) => {
         }));
       }
     }
-    if (changed) patchConv(convId, () => ({ messages }));
+    if (changed) {
+      patchConv(convId, () => ({ messages }));
+      // The sidebar shows the new title and count at once, as main sets them (titleFrom in main's rows.ts).
+      const first = messages.find((m) => m.role === 'user' && m.content.trim());
+      set((s) => ({
+        list: s.list.map((m) =>
+          m.id !== convId
+            ? m
+            : {
+                ...m,
+                messageCount: messages.length,
+                title:
+                  m.title === 'New chat' && first ? first.content.trim().replace(/\s+/g, ' ').slice(0, 60) : m.title,
+              },
+        ),
+      }));
+    }
     for (const t of touched) t.notify();
   };
 
@@ -249,7 +265,10 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     create: async (init = {}) => {
-      const cur = get().currentId ? get().convs[get().currentId!]?.meta : undefined;
+      // The open conversation's model, else the one used last (the list is most recent first).
+      const cur =
+        (get().currentId ? get().convs[get().currentId!]?.meta : undefined) ??
+        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find((m) => m.model);
       const meta = await api.call('chat.create', {
         ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),
         ...init,

@@ -7,6 +7,7 @@ import type { OllamaService } from '../ollama/service';
 import { ollamaOptions, toOllamaMessages } from './code';
 import type { Conversation } from './conversation';
 import { MAX_ATTEMPTS, RETRY_STATUSES, backoff, httpStatusOf, providerError, providerStream } from './provider';
+import { replyError } from './reply-errors';
 import { newId } from './rows';
 import { toTurns } from './turns';
 import { DEFAULT_WEB_BASE, MAX_TOOL_ROUNDS, runWebTool, webToolDefs } from './web-tools';
@@ -163,7 +164,9 @@ export class ReplyWriter {
             : await this.providerTurn(conv, live, ctx);
       } catch (e) {
         const aborted = ctx.signal.aborted;
-        const err = aborted ? new AppError('aborted', 'Stopped.') : toAppError(e);
+        const err = aborted
+          ? new AppError('aborted', 'Stopped.')
+          : replyError(e, { backend: meta.backend, model: meta.model, started: live.started });
         live.finish(aborted ? { status: 'stopped' } : { status: 'error', error: err.toJSON() });
         this.opts.log.info('reply ended early', { id: meta.id, code: err.code, status: err.status });
         throw err;

@@ -9,6 +9,7 @@ import { CodePane } from './CodePane';
 import { ConversationSettings } from './ConversationSettings';
 import type { MessageActions } from './Message';
 import { MessageList } from './MessageList';
+import { ReplyError } from './ReplyError';
 import { Sidebar } from './Sidebar';
 import './chat.css';
 
@@ -228,12 +229,8 @@ function Thread({ id }: { id: string }) {
       ) : (
         <MessageList messages={conv.messages} versions={conv.versions} focusId={focus} busy={busy} actions={actions} />
       )}
-      {replyError && (
-        <div className="reply-error" role="alert" data-testid="reply-error">
-          <strong>{replyError.code === 'unauthorized' ? 'Not authorised' : 'The reply failed'}:</strong>{' '}
-          {replyError.message}
-        </div>
-      )}
+      {replyError && <ReplyError id={id} error={replyError} busy={busy} />}
+
       {copied && (
         <div className="copied-toast" role="status">
           {copied}
