@@ -55,7 +55,9 @@ describe('chat search: titles and message text (FTS5), through the real layers',
   it('text typed as FTS5 syntax is searched as words, never as an error', async () => {
     for (const q of ['"', 'AND', 'a*b', 'NEAR(', '^x', 'title:egg', '(((', '-', '""', '   '])
       await expect(search(q)).resolves.toBeInstanceOf(Array);
-    expect(toFtsQuery('egg* OR "hard boiled" x:y')).toBe('"egg"* "OR"* "hard boiled" "x" "y"');
+    expect(toFtsQuery('egg* OR "hard boiled" x:yo')).toBe('"egg" "OR" "hard boiled" "x" "yo"*');
+    // A finished word (a space after it) matches whole.
+    expect(toFtsQuery('hard boil ')).toBe('"hard" "boil"');
     expect(toFtsQuery('*** ---')).toBeUndefined();
   });
 

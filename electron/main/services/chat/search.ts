@@ -7,20 +7,27 @@ const OPEN = '\u0001';
 const CLOSE = '\u0002';
 
 /**
- * The search box's text as an FTS5 query: "quoted phrases" stay phrases, every other word matches as a prefix
- * (so results come while typing), all of them required. Returns undefined when nothing searchable is left.
+ * The search box's text as an FTS5 query: "quoted phrases" stay phrases, words match whole except the one being
+ * typed, which matches as a prefix (so results come while typing); all of them required. Returns undefined when nothing searchable is left.
  */
 export function toFtsQuery(text: string): string | undefined {
   const parts: string[] = [];
   const re = /"([^"]*)"?|(\S+)/g;
+  // Only the word being typed (the last one, with no space after it) matches as a prefix: earlier words are
+  // complete, and a prefix of a common word would make FTS5 merge the lists of every word it starts.
+  const typing = !/\s$/.test(text);
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const phrase = m[1] !== undefined;
     // Only letters and digits reach FTS5: its own syntax (AND, NEAR, ^, :, *) is never interpreted.
     const words = (m[1] ?? m[2]).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     if (!words.length) continue;
+    const last = re.lastIndex >= text.length && typing && !phrase;
     if (phrase) parts.push(`"${words.join(' ')}"`);
-    // One letter matches as a whole word: a one-letter prefix would scan most of the index.
-    else for (const w of words) parts.push(w.length > 1 ? `"${w}"*` : `"${w}"`);
+    else
+      words.forEach((w, i) =>
+        // One letter matches as a whole word: a one-letter prefix would scan most of the index.
+        parts.push(last && i === words.length - 1 && w.length > 1 ? `"${w}"*` : `"${w}"`),
+      );
   }
   return parts.length ? parts.join(' ') : undefined;
 }
