@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
 import { hubSearch } from './figures/hub-search';
+import { chatSearch } from './figures/chat-search';
 import { longChat } from './figures/long-chat';
 import { markdown } from './figures/markdown';
 import { modelPage } from './figures/model-page';
@@ -24,6 +25,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'long-chat': longChat,
   persistence,
   'model-page': modelPage,
+  'chat-search': chatSearch,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

@@ -145,7 +145,7 @@ export function createServices(opts: ServicesOptions): Services {
     catalogue: new CatalogueService(),
     hub,
     chat: new ChatService({
-      store: new ChatStore(join(opts.dataDir, 'chats'), log),
+      store: new ChatStore({ file: join(opts.dataDir, 'chats.sqlite'), legacyDir: join(opts.dataDir, 'chats') }, log),
       ollama,
       log,
       router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),

@@ -6,6 +6,45 @@ export interface MessageActions {
   onCopy(m: ChatMessage): void;
   onRegenerate(): void;
   onSaveEdit(m: ChatMessage, content: string, regenerate: boolean): void;
+  onSelectVersion(messageId: string): void;
+}
+
+/** ‹ 2/3 ›: the versions of a regenerated reply or an edited question; the conversation follows the one shown. */
+function Versions({
+  id,
+  versions,
+  busy,
+  onSelect,
+}: {
+  id: string;
+  versions: string[];
+  busy: boolean;
+  onSelect(id: string): void;
+}) {
+  const i = versions.indexOf(id);
+  return (
+    <span className="msg-versions" data-testid="msg-versions">
+      <button
+        className="btn btn-ghost btn-xs"
+        aria-label="Previous version"
+        disabled={busy || i <= 0}
+        onClick={() => onSelect(versions[i - 1])}
+      >
+        ‹
+      </button>
+      <span aria-label={`version ${i + 1} of ${versions.length}`}>
+        {i + 1}/{versions.length}
+      </span>
+      <button
+        className="btn btn-ghost btn-xs"
+        aria-label="Next version"
+        disabled={busy || i >= versions.length - 1}
+        onClick={() => onSelect(versions[i + 1])}
+      >
+        ›
+      </button>
+    </span>
+  );
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString(undefined, { maximumFractionDigits: digits });
@@ -53,7 +92,7 @@ function Editor({
           Cancel
         </button>
         <button className="btn" disabled={!text.trim()} onClick={() => onSave(text, false)}>
-          Save only
+          Save
         </button>
         <button className="btn btn-primary" disabled={!text.trim()} onClick={() => onSave(text, true)}>
           Save and regenerate
@@ -79,13 +118,15 @@ function ToolCalls({ m }: { m: ChatMessage }) {
 
 interface Props {
   m: ChatMessage;
+  /** This message's versions, when it has more than one. */
+  versions?: string[];
   isLast: boolean;
   busy: boolean;
   actions: MessageActions;
 }
 
 /** One message; memoized, so history rows do not re-render while a reply streams. */
-export const Message = memo(function Message({ m, isLast, busy, actions }: Props) {
+export const Message = memo(function Message({ m, versions, isLast, busy, actions }: Props) {
   const [editing, setEditing] = useState(false);
 
   if (m.role === 'tool') {
@@ -139,6 +180,11 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
             Stopped
           </div>
         )}
+        {m.status === 'interrupted' && (
+          <div className="msg-note" data-testid="msg-interrupted">
+            Interrupted — HubDesk stopped while this reply was being written; the text so far is kept
+          </div>
+        )}
         {m.status === 'error' && m.error && (
           <div className="msg-note msg-note-error" role="alert">
             {m.error.message}
@@ -147,6 +193,9 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
       </div>
       {m.status !== 'streaming' && !editing && (
         <div className="msg-meta">
+          {versions && versions.length > 1 && (
+            <Versions id={m.id} versions={versions} busy={busy} onSelect={actions.onSelectVersion} />
+          )}
           {!isUser && m.model && <span className="muted">{m.model}</span>}
           <Figures m={m} />
           <span className="msg-actions">
