@@ -62,6 +62,24 @@ describe('chat store (SQLite)', () => {
     expect(toMarkdown(exported)).toContain('## Assistant (stopped)');
   });
 
+  it('exported Markdown keeps what the model wrote as text, never as live HTML', () => {
+    const s = store();
+    const meta = s.create({ model: 'llama3.2', system: '<style>body{display:none}</style>' });
+    const conv = s.get(meta.id);
+    conv.put(msg('m_1', 'Show <b>bold</b>'));
+    conv.put(
+      msg('m_2', 'Here: <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n```html\n<b>kept</b>\n```', {
+        role: 'assistant',
+        thinking: '<iframe src="https://evil.example">',
+      }),
+    );
+    const md = toMarkdown(s.exportJson(meta.id));
+    for (const live of ['<script', '<img', '<style', '<iframe', '<b>bold']) expect(md).not.toContain(live);
+    expect(md).toContain('&lt;script>alert(1)&lt;/script>');
+    expect(md).toContain('```html\n<b>kept</b>\n```');
+    expect(md).toContain('<details><summary>Thinking</summary>');
+  });
+
   it('a malformed import is refused with the reason and changes nothing', () => {
     const s = store();
     s.create({ model: 'llama3.2' });

@@ -1,3 +1,4 @@
+import { inertMarkdown } from '@shared/inert-markdown';
 import type { ConversationExport } from '@shared/contract/chat';
 
 /** A file name from a title: words joined by single dashes, never two dots in a row nor a leading dot. */
@@ -16,14 +17,15 @@ export function exportFileName(title: string, ext: 'json' | 'md'): string {
 /** A conversation as Markdown: readable, with the settings that produced it. */
 export function toMarkdown(exp: ConversationExport): string {
   const { meta, messages } = exp;
-  const out: string[] = [`# ${meta.title}`, ''];
+  // What the model or the user wrote is made inert: raw HTML shows as text in any Markdown viewer.
+  const out: string[] = [`# ${inertMarkdown(meta.title)}`, ''];
   out.push(
     `- Model: \`${meta.model || '(none)'}\` (${meta.backend === 'ollama' ? 'Ollama' : `Hugging Face router, provider ${meta.provider}`})`,
   );
   const params = Object.entries(meta.params);
   if (params.length) out.push(`- Parameters: ${params.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`);
   out.push(`- Created: ${meta.createdAt}`, '');
-  if (meta.system) out.push('## System', '', meta.system, '');
+  if (meta.system) out.push('## System', '', inertMarkdown(meta.system), '');
   for (const m of messages) {
     const who = m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : `Tool (${m.toolName ?? 'tool'})`;
     const mark =
@@ -35,10 +37,11 @@ export function toMarkdown(exp: ConversationExport): string {
             ? ' (failed)'
             : '';
     out.push(`## ${who}${mark}`, '');
-    if (m.thinking) out.push('<details><summary>Thinking</summary>', '', m.thinking, '', '</details>', '');
-    if (m.content) out.push(m.content, '');
+    if (m.thinking)
+      out.push('<details><summary>Thinking</summary>', '', inertMarkdown(m.thinking), '', '</details>', '');
+    if (m.content) out.push(inertMarkdown(m.content), '');
     for (const c of m.toolCalls ?? []) out.push(`> Tool call: \`${c.name}(${JSON.stringify(c.arguments)})\``, '');
-    if (m.error) out.push(`> Error: ${m.error.message}`, '');
+    if (m.error) out.push(`> Error: ${inertMarkdown(m.error.message)}`, '');
   }
   return out.join('\n');
 }
