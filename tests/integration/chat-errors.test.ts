@@ -15,10 +15,10 @@ describe('errors that say what to do (fixtures answer as the real servers do)', 
     ollama = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
     router = await startRouterFixture();
     app = await startTestApp({
-      env: { OLLAMA_HOST: ollama.url, HF_TOKEN: 'hf_testTokenValue9876' },
+      // The router address is set outside the page, so the HF token is bound to it.
+      env: { OLLAMA_HOST: ollama.url, HF_TOKEN: 'hf_testTokenValue9876', HUBDESK_ROUTER_URL: router.url },
       chat: { retryBaseMs: 5, providerTimeoutMs: 2_000 },
     });
-    await app.client.call('settings.update', { routerUrl: router.url });
   });
   afterAll(async () => {
     await app?.close();
