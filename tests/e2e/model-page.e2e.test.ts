@@ -173,7 +173,9 @@ describe('model, dataset and Space pages in Chromium (web mode, fixture Hub)', (
     expect(report).toMatchObject({ handlers: 0, styled: 0, banned: 0, overlayPosition: 'static' });
     expect(report.pwned).toBeUndefined();
     expect(report.bodyDisplay).not.toBe('none');
-    const phish = report.links.find((l) => l.text === 'https://huggingface.co/safe-looking-link')!;
+    // A link whose text names another address shows where it really goes, in its title and after its text.
+    const phish = report.links.find((l) => l.text?.startsWith('https://huggingface.co/safe-looking-link'))!;
+    expect(phish.text).toBe('https://huggingface.co/safe-looking-link (evil.example)');
     expect(phish.href).toBe('https://evil.example/phish');
     expect(phish.title).toBe('https://evil.example/phish');
     expect(report.links.find((l) => l.text === 'click me')!.href).toBeNull();

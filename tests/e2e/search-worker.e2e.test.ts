@@ -23,6 +23,7 @@ describe('typo-tolerant search runs off the page thread', () => {
 
   it('a misspelt query is answered by the search worker', async () => {
     const model = data.models.find((m) => m.id.toLowerCase().includes('whisper'))!;
+    await page.getByTestId('task-groups').waitFor();
     await page.keyboard.press('Control+k');
     await page.keyboard.type('whisper');
     const results = page.getByTestId('catalogue-results');

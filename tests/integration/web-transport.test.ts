@@ -53,4 +53,14 @@ describe('web transport', () => {
     expect(err.code).toBe('invalid_input');
     expect(err.details).toMatchObject({ issues: [{ path: ['ollamaHost'] }] });
   });
+
+  it('a call the service refuses is answered 200 with the error, so a browser logs no failed request', async () => {
+    const res = await fetch(`http://127.0.0.1:${app.server.port}/api/call/ollama.show`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.server.secret}` },
+      body: JSON.stringify({ model: 'no-such-model' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: false, error: { code: 'not_found', status: 404 } });
+  });
 });

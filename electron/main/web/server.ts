@@ -150,15 +150,24 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     if (url.pathname.startsWith(WEB.callPath)) {
+      let input: unknown;
+      const name = decodePath(url.pathname.slice(WEB.callPath.length));
       try {
-        const name = decodePath(url.pathname.slice(WEB.callPath.length));
         if (name === undefined) throw new AppError('invalid_input', 'Malformed call name.');
-        const value = await opts.router.call(name, await readJson(req));
-        const reply: Reply = { ok: true, value };
-        sendJson(res, 200, reply);
+        input = await readJson(req);
       } catch (e) {
         sendError(res, e);
+        return;
       }
+      // The call was carried: its answer, value or error, is a 200 (as a stream's error event is). HTTP error
+      // statuses stay for requests the transport itself refuses, so a browser logs no expected refusal as a failure.
+      let reply: Reply;
+      try {
+        reply = { ok: true, value: await opts.router.call(name, input) };
+      } catch (e) {
+        reply = { ok: false, error: toAppError(e).toJSON() };
+      }
+      sendJson(res, 200, reply);
       return;
     }
     if (url.pathname.startsWith(WEB.streamPath)) {
