@@ -12,6 +12,8 @@ export default defineConfig({
       // Bundled (and tree-shaken) rather than required file by file from node_modules: main starts faster.
       externalizeDeps: false,
       rollupOptions: {
+        // libsql is a native module (N-API prebuilt per platform): required at run time, never bundled.
+        external: ['libsql'],
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
           web: resolve(__dirname, 'electron/main/web.ts'),

@@ -2,7 +2,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
+import { hubSearch } from './figures/hub-search';
+import { chatSearch } from './figures/chat-search';
 import { longChat } from './figures/long-chat';
+import { markdown } from './figures/markdown';
+import { modelPage } from './figures/model-page';
 import { persistence } from './figures/persistence';
 import { search } from './figures/search';
 import { snippets } from './figures/snippets';
@@ -14,16 +18,39 @@ import { streaming } from './figures/streaming';
 const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   snippets,
   streaming,
+  markdown,
   search,
+  'hub-search': hubSearch,
   startup,
   'long-chat': longChat,
   persistence,
+  'model-page': modelPage,
+  'chat-search': chatSearch,
 };
 
 function fmt(n: number | undefined, digits = 2): string {
   if (n === undefined || Number.isNaN(n)) return '';
   if (Math.abs(n) >= 1000) return Math.round(n).toLocaleString('en-US');
   return n.toFixed(digits);
+}
+
+/** HubDesk beside each peer renderer, with HubDesk/peer ratios: below 1 is HubDesk faster for times, slower for rates. */
+function peersTable(figs: Figure[]): string {
+  if (!figs.length) return '';
+  const names = [...new Set(figs.flatMap((f) => f.peers!.map((p) => p.name)))];
+  const header = ['figure', 'HubDesk', ...names.flatMap((n) => [n, 'ratio']), 'runs', 'target / note'];
+  const rows = figs.map((f) => [
+    f.name,
+    `${fmt(f.value)} ${f.unit}`,
+    ...names.flatMap((n) => {
+      const p = f.peers!.find((x) => x.name === n);
+      return p ? [`${fmt(p.value)} ${f.unit}`, p.ratio === undefined ? '—' : fmt(p.ratio)] : ['', ''];
+    }),
+    String(f.runs),
+    f.target ?? f.note ?? '',
+  ]);
+  const lines = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`);
+  return `\nHubDesk and peers (ratio = HubDesk / peer, same run):\n\n${lines.join('\n')}\n`;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -48,18 +75,20 @@ export async function main(argv: string[]): Promise<void> {
   rmSync(join(root, 'bench/results/.data'), { recursive: true, force: true });
 
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const rows = results.map((f) => [
-    f.name,
-    `${fmt(f.value)} ${f.unit}`,
-    f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`,
-    fmt(f.ratio),
-    String(f.runs),
-    f.target ?? f.note ?? '',
-  ]);
+  const rows = results
+    .filter((f) => !f.peers)
+    .map((f) => [
+      f.name,
+      `${fmt(f.value)} ${f.unit}`,
+      f.baseline === undefined ? '' : `${fmt(f.baseline)} ${f.unit}`,
+      fmt(f.ratio),
+      String(f.runs),
+      f.target ?? f.note ?? '',
+    ]);
   const header = ['figure', 'value', 'baseline', 'ratio', 'runs', 'target / note'];
   const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
   process.stdout.write(
-    `\n${table}\n\nMachine: ${machine}. Mode: ${quick ? 'quick' : 'full'}. Took ${((performance.now() - started) / 1000).toFixed(0)} s.\n`,
+    `\n${table}\n${peersTable(results.filter((f) => f.peers))}\nMachine: ${machine}. Mode: ${quick ? 'quick' : 'full'}. Took ${((performance.now() - started) / 1000).toFixed(0)} s.\n`,
   );
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(

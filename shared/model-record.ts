@@ -49,8 +49,17 @@ export const modelRecordSchema = z.object({
       architecture: z.string().optional(),
       context_length: z.number().optional(),
       chat_template: z.string().optional(),
+      bos_token: z.string().optional(),
+      eos_token: z.string().optional(),
     })
     .optional(),
+  /** Parameter count per tensor dtype (BF16, F32, I8…, MXFP4) and their sum, from the repo's safetensors headers. */
+  safetensors: z.object({ parameters: z.record(z.string(), z.number()), total: z.number().optional() }).optional(),
+  /** Ids of the Spaces that use this model. */
+  spaces: z.array(z.string()).optional(),
+  createdAt: z.string().optional(),
+  /** Bytes the repo takes on the Hub, all revisions. */
+  usedStorage: z.number().optional(),
   siblings: z.array(siblingSchema).optional(),
   downloads: z.number().optional(),
   likes: z.number().optional(),

@@ -19,8 +19,9 @@ const queries = [
 declare const HubSearch: typeof import('../../renderer/src/pages/catalogue/search');
 
 /**
- * Catalogue search per keystroke, in Chromium: the renderer's own search module over the embedded catalogue and
- * over a generated 100,000-model list. Each keystroke is one `searchIndex` call, as the page makes it.
+ * Catalogue search per keystroke, in Chromium: the renderer's own search module over the embedded catalogue and over
+ * generated 100,000- and 1,000,000-model lists. A keystroke costs the page one `searchExact` call (as useSearch makes
+ * it); the typo-tolerant pass runs in the search worker, measured apart as the full `searchIndex` a worker runs.
  */
 export async function search(ctx: BenchContext): Promise<Figure[]> {
   const code = await bundleForBrowser('renderer/src/pages/catalogue/search.ts', 'HubSearch');
@@ -36,8 +37,10 @@ export async function search(ctx: BenchContext): Promise<Figure[]> {
     for (const [label, size] of [
       ['embedded catalogue', 0],
       ['100,000 models', 100_000],
+      ['1,000,000 models', ctx.quick ? 0 : 1_000_000],
     ] as const) {
-      const perRound: number[][] = await page.evaluate(
+      if (label.startsWith('1,000,000') && !size) continue;
+      const { perRound, worker }: { perRound: number[][]; worker: number[][] } = await page.evaluate(
         ({ embedded, size, queries, rounds }) => {
           const words = [
             'llama',
@@ -82,20 +85,31 @@ export async function search(ctx: BenchContext): Promise<Figure[]> {
               })
             : embedded;
           const index = HubSearch.buildSearchIndex(records);
+          // The worker's own index: its narrowing memory follows only the queries it is asked.
+          const inWorker = HubSearch.buildSearchIndex(records);
           const perRound: number[][] = [];
+          const worker: number[][] = [];
           for (let r = 0; r < rounds; r++) {
             const times: number[] = [];
+            const fuzzy: number[] = [];
             perRound.push(times);
+            worker.push(fuzzy);
             for (const q of queries) {
               for (let i = 1; i <= q.length; i++) {
                 const t = performance.now();
-                HubSearch.searchIndex(index, q.slice(0, i));
+                const { wantsFuzzy } = HubSearch.searchExact(index, q.slice(0, i));
                 times.push(performance.now() - t);
+                if (wantsFuzzy) {
+                  const w = performance.now();
+                  HubSearch.searchIndex(inWorker, q.slice(0, i));
+                  fuzzy.push(performance.now() - w);
+                }
               }
-              HubSearch.searchIndex(index, '');
+              HubSearch.searchExact(index, '');
+              HubSearch.searchIndex(inWorker, '');
             }
           }
-          return perRound;
+          return { perRound, worker };
         },
         { embedded: size ? [] : embedded, size, queries, rounds },
       );
@@ -114,8 +128,19 @@ export async function search(ctx: BenchContext): Promise<Figure[]> {
           'ms',
           perRound.map((t) => percentile(t, 99)),
           {
-            target: size ? '≤ 8.3 ms (half a frame)' : '≤ 16.7 ms (one frame)',
+            target:
+              size === 100_000
+                ? '≤ 4.2 ms (¼ frame)'
+                : size
+                  ? 'measured (target is on 100,000)'
+                  : '≤ 16.7 ms (one frame)',
           },
+        ),
+        figure(
+          `search worker p99 per typo-tolerant query: ${label}`,
+          'ms',
+          worker.map((t) => (t.length ? percentile(t, 99) : 0)),
+          { note: 'off the page thread; replaces the exact answer when it finds more' },
         ),
       );
     }

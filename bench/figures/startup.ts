@@ -1,8 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { fixtureModel, startOllamaFixture } from '../../tests/fixtures/ollama';
+import { seedOfflineSettings } from '../lib/app';
 import { launchChromium, spawnServer } from '../lib/browser';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
+import { readStartup, watchStartup, type StartupSplit } from '../lib/startup-probe';
 
 const root = process.cwd();
 const rendererDir = join(root, 'out/renderer');
@@ -34,14 +37,18 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
   const runs = ctx.runs(7, 3);
   // A returning user (past the first-run choice, offline): launch → the catalogue, with no network involved.
   const dataDir = join(root, 'bench/results/.data');
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'offline' } }));
+  seedOfflineSettings(dataDir);
   const app: number[] = [];
   const empty: number[] = [];
+  const splits: StartupSplit[] = [];
+  const emptyServer: number[] = [];
+  const emptyHtml: number[] = [];
+  const chat: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       for (const which of ['app', 'empty'] as const) {
         const page = await browser.newPage();
+        if (which === 'app') await watchStartup(page, '[data-testid="task-groups"]');
         const t0 = performance.now();
         const srv =
           which === 'app'
@@ -50,27 +57,104 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
                 /^HubDesk web: (\S+)$/,
               )
             : await spawnServer([join(root, 'bench/empty-server.mjs')], /^Empty page: (\S+)$/);
+        const serverMs = performance.now() - t0;
         await page.goto(srv.url);
         await page.waitForSelector(which === 'app' ? '[data-testid="task-groups"]' : '#ready');
         // Painted: two animation frames after the content is in the DOM.
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         (which === 'app' ? app : empty).push(performance.now() - t0);
+        if (which === 'app') splits.push(await readStartup(page, serverMs, 'catalogue.get'));
+        else {
+          emptyServer.push(serverMs);
+          emptyHtml.push(await page.evaluate(() => performance.getEntriesByType('navigation')[0].toJSON().responseEnd));
+        }
         await page.close();
         await srv.stop();
       }
     }
+    chat.push(...(await chatReady(ctx, browser, dataDir, runs)));
   } finally {
     await browser.close();
   }
   const sizes = bundleSizes();
+  const split = (k: keyof StartupSplit) => splits.map((x) => x[k]);
   return [
     figure('start-up: launch → catalogue painted', 'ms', app, {
       baseline: empty,
       target: 'ratio ≤ 2 (baseline: empty page, bare Node server)',
+    }),
+    figure('start-up split: server start (spawn → listening)', 'ms', split('server'), {
+      baseline: emptyServer,
+      note: 'baseline: bare Node server',
+    }),
+    figure('start-up split: navigation → HTML received', 'ms', split('html'), {
+      baseline: emptyHtml,
+      note: 'baseline: empty page',
+    }),
+    figure('start-up split: HTML → initial JS received', 'ms', split('js')),
+    figure('start-up split: JS parse/eval + mount → catalogue call sent', 'ms', split('evalToCall')),
+    figure('start-up split: catalogue call (sent → received)', 'ms', split('call')),
+    figure('start-up split: catalogue payload (as sent)', 'KB', split('payloadKB'), {
+      note: `${Math.round(split('decodedKB')[0] ?? 0)} KB decoded`,
+    }),
+    figure('start-up split: catalogue received → painted', 'ms', split('render'), {
+      note: 'JSON parse, store, first render, layout, paint',
+    }),
+    figure('start-up split: first contentful paint', 'ms', split('firstContentfulPaint'), {
+      note: 'from navigation start',
+    }),
+    figure('start-up split: long tasks before painted', 'count', split('longTasks')),
+    figure('start-up split: long tasks before painted, total', 'ms', split('longTaskMs')),
+    figure('start-up: launch → chat ready (new chat, composer)', 'ms', chat, {
+      baseline: empty,
+      note: 'baseline: empty page, bare Node server',
     }),
     figure('bundle: app chunk (initial JS, gzip)', 'KB', [sizes.initial / 1024], { target: '≤ 150 KB' }),
     figure('bundle: Monaco chunks (lazy, gzip)', 'KB', [sizes.monaco / 1024], {
       note: 'loaded when a snippet pane opens',
     }),
   ];
+}
+
+/**
+ * Launch → chat ready: the web mode started, the user goes to Chat and starts a new chat; ready when the composer is
+ * shown (painted). Whether the app had put the focus in it is logged: the figure does not wait for focus.
+ */
+async function chatReady(
+  ctx: BenchContext,
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  dataDir: string,
+  runs: number,
+): Promise<number[]> {
+  const fixture = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
+  const out: number[] = [];
+  let focused = 0;
+  try {
+    for (let i = 0; i < runs; i++) {
+      const page = await browser.newPage();
+      const t0 = performance.now();
+      const srv = await spawnServer(
+        [join(root, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
+        /^HubDesk web: (\S+)$/,
+        { OLLAMA_HOST: fixture.url },
+      );
+      try {
+        await page.goto(srv.url);
+        await page.getByTestId('nav-chat').click();
+        await page.getByTestId('new-chat').click();
+        const composer = page.getByTestId('composer');
+        await composer.waitFor();
+        if (await composer.evaluate((el) => el === document.activeElement)) focused++;
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        out.push(performance.now() - t0);
+      } finally {
+        await page.close();
+        await srv.stop();
+      }
+    }
+  } finally {
+    await fixture.stop();
+  }
+  ctx.log(`chat ready: the composer had the focus in ${focused} of ${runs} runs`);
+  return out;
 }

@@ -27,7 +27,7 @@ async function bareClient(fixture: OllamaFixture, n: number): Promise<number> {
 }
 
 /** Opens a fresh conversation on the fixture's model in the app's chat page. */
-async function openChat(app: BenchApp): Promise<void> {
+export async function openChat(app: Pick<BenchApp, 'page'>): Promise<void> {
   const { page } = app;
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('new-chat').click();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,11 +13,16 @@ export interface BenchApp {
   stop(): Promise<void>;
 }
 
+/** Settings of a user who chose "Stay offline" on the first-run screen: the benchmarks measure the app, not the choice. */
+export function seedOfflineSettings(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'offline' } }));
+}
+
 /** The built web mode (`out/main/web.js`) on a fresh data dir, a typed client to it, and a Chromium page on it. */
 export async function startBenchApp(browser: Browser, env: Record<string, string>): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hubdesk-bench-'));
-  // Past the first-run choice, offline: the figures measure the screens, and nothing is sent to a Hub.
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'offline' } }));
+  seedOfflineSettings(dataDir);
   const srv = await spawnServer(
     [join(process.cwd(), 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
     /^HubDesk web: (\S+)$/,

@@ -12,6 +12,16 @@ export interface Figure {
   /** What "good" is for this figure, shown in the table. */
   target?: string;
   note?: string;
+  /** The same figure for each peer renderer, measured in the same run (printed in the peers table). */
+  peers?: PeerValue[];
+}
+
+/** A peer's median for a figure and HubDesk's value / the peer's (absent when the peer's is 0). */
+export interface PeerValue {
+  name: string;
+  value: number;
+  ratio?: number;
+  runs: number;
 }
 
 export interface BenchContext {
@@ -61,4 +71,20 @@ export async function timeRuns(runs: number, fn: () => unknown, warmup = 1): Pro
     out.push(performance.now() - t);
   }
   return out;
+}
+
+/** A figure measured for HubDesk (`samples`) and, in the same run, for each peer: value, peer values and ratios. */
+export function peerFigure(
+  name: string,
+  unit: string,
+  samples: number[],
+  peers: Record<string, number[]>,
+  opts: { target?: string; note?: string } = {},
+): Figure {
+  const f = figure(name, unit, samples, opts);
+  f.peers = Object.entries(peers).map(([peer, xs]) => {
+    const value = median(xs);
+    return { name: peer, value, runs: xs.length, ratio: value === 0 ? undefined : f.value / value };
+  });
+  return f;
 }

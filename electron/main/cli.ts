@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hardwareOverrideSchema, type HardwareOverride } from '@shared/contract/hardware';
 import { snippetKinds, snippetOptionsSchema, type Snippet, type SnippetKind } from '@shared/contract/snippets';
 import { AppError } from '@shared/errors';
 import { modelRecordSchema, type ModelRecord } from '@shared/model-record';
@@ -10,6 +11,9 @@ import { HubService, toModelRecord } from './services/hub/service';
 import { createLogger } from './services/log';
 import { normalizeOllamaHost } from './services/settings';
 import { SnippetEngine, knownProviders } from './services/snippets/engine';
+import { fitDefaultQuant } from './services/fit/default-quant';
+import { GgufHeaderReader } from './services/fit/gguf-header';
+import { HardwareService } from './services/hardware/service';
 
 // `hubdesk snippets …`: the snippet engine of the app, on the command line.
 const USAGE = `Usage: hubdesk snippets <model-id> | --model-file <record.json> [options]
@@ -19,7 +23,8 @@ Options:
   --lang <python|js|sh>  only snippets in this language
   --client <name>        only snippets of this client (requests, openai, huggingface_hub, curl…)
   --kind <kind>          inference | library | local-app | local-server (default: all)
-  --quant <Q>            GGUF quantization for local apps and Ollama (e.g. Q4_K_M)
+  --quant <Q>            GGUF quantization for local apps and Ollama (e.g. Q4_K_M); default: the largest
+                         that fits this machine fully (as the app's model page picks it), else Q4_K_M
   --stream               streaming variant
   --bill-to <org>        bill an organisation (X-HF-Bill-To)
   --endpoint-url <url>   call a custom endpoint
@@ -152,6 +157,22 @@ function readModelFile(path: string): ModelRecord {
   return modelRecordSchema.parse(record);
 }
 
+/** The hardware the user set in the app's Settings (same data dir), so the CLI picks what the page picks. */
+function savedOverride(env: NodeJS.ProcessEnv): HardwareOverride | undefined {
+  try {
+    const raw = JSON.parse(readFileSync(join(defaultDataDir(env), 'settings.json'), 'utf8')) as {
+      values?: { hardwareOverride?: unknown };
+    };
+    const parsed = hardwareOverrideSchema.safeParse(raw.values?.hardwareOverride);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const hubEndpoint = (env: NodeJS.ProcessEnv) =>
+  (env.HF_ENDPOINT?.trim() || 'https://huggingface.co').replace(/\/+$/, '');
+
 async function resolveModel(id: string, env: NodeJS.ProcessEnv): Promise<ModelRecord> {
   const embedded = new CatalogueService().get().models.find((m) => m.id === id);
   if (embedded) {
@@ -161,7 +182,7 @@ async function resolveModel(id: string, env: NodeJS.ProcessEnv): Promise<ModelRe
   const log = createLogger({});
   const hub = new HubService({
     client: new HubClient({
-      endpoint: () => (env.HF_ENDPOINT?.trim() || 'https://huggingface.co').replace(/\/+$/, ''),
+      endpoint: () => hubEndpoint(env),
       token: () => env.HF_TOKEN?.trim() || undefined,
       cacheDir: join(defaultDataDir(env), 'cache', 'hub'),
       log,
@@ -195,7 +216,13 @@ function header(s: Snippet): string {
   return `=== ${s.kind} · ${s.language} · ${s.client}${s.title ? ` · ${s.title}` : ''} ===`;
 }
 
-export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void): Promise<number> {
+export async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (s: string) => void,
+  /** Notes for the person (stderr): never mixed into the code on stdout. */
+  note: (s: string) => void = () => {},
+): Promise<number> {
   const args = parseArgs(argv);
   if (args.help) {
     out(USAGE + '\n');
@@ -214,10 +241,26 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
     const i = parsed.error.issues[0];
     throw new UsageError(`--${String(i.path[0]).replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}: ${i.message}`);
   }
-  const engine = new SnippetEngine(createLogger({}));
+  const log = createLogger({});
+  const engine = new SnippetEngine(log);
+  // Without --quant, the same default as the model page: this machine's hardware, the repo's GGUF header.
+  const quant =
+    args.quant ??
+    (await fitDefaultQuant(model, {
+      hardware: new HardwareService({ override: () => savedOverride(env), log }),
+      headers: args.modelFile
+        ? undefined
+        : new GgufHeaderReader({
+            endpoint: () => hubEndpoint(env),
+            token: () => env.HF_TOKEN?.trim() || undefined,
+            enabled: () => true,
+            log,
+            timeoutMs: 10_000,
+          }),
+    }));
   const result = engine.generate({
     model,
-    quant: args.quant,
+    quant,
     kinds: args.kind ? [args.kind] : undefined,
     options: parsed.data,
     ollamaHost: ollamaHostFrom(env),
@@ -241,6 +284,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
       filter ? `no snippets for ${model.id} with ${filter}` : (why ?? `no snippets for ${model.id}`),
     );
   }
+  // Inference code for a model no provider serves is still printed, never as if it worked.
+  const warning = result.sections.find((s) => s.kind === 'inference')?.warning;
+  if (warning && list.some((s) => s.kind === 'inference')) note(`hubdesk: note: ${warning}\n`);
   if (args.json) {
     out(
       JSON.stringify(
@@ -264,7 +310,12 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
 /** The bin's entry: exit code 1 and one line on stderr for any error, never a stack trace. */
 export async function main(argv = process.argv.slice(2)): Promise<void> {
   try {
-    process.exitCode = await run(argv, process.env, (s) => process.stdout.write(s));
+    process.exitCode = await run(
+      argv,
+      process.env,
+      (s) => process.stdout.write(s),
+      (s) => process.stderr.write(s),
+    );
   } catch (e) {
     const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
     process.stderr.write(`hubdesk: ${msg}\n`);

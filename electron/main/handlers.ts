@@ -26,6 +26,15 @@ export function createHandlers(s: Services): Handlers {
       s.log.info('secret cleared', { name });
       return s.settings.view();
     },
+    'secrets.keepWithoutKeyring': ({ keep }) => {
+      s.secrets.setKeepWithoutKeyring(keep);
+      s.log.info('secret storage without keyring', { keep });
+      return s.settings.view();
+    },
+    'keys.approve': async ({ setting }) => {
+      await s.keys.approve(setting, s.settings.get()[setting]);
+      return s.settings.view();
+    },
     'ollama.status': () => s.ollama.status(),
     'ollama.list': () => s.ollama.list(),
     'ollama.pull': (input, ctx) => s.ollama.pull(input, ctx),
@@ -44,7 +53,14 @@ export function createHandlers(s: Services): Handlers {
     'catalogue.get': () => s.catalogue.get(),
     'hub.search': (input) => s.hub.search(input),
     'hub.model': ({ id }) => s.hub.model(id),
+    'hub.derived': ({ id, relation }) => s.hub.details.derived(id, relation),
+    'hub.repo': ({ kind, id }) => s.hub.details.repo(kind, id),
+    'hub.readme': ({ kind, id }) => s.hub.details.readme(kind, id),
+    'hub.tree': ({ kind, id, cursor }) => s.hub.details.tree(kind, id, cursor),
+    'hub.ggufHeader': ({ id, file }) => s.ggufHeaders.read(id, file),
+    'system.hardware': ({ refresh }) => s.hardware.view(refresh),
     'chat.list': ({ query }) => s.chat.list(query),
+    'chat.search': ({ query }) => s.chat.search(query),
     'chat.create': (init) => s.chat.store.create(init),
     'chat.get': ({ id }) => s.chat.get(id),
     'chat.update': ({ id, patch }) => s.chat.store.update(id, patch),
@@ -54,11 +70,24 @@ export function createHandlers(s: Services): Handlers {
     },
     'chat.restore': ({ id }) => s.chat.store.restore(id),
     'chat.edit': ({ id, messageId, content }) => s.chat.edit(id, messageId, content),
+    'chat.selectVersion': ({ id, messageId }) => s.chat.selectVersion(id, messageId),
     'chat.export': ({ id, format }) => s.chat.export(id, format),
     'chat.import': ({ text }) => s.chat.store.import(text),
     'chat.capabilities': async ({ id }) => ({ capabilities: await s.chat.capabilities(s.chat.store.meta(id)) }),
     'chat.code': ({ id }) => s.chat.code(id, s.snippets),
     'chat.send': (input, ctx) => s.chat.send(input, ctx),
     'chat.regenerate': (input, ctx) => s.chat.regenerate(input, ctx),
+    'mcp.config.get': async () => (await s.mcp()).getConfig(),
+    'mcp.config.save': async ({ text }) => (await s.mcp()).saveConfig(text),
+    'mcp.config.import': async ({ text }) => (await s.mcp()).importConfig(text),
+    'mcp.servers': async ({ connect }) => (await s.mcp()).servers(connect),
+    'mcp.start': async ({ name }) => (await s.mcp()).start(name),
+    'mcp.restart': async ({ name }) => (await s.mcp()).restart(name),
+    'mcp.stop': async ({ name }) => (await s.mcp()).stop(name),
+    'mcp.log': async ({ name }) => (await s.mcp()).log(name),
+    'mcp.callTool': async ({ server, tool, arguments: args, timeoutMs }, ctx) => {
+      ctx.emit({ type: 'started', server, tool });
+      return (await s.mcp()).callTool(server, tool, args, { signal: ctx.signal, timeoutMs });
+    },
   };
 }

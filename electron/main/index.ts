@@ -1,16 +1,22 @@
 import { app, BrowserWindow, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
-import { registerIpc } from './adapters/ipc';
+import { approveHostDialog } from './adapters/approve-host';
+import { handleAppProtocol, registerAppScheme } from './adapters/app-protocol';
+import { isTrustedSender, registerIpc } from './adapters/ipc';
 import { safeStorageCipher } from './adapters/safe-storage';
 import { saveDialogPort } from './adapters/save-dialog';
 import { createMainWindow } from './adapters/window';
 import { createHandlers } from './handlers';
 import { Router } from './router';
 import { createServices } from './services';
+import { APP_ORIGIN } from './services/static-files';
 
 // The desktop shell: everything it does beyond wiring lives in plain-Node services.
 // HUBDESK_DATA_DIR moves the data dir (tests, portable installs) and gives that instance its own lock.
 if (process.env.HUBDESK_DATA_DIR) app.setPath('userData', process.env.HUBDESK_DATA_DIR);
+
+// Before ready: the renderer is served from app://hubdesk/, a privileged scheme with its own origin (not file://).
+registerAppScheme();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -31,11 +37,22 @@ if (!app.requestSingleInstanceLock()) {
       cipher: safeStorageCipher,
       openExternal: (url) => shell.openExternal(url),
       saveDialog: saveDialogPort(() => win),
+      approveHost: approveHostDialog(() => win),
     });
     const router = new Router(createHandlers(services), services.log);
-    registerIpc(ipcMain, router, (e) => !!win && !win.isDestroyed() && e.sender.id === win.webContents.id);
-    win = createMainWindow(dataDir, join(__dirname, '../renderer'), join(__dirname, '../preload/index.js'));
+    handleAppProtocol(join(__dirname, '../renderer'));
+    registerIpc(ipcMain, router, (e) =>
+      isTrustedSender(e, win && !win.isDestroyed() ? win.webContents.id : undefined, APP_ORIGIN),
+    );
+    win = createMainWindow(dataDir, join(__dirname, '../preload/index.js'));
     win.on('closed', () => (win = undefined));
+    // MCP servers are child processes: stop them before the app goes (once; then quit for real).
+    let disposed = false;
+    app.on('will-quit', (e) => {
+      if (disposed) return;
+      e.preventDefault();
+      void services.dispose().finally(() => ((disposed = true), app.quit()));
+    });
   });
 
   app.on('window-all-closed', () => app.quit());

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_IMPORT_CHARS } from '../limits';
 import { appErrorSchema } from './error-schema';
 import { call, stream } from './define';
 import { snippetSchema } from './snippets';
@@ -65,7 +66,8 @@ export const chatFiguresSchema = z.object({
 });
 export type ChatFigures = z.infer<typeof chatFiguresSchema>;
 
-export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error']);
+/** `stopped`: the user stopped it; `interrupted`: the app or machine stopped while it streamed. */
+export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'interrupted', 'error']);
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
 
 export const chatMessageSchema = z.object({
@@ -134,6 +136,34 @@ const metaPatch = z
   .partial()
   .strict();
 
+/** A conversation as shown: the selected path of its message tree, and the versions of messages that have some. */
+const conversationViewSchema = z.object({
+  meta: conversationMetaSchema,
+  messages: z.array(chatMessageSchema),
+  /** Message id → the ids of its versions (siblings, oldest first); only messages with more than one. */
+  versions: z.record(z.string(), z.array(z.string())),
+});
+export type ConversationView = z.infer<typeof conversationViewSchema>;
+
+/** A piece of a search excerpt; `hit` marks the words that matched. */
+export const excerptPartSchema = z.object({ text: z.string(), hit: z.boolean().optional() });
+export type ExcerptPart = z.infer<typeof excerptPartSchema>;
+
+export const chatSearchResultSchema = z.object({
+  meta: conversationMetaSchema,
+  /** The title with its matched words, when the title matched. */
+  title: z.array(excerptPartSchema).optional(),
+  /** Up to three matching messages, most recent first. */
+  hits: z.array(
+    z.object({
+      messageId: z.string(),
+      role: z.enum(['user', 'assistant', 'tool']),
+      excerpt: z.array(excerptPartSchema),
+    }),
+  ),
+});
+export type ChatSearchResult = z.infer<typeof chatSearchResultSchema>;
+
 const replyResult = z.object({ messages: z.array(chatMessageSchema) });
 
 export const chatCalls = {
@@ -141,10 +171,20 @@ export const chatCalls = {
     input: z.object({ query: z.string().max(200).optional() }).strict(),
     output: z.object({ conversations: z.array(conversationMetaSchema) }),
   }),
+  /**
+   * Searches titles and message text (every word as a prefix, "quoted phrases" as phrases); conversations with
+   * the most recent matches first, with highlighted excerpts.
+   */
+  'chat.search': call({
+    input: z.object({ query: z.string().max(200) }).strict(),
+    output: z.object({ results: z.array(chatSearchResultSchema) }),
+  }),
   'chat.create': call({ input: metaPatch, output: conversationMetaSchema }),
-  'chat.get': call({
-    input: convId,
-    output: z.object({ meta: conversationMetaSchema, messages: z.array(chatMessageSchema) }),
+  'chat.get': call({ input: convId, output: conversationViewSchema }),
+  /** Shows another version of a message (regenerated or edited); the conversation continues from it. */
+  'chat.selectVersion': call({
+    input: z.object({ id: idSchema, messageId: idSchema }).strict(),
+    output: conversationViewSchema,
   }),
   'chat.update': call({ input: z.object({ id: idSchema, patch: metaPatch }).strict(), output: conversationMetaSchema }),
   /** Moves the conversation aside; `chat.restore` undoes it until the app restarts. */
@@ -161,7 +201,7 @@ export const chatCalls = {
   }),
   /** Validated as a whole: a bad file is refused with the reason and changes nothing. */
   'chat.import': call({
-    input: z.object({ text: z.string().min(1).max(200_000_000) }).strict(),
+    input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS) }).strict(),
     output: conversationMetaSchema,
   }),
   /** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…). */
@@ -186,7 +226,10 @@ export const chatCalls = {
     event: chatEventSchema,
     result: replyResult,
   }),
-  /** Drops the last reply (or everything after `edit.messageId`, whose text is replaced) and answers again. */
+  /**
+   * Answers the last user message again, or (with `edit`) a new version of that user message; the earlier reply
+   * or question stays as a version. The result's messages start with the edited question, if any.
+   */
   'chat.regenerate': stream({
     input: z
       .object({

@@ -3,8 +3,10 @@ import { appCalls } from './app';
 import { catalogueCalls } from './catalogue';
 import { chatCalls } from './chat';
 import type { CallDef, StreamDef } from './define';
+import { hardwareCalls } from './hardware';
 import { hubRepoCalls } from './hub-repo';
 import { hubSearchCalls } from './hub-search';
+import { mcpCalls } from './mcp';
 import { ollamaCalls } from './ollama';
 import { settingsCalls } from './settings';
 import { snippetsCalls } from './snippets';
@@ -19,6 +21,8 @@ export const contract = {
   ...hubSearchCalls,
   ...hubRepoCalls,
   ...chatCalls,
+  ...mcpCalls,
+  ...hardwareCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './define';
+import { hardwareOverrideSchema } from './hardware';
 
 const httpUrl = z
   .string()
@@ -35,6 +36,8 @@ export const settingsSchema = z.object({
    * then `online` (search and model details come from the Hub) or `offline` (embedded catalogue and cache only).
    */
   hubAccess: hubAccessSchema,
+  /** The user's own hardware figures for the GGUF fit verdicts (absent: what main detects). */
+  hardwareOverride: hardwareOverrideSchema.optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -50,6 +53,7 @@ export const settingsPatchSchema = z
     billTo: settingsSchema.shape.billTo.nullable(),
     theme: themeSchema.nullable(),
     hubAccess: hubAccessSchema.nullable(),
+    hardwareOverride: hardwareOverrideSchema.nullable(),
   })
   .partial()
   .strict();
@@ -73,10 +77,36 @@ export const secretStatusSchema = z.object({
 });
 export type SecretStatus = z.infer<typeof secretStatusSchema>;
 
+/** The settings that name a server main sends a key to. */
+export const endpointSettings = ['hubEndpoint', 'routerUrl', 'falRestBase', 'ollamaHost'] as const;
+export const endpointSettingSchema = z.enum(endpointSettings);
+export type EndpointSetting = z.infer<typeof endpointSettingSchema>;
+
+/**
+ * Which key goes where: a key is sent only to its own service's hosts, to a host set outside the page (environment,
+ * command line), or to an origin the user approved outside the renderer.
+ */
+export const keyBindingSchema = z.object({
+  setting: endpointSettingSchema,
+  key: secretNameSchema,
+  origin: z.string(),
+  bound: z.boolean(),
+  source: z.enum(['builtin', 'env', 'approved']).optional(),
+});
+export type KeyBinding = z.infer<typeof keyBindingSchema>;
+
 export const settingsViewSchema = z.object({
   values: settingsSchema,
   sources: z.record(z.string(), settingSourceSchema),
   secrets: z.array(secretStatusSchema),
+  bindings: z.array(keyBindingSchema),
+  /** Desktop: main can ask the user to approve a host; web mode: only the environment binds hosts. */
+  canApproveHosts: z.boolean(),
+  /**
+   * How secrets set in the app are kept: the OS keychain, `basic_text` (Linux without a keyring: on disk only
+   * obfuscated, so kept for the session unless the user opts in) or `none` (memory only: web mode, CLI).
+   */
+  secretStorage: z.object({ kind: z.enum(['keychain', 'basic_text', 'none']), keepWithoutKeyring: z.boolean() }),
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 
@@ -88,4 +118,8 @@ export const settingsCalls = {
     output: settingsViewSchema,
   }),
   'secrets.clear': call({ input: z.object({ name: secretNameSchema }).strict(), output: settingsViewSchema }),
+  /** Linux without a keyring: keep secrets on disk anyway (obfuscated, not encrypted), or for the session only. */
+  'secrets.keepWithoutKeyring': call({ input: z.object({ keep: z.boolean() }).strict(), output: settingsViewSchema }),
+  /** Asks the user in a main-process dialog whether this endpoint's current host may receive its key. */
+  'keys.approve': call({ input: z.object({ setting: endpointSettingSchema }).strict(), output: settingsViewSchema }),
 };

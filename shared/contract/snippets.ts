@@ -71,6 +71,8 @@ export const snippetSectionSchema = z.object({
   notice: z.string().optional(),
   /** The library threw: its message. */
   error: z.string().optional(),
+  /** The snippets are shown, but will not work as they are (e.g. no provider serves the model). */
+  warning: z.string().optional(),
 });
 export type SnippetSection = z.infer<typeof snippetSectionSchema>;
 

@@ -97,7 +97,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await screenshot(page, 'chat-stopped');
   });
 
-  it('regenerate replaces the last reply', async () => {
+  it('regenerate adds a version of the last reply; ‹ › switches between them', async () => {
     const before = await assistant().count();
     await assistant().last().hover();
     await page.getByRole('button', { name: 'Regenerate' }).click();
@@ -111,9 +111,19 @@ describe('chat in Chromium against the Ollama fixture', () => {
         { timeout: 15_000 },
       )
       .toBe(true);
+    // The earlier (stopped) reply was kept as version 1 of 2.
+    const last = assistant().last();
+    await last.getByLabel('version 2 of 2').waitFor();
+    await last.getByRole('button', { name: 'Previous version' }).click();
+    await assistant().last().getByLabel('version 1 of 2').waitFor();
+    expect(await assistant().last().getAttribute('data-status')).toBe('stopped');
+    await screenshot(page, 'chat-versions');
+    await assistant().last().getByRole('button', { name: 'Next version' }).click();
+    await assistant().last().getByLabel('version 2 of 2').waitFor();
+    expect(await assistant().last().getAttribute('data-status')).toBe('complete');
   });
 
-  it('edit and regenerate answers the edited message; save only just saves', async () => {
+  it('edit and regenerate answers the edited message (the old one stays a version); save just saves', async () => {
     const firstUser = page.getByTestId('msg-user').first();
     await firstUser.hover();
     await firstUser.getByRole('button', { name: 'Edit' }).click();
@@ -122,11 +132,16 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await expect.poll(() => page.getByTestId('msg-user').count()).toBe(1);
     await expect.poll(() => assistant().last().getAttribute('data-status'), { timeout: 15_000 }).toBe('complete');
     expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
+    await page
+      .getByTestId('msg-user')
+      .first()
+      .getByLabel(/version 2 of \d/)
+      .waitFor();
 
     await page.getByTestId('msg-user').first().hover();
     await page.getByTestId('msg-user').first().getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Edit message').fill('Saved without a new answer');
-    await page.getByRole('button', { name: 'Save only' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
     expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
   });
@@ -192,9 +207,18 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await items.filter({ hasText: 'Greetings' }).getByRole('button', { name: 'Pin' }).click();
     await expect.poll(() => items.first().textContent()).toContain('Greetings');
 
+    // One box searches titles and message text; matched words are highlighted.
+    const results = page.getByTestId('search-result');
     await page.getByLabel('Search conversations').fill('sky');
-    await expect.poll(() => items.count()).toBe(1);
-    await page.getByLabel('Search conversations').fill('');
+    await expect.poll(() => results.count()).toBe(1);
+    expect(await results.first().locator('.conv-title mark').allTextContents()).toEqual(['sky']);
+    await page.getByLabel('Search conversations').fill('think');
+    await expect.poll(() => results.count()).toBe(0);
+    await page.getByLabel('Search conversations').fill('bold');
+    const greeting = results.filter({ hasText: 'Greetings' });
+    await greeting.waitFor();
+    expect(await greeting.getByTestId('search-hit').first().locator('mark').textContent()).toBe('bold');
+    await page.getByLabel('Search conversations').press('Escape');
     await expect.poll(() => items.count()).toBe(2);
 
     // Export the open conversation (the sky one) as JSON, then import it back: a third, identical conversation.
@@ -246,6 +270,32 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     await screenshot(page, 'chat-10k');
   });
+
+  it('search finds a message deep inside the 10,000-message conversation and opens it scrolled to it', async () => {
+    await page.getByLabel('Search conversations').fill('"Question 5000"');
+    const hit = page.getByTestId('search-hit').first();
+    await hit.waitFor();
+    expect(await hit.locator('mark').allTextContents()).toEqual(['Question', '5000']);
+    await hit.click();
+    const focused = page.locator('.msg-row.msg-focus');
+    await focused.getByText('Question 5000', { exact: true }).waitFor();
+    expect(await focused.isVisible()).toBe(true);
+    await screenshot(page, 'chat-search');
+    await page.getByLabel('Search conversations').fill('');
+  });
+
+  it('a model that is not pulled: the error says so and offers "Pull <model>"', async () => {
+    await page.evaluate(() => (location.hash = '#/chat/new/ollama/qwen3%3A0.6b'));
+    await page.getByTestId('thread-title').waitFor();
+    await page.getByTestId('composer').fill('hi');
+    await page.getByTestId('composer').press('Enter');
+    const alert = page.getByTestId('reply-error');
+    await alert.getByText('qwen3:0.6b is not on your Ollama server. Pull it, then try again.').waitFor();
+    await screenshot(page, 'chat-error-pull');
+    await alert.getByRole('button', { name: 'Pull qwen3:0.6b' }).click();
+    await page.getByTestId('job').filter({ hasText: 'qwen3:0.6b' }).first().waitFor();
+    await page.evaluate(() => (location.hash = '#/chat'));
+  });
 });
 
 describe('provider chat in Chromium against the router fixture', () => {
@@ -257,7 +307,8 @@ describe('provider chat in Chromium against the router fixture', () => {
   beforeAll(async () => {
     router = await startRouterFixture();
     ({ app, browser, page } = await openApp({
-      env: { HF_TOKEN: 'hf_e2eRouterToken5678', OLLAMA_HOST: 'http://127.0.0.1:9' },
+      // The router address comes from outside the page: only then is the token bound to it.
+      env: { HF_TOKEN: 'hf_e2eRouterToken5678', OLLAMA_HOST: 'http://127.0.0.1:9', HUBDESK_ROUTER_URL: router.url },
     }));
   });
   afterAll(async () => {
@@ -268,8 +319,6 @@ describe('provider chat in Chromium against the router fixture', () => {
 
   it('streams from a hosted model; a rejected token says where to fix it and keeps the transcript', async () => {
     await page.getByTestId('nav-settings').click();
-    await page.locator('#setting-routerUrl').fill(router.url);
-    await page.locator('#setting-routerUrl').press('Enter');
     await expect.poll(() => page.locator('#setting-routerUrl').inputValue()).toBe(router.url);
     await page.getByTestId('nav-chat').click();
     await page.getByTestId('new-chat').click();

@@ -79,6 +79,10 @@ describe('local models (web mode, Chromium)', () => {
     ollama.progressSteps = 5;
     await job('llama3.2').getByRole('button', { name: 'Pull again' }).click();
     await job('llama3.2').and(page.locator('[data-state="success"]')).waitFor();
+    // After a pull: a link straight into a chat with the model.
+    expect(await job('llama3.2').getByRole('link', { name: 'Chat with this model' }).getAttribute('href')).toBe(
+      '#/chat/new/ollama/llama3.2',
+    );
     await page.getByTestId('models-table').getByRole('button', { name: 'llama3.2:latest', exact: true }).waitFor();
     const pulls = ollama.requestsTo('/api/pull');
     expect(pulls.at(-1)?.body).toEqual({ name: 'llama3.2', stream: true });
@@ -146,6 +150,9 @@ describe('local models (web mode, Chromium)', () => {
     await details.getByText('You are a helpful assistant.', { exact: true }).waitFor();
     await details.getByText('completion', { exact: true }).waitFor();
     await details.getByText('llama.context_length').waitFor();
+    expect(await details.getByRole('link', { name: 'Chat with this model' }).getAttribute('href')).toBe(
+      '#/chat/new/ollama/llama3.2%3Alatest',
+    );
     await screenshot(page, 'models-details');
     await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
     await screenshot(page, 'models-details-dark');

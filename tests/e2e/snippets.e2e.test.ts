@@ -55,9 +55,14 @@ describe('snippet workbench in Chromium (web mode)', () => {
     mkdirSync(data.path, { recursive: true });
     writeFileSync(
       join(data.path, 'settings.json'),
-      JSON.stringify({ version: 1, values: { hubAccess: 'online', falRestBase: fal.url } }),
+      // A machine where no quant fits fully, so the default quant is Q4_K_M whatever runs the test.
+      JSON.stringify({ version: 1, values: { hubAccess: 'online', hardwareOverride: { vramGiB: 0, ramGiB: 1 } } }),
     );
-    app = await startWebApp({ env: { HF_ENDPOINT: hub.url, HF_TOKEN, FAL_KEY }, dataDir: data.path });
+    // The fal address is set outside the page, so the fal key is bound to it.
+    app = await startWebApp({
+      env: { HF_ENDPOINT: hub.url, HF_TOKEN, FAL_KEY, HUBDESK_FAL_REST_BASE: fal.url },
+      dataDir: data.path,
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });

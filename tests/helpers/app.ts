@@ -41,6 +41,7 @@ export async function startTestApp(
     dataDir,
     close: async () => {
       await server.close();
+      await services.dispose();
       dir?.remove();
     },
   };

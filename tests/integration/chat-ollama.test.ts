@@ -4,7 +4,7 @@ import type { AppError } from '@shared/errors';
 import { defaultChatScript, fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startOllamaWebFixture, type OllamaWebFixture } from '../fixtures/ollama-web';
 import { join } from 'node:path';
-import { Journal, readJournal } from '../../electron/main/services/chat/journal';
+import { openDb } from '../../electron/main/services/chat/db';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 describe('Ollama chat against the Ollama fixture', () => {
@@ -120,18 +120,22 @@ describe('Ollama chat against the Ollama fixture', () => {
     await expect.poll(() => ollama.requestsTo('/api/chat')[0].closedEarly).toBe(true);
   });
 
-  it('checkpoints the streaming reply to the journal while it streams (crash loses at most ~1 s)', async () => {
+  it('checkpoints the streaming reply to the database while it streams (crash loses at most ~1 s)', async () => {
     const conv = await app.client.call('chat.create', { model: 'llama3.2' });
     ollama.chunkIntervalMs = 25;
     ollama.chatScript = () => ({ content: Array.from({ length: 120 }, (_, i) => `c${i} `) });
-    const file = join(app.dataDir, 'chats', conv.id, 'journal.jsonl');
+    // A second connection, as another process would read the file: only committed data is visible to it.
+    const onDisk = openDb(join(app.dataDir, 'chats.sqlite'));
+    const lastReply = () =>
+      onDisk
+        .prepare(
+          `SELECT content, status FROM messages WHERE conversation_id = ? AND role = 'assistant' ORDER BY seq DESC`,
+        )
+        .get(conv.id) as { content: string; status: string } | undefined;
     const h = app.client.stream('chat.send', { id: conv.id, content: 'stream' }, () => {});
-    // Before the reply ends, the text streamed so far is already on disk as `append` records.
-    await expect
-      .poll(() => readJournal(file).records.filter((r) => r.t === 'append').length, { timeout: 10_000 })
-      .toBeGreaterThan(1);
-    const onDisk = Journal.open(file);
-    const partial = onDisk.messages().at(-1)!;
+    // Before the reply ends, the text streamed so far is already committed.
+    await expect.poll(() => lastReply()?.content.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(6);
+    const partial = lastReply()!;
     onDisk.close();
     expect(partial.status).toBe('streaming');
     expect(partial.content).toMatch(/^c0 c1 /);
@@ -177,7 +181,11 @@ describe('Ollama chat against the Ollama fixture', () => {
   it('an unknown model says so', async () => {
     const conv = await app.client.call('chat.create', { model: 'nope' });
     const { error } = await send(conv.id, 'hi');
-    expect(error).toMatchObject({ code: 'not_found', message: "model 'nope' not found" });
+    expect(error).toMatchObject({
+      code: 'not_found',
+      message: 'nope is not on your Ollama server. Pull it, then try again.',
+      details: { action: { kind: 'pull', model: 'nope' }, original: "model 'nope' not found" },
+    });
   });
 
   it('regenerate replaces the last reply; edit (save only) and edit and regenerate', async () => {

@@ -14,10 +14,11 @@ describe('provider chat through @huggingface/inference against the router fixtur
   beforeAll(async () => {
     router = await startRouterFixture();
     app = await startTestApp({
-      env: { HF_TOKEN: 'hf_testTokenValue9876' },
+      // The router address is set outside the page, so the token is bound to it.
+      env: { HF_TOKEN: 'hf_testTokenValue9876', HUBDESK_ROUTER_URL: router.url },
       chat: { retryBaseMs: 5, providerTimeoutMs: 1_000 },
     });
-    await app.client.call('settings.update', { routerUrl: router.url, billTo: 'acme-org' });
+    await app.client.call('settings.update', { billTo: 'acme-org' });
   });
   afterAll(async () => {
     await app?.close();
@@ -179,15 +180,21 @@ describe('provider chat through @huggingface/inference against the router fixtur
   });
 
   it('a router that cannot be reached, or never answers, ends in a clear error', async () => {
-    const conv = await newConv();
-    await app.client.call('settings.update', { routerUrl: `http://127.0.0.1:${await closedPort()}` });
+    const down = await startTestApp({
+      env: { HF_TOKEN: 'hf_testTokenValue9876', HUBDESK_ROUTER_URL: `http://127.0.0.1:${await closedPort()}` },
+      chat: { retryBaseMs: 5, providerTimeoutMs: 1_000 },
+    });
     try {
-      const { error } = await send(conv.id, 'hi');
-      expect(error!.code).toBe('unavailable');
-      expect(error!.message).toMatch(/Cannot reach the inference router/);
+      const c = await down.client.call('chat.create', { backend: 'provider', model: MODEL });
+      const h = down.client.stream('chat.send', { id: c.id, content: 'hi' }, () => {});
+      await expect(h.result).rejects.toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/Cannot reach the inference router/),
+      });
     } finally {
-      await app.client.call('settings.update', { routerUrl: router.url });
+      await down.close();
     }
+    const conv = await newConv();
     router.fault('/v1/chat/completions', { hang: true, times: 1 });
     const { error } = await send(conv.id, 'hi again');
     expect(error!.code).toBe('timeout');

@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
 import { snippets as inference } from '@huggingface/inference';
 import { closedPort } from '../helpers/ports';
+import { startHubFixture } from '../fixtures/hub';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -88,7 +89,11 @@ describe('hubdesk snippets (spawned CLI)', () => {
 
   it('prints the snippets of a --model-file record with a header line each', () => {
     const r = run('snippets', '--model-file', file('whisper.json', record), '--kind', 'inference');
-    expect(r.stderr).toBe('');
+    // The record maps only fal-ai: the default provider's code is printed with a note on stderr, not as working.
+    expect(r.stderr).toBe(
+      'hubdesk: note: hf-inference does not serve openai/whisper-large-v3-turbo: this code will fail. Providers that do: fal-ai.\n',
+    );
+    expect(run('snippets', '--model-file', file('whisper.json', record), '--provider', 'fal-ai').stderr).toBe('');
     expect(r.code).toBe(0);
     const headers = r.stdout.split('\n').filter((l) => l.startsWith('=== '));
     expect(headers).toEqual([
@@ -210,6 +215,76 @@ describe('hubdesk snippets (spawned CLI)', () => {
     );
     expect(server.stdout).toContain('/api/chat');
     expect(server.stdout).toContain('"stream": true');
+  });
+
+  /** Spawned without blocking this process, so the Hub fixture here can answer it. */
+  const runAsync = (env: Record<string, string>, ...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [bin, ...args], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += String(d)));
+      child.stderr.on('data', (d) => (stderr += String(d)));
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+
+  it('without --quant picks the page default for this hardware (GGUF header read from the Hub), no placeholders', async () => {
+    const hub = await startHubFixture();
+    try {
+      const id = 'unsloth/Llama-3.2-1B-Instruct-GGUF';
+      const withHardware = (name: string, hardwareOverride: unknown) => {
+        const data = join(dir, name);
+        mkdirSync(data, { recursive: true });
+        writeFileSync(join(data, 'settings.json'), JSON.stringify({ version: 1, values: { hardwareOverride } }));
+        return { HUBDESK_DATA_DIR: data, HF_ENDPOINT: hub.url };
+      };
+      // 2 GB GPU, 4 GB RAM: Q8_0 is the largest that fits in VRAM (the e2e test sees the same on the page).
+      const gpu = await runAsync(
+        withHardware('hw-gpu', { vramGiB: 2, ramGiB: 4 }),
+        'snippets',
+        id,
+        '--kind',
+        'local-app',
+        '--client',
+        'ollama',
+      );
+      expect(gpu.stderr).toBe('');
+      expect(gpu.stdout).toContain(`ollama run hf.co/${id}:Q8_0`);
+      const header = hub.requests.filter((r) => r.path === `/${id}/resolve/main/Llama-3.2-1B-Instruct-Q4_K_M.gguf`);
+      expect(header.length).toBeGreaterThan(0);
+      expect(String(header[0].headers.range)).toMatch(/^bytes=0-\d+$/);
+      // No GPU, 2 GB RAM: Q8_0 no longer fits; the largest that does is UD-Q4_K_XL.
+      const small = await runAsync(withHardware('hw-small', { vramGiB: 0, ramGiB: 2 }), 'snippets', id, '--json');
+      expect(small.code).toBe(0);
+      const list = JSON.parse(small.stdout) as { kind: string; client: string; content: string }[];
+      expect(list.find((s) => s.client === 'ollama')?.content).toContain(`hf.co/${id}:UD-Q4_K_XL`);
+      expect(
+        list.filter((s) => s.kind === 'local-server').every((s) => s.content.includes(`hf.co/${id}:UD-Q4_K_XL`)),
+      ).toBe(true);
+      expect(small.stdout).not.toMatch(/\{\{[A-Z_]+\}\}/);
+      // The inference code is still offered, with no provider serving this GGUF repo (the page says so).
+      expect(list.some((s) => s.kind === 'inference')).toBe(true);
+      expect(small.stderr).toMatch(/^hubdesk: note: No inference provider serves unsloth\/Llama-3\.2-1B-Instruct-GGUF/);
+    } finally {
+      await hub.stop();
+    }
+  });
+
+  it('a GGUF-tagged record without quant files leaves no {{QUANT_TAG}} or {{GGUF_FILE}} in any kind', () => {
+    const bare = {
+      id: 'someone/tiny-GGUF',
+      tags: ['gguf', 'conversational'],
+      pipeline_tag: 'text-generation',
+      gguf: { context_length: 4096 },
+    };
+    const r = run('snippets', '--model-file', file('bare.json', bare), '--json');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('{{');
+    const list = JSON.parse(r.stdout) as { client: string; content: string }[];
+    expect(list.find((s) => s.client === 'ollama')?.content).toBe('ollama run hf.co/someone/tiny-GGUF');
   });
 
   it('a model of the embedded catalogue resolves offline', () => {

@@ -21,8 +21,8 @@ describe('fal temporary tokens (client → web transport → router → service 
 
   beforeAll(async () => {
     fal = await startFalFixture({ keys: [FAL_KEY] });
-    app = await startTestApp({ env: { FAL_KEY } });
-    await app.client.call('settings.update', { falRestBase: fal.url });
+    // The fal address is set outside the page, so the key is bound to it.
+    app = await startTestApp({ env: { FAL_KEY, HUBDESK_FAL_REST_BASE: fal.url } });
   });
   afterAll(async () => {
     await app.close();
@@ -76,9 +76,8 @@ describe('fal temporary tokens (client → web transport → router → service 
   });
 
   it('a wrong key is refused by fal itself', async () => {
-    const other = await startTestApp({ env: { FAL_KEY: 'wrong-key:0000000000000' } });
+    const other = await startTestApp({ env: { FAL_KEY: 'wrong-key:0000000000000', HUBDESK_FAL_REST_BASE: fal.url } });
     try {
-      await other.client.call('settings.update', { falRestBase: fal.url });
       const e = await failure(other.client.call('fal.tempToken', { endpointId: 'fal-ai/flux/dev' }));
       expect(e).toMatchObject({ code: 'unauthorized', status: 401 });
     } finally {
@@ -87,9 +86,8 @@ describe('fal temporary tokens (client → web transport → router → service 
   });
 
   it('a hung server times out', async () => {
-    const quick = await startTestApp({ env: { FAL_KEY } });
+    const quick = await startTestApp({ env: { FAL_KEY, HUBDESK_FAL_REST_BASE: fal.url } });
     try {
-      await quick.client.call('settings.update', { falRestBase: fal.url });
       (quick.services.fal as unknown as { opts: { timeoutMs: number } }).opts.timeoutMs = 300;
       fal.fault('/tokens/', { hang: true, times: 1 });
       const e = await failure(quick.client.call('fal.tempToken', { endpointId: 'fal-ai/flux/dev' }));

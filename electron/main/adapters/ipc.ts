@@ -1,4 +1,5 @@
 import { AppError, toAppError } from '@shared/errors';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits';
 import { IPC, type Reply, type StreamMessage } from '@shared/transport';
 import type { Router, RunningStream } from '../router';
 
@@ -9,8 +10,32 @@ export interface SenderLike {
   isDestroyed(): boolean;
   once(event: 'destroyed', fn: () => void): void;
 }
+/** The frame that sent a message (Electron's WebFrameMain): null once it navigated away or was destroyed. */
+export interface FrameLike {
+  url: string;
+  /** null for a top-level (main) frame. */
+  parent: unknown;
+}
 export interface IpcEventLike {
   sender: SenderLike;
+  senderFrame?: FrameLike | null;
+}
+
+/**
+ * Only our window's main frame, showing the app's own origin, may call main: not an iframe, not a page the window
+ * was navigated to, not another window.
+ */
+export function isTrustedSender(e: IpcEventLike, windowId: number | undefined, appOrigin: string): boolean {
+  if (windowId === undefined || e.sender.id !== windowId) return false;
+  const frame = e.senderFrame;
+  if (!frame || frame.parent !== null) return false;
+  try {
+    // Compared as scheme://host: Node's URL gives a custom scheme the origin "null", Chromium does not.
+    const u = new URL(frame.url);
+    return `${u.protocol}//${u.host}` === appOrigin;
+  } catch {
+    return false;
+  }
 }
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcEventLike, ...args: unknown[]) => unknown): void;
@@ -20,6 +45,11 @@ const forbidden = (): Reply => ({
   ok: false,
   error: new AppError('forbidden', 'This window may not call HubDesk.').toJSON(),
 });
+
+const tooDeep = (input: unknown): AppError | undefined =>
+  nestsDeeperThan(input, MAX_INPUT_DEPTH)
+    ? new AppError('invalid_input', `Input nests deeper than ${MAX_INPUT_DEPTH} levels.`)
+    : undefined;
 
 /**
  * Carries the router over Electron IPC: `invoke` for calls and stream control, `send` for stream
@@ -33,6 +63,8 @@ export function registerIpc(ipc: IpcMainLike, router: Router, isTrusted: (e: Ipc
   ipc.handle(IPC.call, async (e, name, input): Promise<Reply> => {
     if (!isTrusted(e)) return forbidden();
     try {
+      const deep = tooDeep(input);
+      if (deep) throw deep;
       return { ok: true, value: await router.call(String(name), input) };
     } catch (err) {
       return { ok: false, error: toAppError(err).toJSON() };
@@ -44,6 +76,8 @@ export function registerIpc(ipc: IpcMainLike, router: Router, isTrusted: (e: Ipc
     if (typeof id !== 'string' || id.length > 64) {
       return { ok: false, error: new AppError('invalid_input', 'Bad stream id.').toJSON() };
     }
+    const deep = tooDeep(input);
+    if (deep) return { ok: false, error: deep.toJSON() };
     const sender = e.sender;
     if (!watched.has(sender.id)) {
       watched.add(sender.id);

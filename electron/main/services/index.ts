@@ -5,11 +5,15 @@ import { ChatService } from './chat/service';
 import { ChatStore } from './chat/store';
 import { HubClient } from './hub/client';
 import { HubService } from './hub/service';
+import { GgufHeaderReader } from './fit/gguf-header';
+import { HardwareService, type RunTool } from './hardware/service';
 import { createLogger, type Logger } from './log';
 import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
-import { SettingsService } from './settings';
+import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
+import { endpointsFromEnv, SettingsService } from './settings';
 import { FalService } from './fal/service';
+import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
 
 export interface ServicesOptions {
@@ -34,8 +38,16 @@ export interface ServicesOptions {
     maxToolRounds?: number;
     providerTimeoutMs?: number;
   };
+  /** Desktop only: asks the user in a main-process dialog whether a key may go to a host set in the page. */
+  approveHost?: AskApproval;
   /** Ollama client tuning (tests: a short wait for response headers). */
   ollama?: { timeoutMs?: number };
+  /** MCP client tuning (tests: short timeouts and restart waits). */
+  mcp?: Partial<
+    Pick<McpOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'restartBaseMs' | 'restartMaxMs' | 'maxRestarts'>
+  >;
+  /** Hardware probing (tests: captured tool outputs instead of running nvidia-smi / rocm-smi). */
+  hardware?: { run?: RunTool; platform?: NodeJS.Platform; arch?: string };
 }
 
 export interface Services {
@@ -43,38 +55,59 @@ export interface Services {
   log: Logger;
   secrets: SecretStoreImpl;
   settings: SettingsService;
+  keys: KeyBindings;
   ollama: OllamaService;
   snippets: SnippetService;
   fal: FalService;
   catalogue: CatalogueService;
   hub: HubService;
   chat: ChatService;
+  hardware: HardwareService;
+  ggufHeaders: GgufHeaderReader;
   openExternal?: (url: string) => Promise<void>;
+  /** MCP servers: built on first use (nothing MCP starts or loads at app start-up). */
+  mcp(): Promise<McpService>;
+  /** Stops what runs in the background (MCP servers): the Electron and web entries call it on quit. */
+  dispose(): Promise<void>;
 }
 
 /** Builds every plain-Node service once; the Electron app, the web mode, the CLI and the tests all start here. */
 export function createServices(opts: ServicesOptions): Services {
   const env = opts.env ?? process.env;
+  let mcp: McpService | undefined;
+  let mcpLoading: Promise<McpService> | undefined;
   const secrets = new SecretStoreImpl(
     env,
     opts.cipher ? { file: join(opts.dataDir, 'secrets.json'), cipher: opts.cipher } : undefined,
   );
   const log = createLogger({
     file: join(opts.dataDir, 'logs', 'hubdesk.log'),
-    secrets: () => secrets.values(),
+    secrets: () => (mcp ? [...secrets.values(), ...mcp.secrets.values()] : secrets.values()),
     echo: opts.logEcho,
   });
-  const settings = new SettingsService(join(opts.dataDir, 'settings.json'), env, secrets, log);
+  // Each key goes only to the hosts it is bound to: its own service's, those set outside the page, approved ones.
+  const webBase = () => opts.chat?.webBase ?? env.HUBDESK_OLLAMA_WEB_BASE ?? 'https://ollama.com';
+  const keys = new KeyBindings({
+    file: opts.approveHost ? join(opts.dataDir, 'key-approvals.json') : undefined,
+    secrets,
+    log,
+    ask: opts.approveHost,
+    trusted: [
+      ...Object.entries(endpointsFromEnv(env)).map(([s, url]) => ({ key: keyOfEndpoint[s as 'hubEndpoint'], url })),
+      { key: 'ollamaApiKey' as const, url: webBase() },
+    ],
+  });
+  const settings = new SettingsService(join(opts.dataDir, 'settings.json'), env, secrets, log, keys);
   const ollama = new OllamaService({
     host: () => settings.get().ollamaHost,
-    apiKey: () => secrets.get('ollamaApiKey'),
+    apiKey: () => keys.forUrl('ollamaApiKey', settings.get().ollamaHost),
     log,
     timeoutMs: opts.ollama?.timeoutMs,
   });
   const hub = new HubService({
     client: new HubClient({
       endpoint: () => settings.get().hubEndpoint,
-      token: () => secrets.get('hfToken'),
+      token: () => keys.forUrl('hfToken', settings.get().hubEndpoint),
       cacheDir: join(opts.dataDir, 'cache', 'hub'),
       log,
       sleep: opts.hub?.sleep,
@@ -93,30 +126,60 @@ export function createServices(opts: ServicesOptions): Services {
     log,
     secrets,
     settings,
+    keys,
     ollama,
     snippets: new SnippetService({
       log,
       ollamaHost: () => settings.get().ollamaHost,
       billTo: () => settings.get().billTo,
-      hfToken: () => secrets.get('hfToken'),
+      // The snippets call the Hugging Face router: the token is written in only when it is bound there.
+      hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
       saveDialog: opts.saveDialog,
     }),
-    fal: new FalService({ restBase: () => settings.get().falRestBase, key: () => secrets.get('falKey'), log }),
+    fal: new FalService({
+      restBase: () => settings.get().falRestBase,
+      key: () => keys.forUrl('falKey', settings.get().falRestBase),
+      withheld: () => keys.withheld('falKey', settings.get().falRestBase),
+      log,
+    }),
     catalogue: new CatalogueService(),
     hub,
     chat: new ChatService({
-      store: new ChatStore(join(opts.dataDir, 'chats'), log),
+      store: new ChatStore({ file: join(opts.dataDir, 'chats.sqlite'), legacyDir: join(opts.dataDir, 'chats') }, log),
       ollama,
       log,
       router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),
-      hfToken: () => secrets.get('hfToken'),
-      ollamaApiKey: () => secrets.get('ollamaApiKey'),
-      webBase: () => opts.chat?.webBase ?? env.HUBDESK_OLLAMA_WEB_BASE ?? 'https://ollama.com',
+      hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
+      ollamaApiKey: () => keys.forUrl('ollamaApiKey', webBase()),
+      webBase,
       checkpointMs: opts.chat?.checkpointMs,
       retryBaseMs: opts.chat?.retryBaseMs,
       maxToolRounds: opts.chat?.maxToolRounds,
       providerTimeoutMs: opts.chat?.providerTimeoutMs,
     }),
+    hardware: new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware }),
+    ggufHeaders: new GgufHeaderReader({
+      endpoint: () => settings.get().hubEndpoint,
+      token: () => secrets.get('hfToken'),
+      enabled: () => settings.get().hubAccess === 'online',
+      log,
+      timeoutMs: opts.hub?.timeoutMs,
+    }),
     openExternal: opts.openExternal,
+    mcp: () =>
+      (mcpLoading ??= import('./mcp/manager').then(({ McpService }) => {
+        mcp = new McpService({
+          ...opts.mcp,
+          file: join(opts.dataDir, 'mcp.json'),
+          secretsFile: join(opts.dataDir, 'mcp-secrets.json'),
+          cipher: opts.cipher,
+          version: opts.version,
+          log,
+        });
+        return mcp;
+      })),
+    dispose: async () => {
+      if (mcpLoading) await (await mcpLoading).dispose();
+    },
   };
 }

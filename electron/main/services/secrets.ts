@@ -16,6 +16,8 @@ export interface SecretStore {
   status(): SecretStatus[];
   /** Every value currently held: the logger masks them. */
   values(): string[];
+  storage(): SecretStorage;
+  readonly keepWithoutKeyring: boolean;
 }
 
 /** The OS keychain-backed encryption the desktop app provides (Electron safeStorage). */
@@ -23,7 +25,18 @@ export interface Cipher {
   available(): boolean;
   encrypt(plain: string): Uint8Array;
   decrypt(data: Uint8Array): string;
+  /**
+   * Linux: safeStorage's selected backend. `basic_text` means no keyring was found and "encryption" uses a
+   * hard-coded key: anyone who can read the file can read the secrets.
+   */
+  backend?(): string;
 }
+
+/** How a secret set in the app is kept: OS keychain, a file that is only obfuscated, or memory only. */
+export type SecretStorage = 'keychain' | 'basic_text' | 'none';
+
+/** The flag in secrets.json that records the user's choice to keep secrets on disk without a keyring. */
+const WEAK_OPT_IN = '$keepWithoutKeyring';
 
 type Env = Record<string, string | undefined>;
 type Source = SecretStatus['source'];
@@ -40,6 +53,7 @@ function last4(v: string): string {
 export class SecretStoreImpl implements SecretStore {
   private session = new Map<SecretName, string | null>();
   private stored = new Map<SecretName, string>();
+  private weakOptIn = false;
 
   constructor(
     private readonly env: Env,
@@ -48,6 +62,7 @@ export class SecretStoreImpl implements SecretStore {
     if (persist && existsSync(persist.file)) {
       try {
         const raw = JSON.parse(readFileSync(persist.file, 'utf8')) as Record<string, string>;
+        this.weakOptIn = raw[WEAK_OPT_IN] === 'yes';
         for (const name of secretNames) {
           const enc = raw[name];
           if (typeof enc === 'string') this.stored.set(name, persist.cipher.decrypt(Buffer.from(enc, 'base64')));
@@ -59,8 +74,36 @@ export class SecretStoreImpl implements SecretStore {
     }
   }
 
+  storage(): SecretStorage {
+    if (!this.persist || !this.persist.cipher.available()) return 'none';
+    return this.persist.cipher.backend?.() === 'basic_text' ? 'basic_text' : 'keychain';
+  }
+
+  /** Whether the user chose to keep secrets on disk although no keyring protects them. */
+  get keepWithoutKeyring(): boolean {
+    return this.weakOptIn;
+  }
+
   private persistent(): boolean {
-    return !!this.persist && this.persist.cipher.available();
+    const storage = this.storage();
+    return storage === 'keychain' || (storage === 'basic_text' && this.weakOptIn);
+  }
+
+  /**
+   * Without a keyring, secrets set in the app last for the session only unless the user opts in. Opting out moves
+   * what was stored into this session and removes it from disk.
+   */
+  setKeepWithoutKeyring(keep: boolean): void {
+    if (this.storage() !== 'basic_text') return;
+    this.weakOptIn = keep;
+    if (keep) {
+      for (const [name, v] of this.session) if (v) this.stored.set(name, v);
+      for (const name of this.stored.keys()) this.session.delete(name);
+    } else {
+      for (const [name, v] of this.stored) this.session.set(name, v);
+      this.stored.clear();
+    }
+    this.save();
   }
 
   private resolve(name: SecretName): { value?: string; source: Source } {
@@ -122,6 +165,7 @@ export class SecretStoreImpl implements SecretStore {
   private save(): void {
     if (!this.persist) return;
     const out: Record<string, string> = {};
+    if (this.weakOptIn) out[WEAK_OPT_IN] = 'yes';
     for (const [name, v] of this.stored) out[name] = Buffer.from(this.persist.cipher.encrypt(v)).toString('base64');
     writeFileAtomic(this.persist.file, JSON.stringify(out));
   }

@@ -1,13 +1,18 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import {
+  endpointSettings,
   settingsSchema,
+  type EndpointSetting,
   type SettingKey,
   type Settings,
   type SettingsPatch,
   type SettingsView,
 } from '@shared/contract/settings';
+import { AppError } from '@shared/errors';
 import { writeFileAtomic } from './fs/atomic-write';
 import type { Logger } from './log';
+import { parseEndpoint } from './net/endpoints';
+import type { KeyBindings } from './net/key-bindings';
 import type { SecretStore } from './secrets';
 
 type Env = Record<string, string | undefined>;
@@ -33,17 +38,41 @@ export function normalizeOllamaHost(raw: string): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
-function fromEnv(env: Env): Partial<Settings> {
-  const out: Partial<Settings> = {};
-  if (env.OLLAMA_HOST?.trim()) {
+/** The environment variables that set endpoints outside the page (and so bind the endpoint's key to them). */
+export const endpointEnvVars: Record<EndpointSetting, string> = {
+  hubEndpoint: 'HF_ENDPOINT',
+  routerUrl: 'HUBDESK_ROUTER_URL',
+  falRestBase: 'HUBDESK_FAL_REST_BASE',
+  ollamaHost: 'OLLAMA_HOST',
+};
+
+/** Endpoint values from the environment, each parsed once; an unparsable or refused one is ignored. */
+export function endpointsFromEnv(env: Env): Partial<Record<EndpointSetting, string>> {
+  const out: Partial<Record<EndpointSetting, string>> = {};
+  for (const setting of endpointSettings) {
+    const raw = env[endpointEnvVars[setting]]?.trim();
+    if (!raw) continue;
     try {
-      out.ollamaHost = normalizeOllamaHost(env.OLLAMA_HOST);
+      out[setting] = parseEndpoint(setting === 'ollamaHost' ? normalizeOllamaHost(raw) : raw).href;
     } catch {
-      // An unparsable OLLAMA_HOST is ignored; the settings page shows the default in use.
+      // Ignored: the settings page shows the default in use.
     }
   }
-  if (env.HF_ENDPOINT?.trim()) out.hubEndpoint = env.HF_ENDPOINT.trim().replace(/\/+$/, '');
   return out;
+}
+
+const endpointLabels: Record<EndpointSetting, string> = {
+  hubEndpoint: 'Hub endpoint',
+  routerUrl: 'Inference router',
+  falRestBase: 'fal REST base',
+  ollamaHost: 'Ollama host',
+};
+
+/** A value the page (or a stored settings file) gives an endpoint, parsed once: `invalid_input` if refused. */
+function userEndpoint(setting: EndpointSetting, raw: string): string {
+  const href = parseEndpoint(raw, endpointLabels[setting]).href;
+  // Ollama's own default port applies when none is written (checked on the text: the URL parser drops `:80`).
+  return setting === 'ollamaHost' ? parseEndpoint(normalizeOllamaHost(raw), endpointLabels[setting]).href : href;
 }
 
 /**
@@ -68,8 +97,9 @@ export class SettingsService {
     env: Env,
     private readonly secrets: SecretStore,
     private readonly log: Logger,
+    private readonly keys?: KeyBindings,
   ) {
-    this.env = fromEnv(env);
+    this.env = endpointsFromEnv(env);
     this.load();
   }
 
@@ -78,8 +108,19 @@ export class SettingsService {
     try {
       const raw = JSON.parse(readFileSync(this.file, 'utf8')) as { values?: unknown };
       const parsed = settingsSchema.partial().safeParse(migrateValues(raw.values ?? {}));
-      if (parsed.success) this.user = parsed.data;
-      else throw new Error(parsed.error.message);
+      if (!parsed.success) throw new Error(parsed.error.message);
+      this.user = parsed.data;
+      for (const setting of endpointSettings) {
+        const v = this.user[setting];
+        if (v === undefined) continue;
+        try {
+          this.user[setting] = userEndpoint(setting, v);
+        } catch (e) {
+          // A refused address (an older version accepted it) falls back to the default rather than being called.
+          delete this.user[setting];
+          this.log.warn('stored endpoint refused; using the default', { setting, reason: (e as Error).message });
+        }
+      }
     } catch (e) {
       // Never fail start-up over a damaged file: keep it aside for the user and start from defaults.
       const aside = `${this.file}.corrupt-${Date.now()}`;
@@ -97,16 +138,30 @@ export class SettingsService {
     for (const key of Object.keys(defaultSettings) as SettingKey[]) {
       sources[key] = key in this.user ? 'user' : key in this.env ? 'env' : 'default';
     }
-    return { values: this.get(), sources, secrets: this.secrets.status() };
+    const values = this.get();
+    return {
+      values,
+      sources,
+      secrets: this.secrets.status(),
+      bindings: this.keys?.view(values) ?? [],
+      canApproveHosts: this.keys?.canApprove ?? false,
+      secretStorage: { kind: this.secrets.storage(), keepWithoutKeyring: this.secrets.keepWithoutKeyring },
+    };
   }
 
   update(patch: SettingsPatch): SettingsView {
     const next: Record<string, unknown> = { ...this.user };
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete next[key];
-      else next[key] = key === 'ollamaHost' ? normalizeOllamaHost(String(value)) : value;
+      else if ((endpointSettings as readonly string[]).includes(key))
+        next[key] = userEndpoint(key as EndpointSetting, String(value));
+      else next[key] = value;
     }
-    this.user = settingsSchema.partial().parse(next);
+    const parsed = settingsSchema.partial().safeParse(next);
+    if (!parsed.success) throw new AppError('invalid_input', `Invalid settings: ${parsed.error.issues[0]?.message}`);
+    this.user = parsed.data;
+    // A host changed from the page never inherits a key: approvals of hosts no longer in use are dropped.
+    this.keys?.dropUnused(this.get());
     writeFileAtomic(this.file, JSON.stringify({ version: 1, values: this.user }, null, 2));
     const current = this.get();
     for (const fn of this.listeners) fn(current);

@@ -1,11 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { AppError, httpStatusFor, toAppError } from '@shared/errors';
+import { MAX_BODY_BYTES, MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits';
 import { WEB, type Reply } from '@shared/transport';
 import type { Logger } from '../services/log';
+import { CONTENT_SECURITY_POLICY, lookupStatic, mimeFor } from '../services/static-files';
 import type { Router } from '../router';
 
 export interface WebServerOptions {
@@ -25,37 +27,16 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 32 * 1024 * 1024;
+/** A percent-decoded path, or undefined for a malformed escape (answered 400, never logged). */
+function decodePath(p: string): string | undefined {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return undefined;
+  }
+}
 
-/** The same policy the desktop window gets: nothing remote runs, workers (Monaco) allowed. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const mime: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.ttf': 'font/ttf',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-};
+export { CONTENT_SECURITY_POLICY };
 
 function sameSecret(given: string, secret: string): boolean {
   const a = Buffer.from(given);
@@ -72,24 +53,43 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 function sendError(res: ServerResponse, e: unknown): void {
   const err = toAppError(e);
   const reply: Reply = { ok: false, error: err.toJSON() };
-  sendJson(res, httpStatusFor(err.code), reply);
+  sendJson(res, err.status === 413 ? 413 : httpStatusFor(err.code), reply);
 }
 
+const tooLarge = () =>
+  new AppError('invalid_input', `Request too large: the limit is ${MAX_BODY_BYTES / 1024 / 1024} MB.`, {
+    status: 413,
+  });
+
+/**
+ * The JSON body, within MAX_BODY_BYTES and MAX_INPUT_DEPTH. An oversized body is drained, not buffered, so the
+ * 413 reaches the client and the keep-alive connection stays usable.
+ */
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    req.resume();
+    throw tooLarge();
+  }
   const chunks: Buffer[] = [];
   let size = 0;
+  let over = false;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new AppError('invalid_input', 'Request body too large.');
-    chunks.push(chunk as Buffer);
+    if (size > MAX_BODY_BYTES) over = true;
+    if (!over) chunks.push(chunk as Buffer);
   }
+  if (over) throw tooLarge();
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text) return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError('invalid_input', 'Request body is not valid JSON.');
   }
+  if (nestsDeeperThan(value, MAX_INPUT_DEPTH))
+    throw new AppError('invalid_input', `Request nests deeper than ${MAX_INPUT_DEPTH} levels.`);
+  return value;
 }
 
 /**
@@ -104,7 +104,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
-      opts.log.error('web request failed', { url: req.url, message: String(e) });
+      // The URL is not logged: it can carry anything a page chose to put in it.
+      opts.log.error('web request failed', { method: req.method, message: String(e) });
       if (!res.headersSent) sendError(res, e);
       else res.destroy();
     });
@@ -123,7 +124,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden origin');
       return;
     }
-    const url = new URL(req.url ?? '/', `http://${host}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${host}`);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+      return;
+    }
     if (url.pathname.startsWith('/api/')) return api(req, res, url);
     return serveStatic(req, res, url);
   }
@@ -143,8 +150,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     if (url.pathname.startsWith(WEB.callPath)) {
-      const name = decodeURIComponent(url.pathname.slice(WEB.callPath.length));
       try {
+        const name = decodePath(url.pathname.slice(WEB.callPath.length));
+        if (name === undefined) throw new AppError('invalid_input', 'Malformed call name.');
         const value = await opts.router.call(name, await readJson(req));
         const reply: Reply = { ok: true, value };
         sendJson(res, 200, reply);
@@ -154,15 +162,22 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     if (url.pathname.startsWith(WEB.streamPath)) {
-      const name = decodeURIComponent(url.pathname.slice(WEB.streamPath.length));
-      const input = await readJson(req);
+      const name = decodePath(url.pathname.slice(WEB.streamPath.length));
+      let input: unknown;
+      try {
+        if (name === undefined) throw new AppError('invalid_input', 'Malformed stream name.');
+        input = await readJson(req);
+      } catch (e) {
+        sendError(res, e);
+        return;
+      }
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       });
       res.flushHeaders();
-      const running = opts.router.stream(name, input, (msg) => {
+      const running = opts.router.stream(name!, input, (msg) => {
         if (!res.writableEnded) res.write(`data: ${JSON.stringify(msg)}\n\n`);
         if (msg.type !== 'events') res.end();
       });
@@ -181,19 +196,24 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
+    if (decodePath(url.pathname) === undefined) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+      return;
+    }
     if (!staticRoot) {
       res.writeHead(404).end();
       return;
     }
-    let rel = decodeURIComponent(url.pathname);
-    if (rel === '/' || !extname(rel)) rel = '/index.html';
-    const file = normalize(join(staticRoot, rel));
-    if (!file.startsWith(staticRoot + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    const found = lookupStatic(staticRoot, url.pathname);
+    if (found.status !== 200) {
+      res
+        .writeHead(found.status, { 'content-type': 'text/plain' })
+        .end(found.status === 400 ? 'Bad request' : 'Not found');
       return;
     }
+    const { file, rel } = found;
     const headers: Record<string, string | number> = {
-      'content-type': mime[extname(file)] ?? 'application/octet-stream',
+      'content-type': mimeFor(file),
       'content-length': statSync(file).size,
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Icon, type IconName } from '../components/Icon';
 import { Loading } from '../components/States';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
+import { FirstRun } from '../pages/first-run/FirstRun';
 import { hrefFor, useRoute, type Page } from '../store/route';
 import { resolvedTheme, useSettings } from '../store/settings';
 import { StatusBar } from './StatusBar';
@@ -10,12 +11,14 @@ import { useShortcuts } from './shortcuts';
 // The catalogue is the first screen; the other pages load when first opened, keeping start-up small.
 const ModelsPage = lazy(() => import('../pages/models/ModelsPage').then((m) => ({ default: m.ModelsPage })));
 const ChatPage = lazy(() => import('../pages/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const ToolsPage = lazy(() => import('../pages/tools/ToolsPage').then((m) => ({ default: m.ToolsPage })));
 const SettingsPage = lazy(() => import('../pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
   { page: 'models', label: 'Local models', icon: 'models' },
   { page: 'chat', label: 'Chat', icon: 'chat' },
+  { page: 'tools', label: 'Tools', icon: 'tools' },
   { page: 'settings', label: 'Settings', icon: 'settings' },
 ];
 
@@ -36,6 +39,11 @@ export function App() {
   useEffect(() => void load(), [load]);
   useTheme();
   useShortcuts();
+  // Until the user chooses how HubDesk may use the Hub, the first-run screen stands alone (no page asks anything).
+  const access = useSettings((s) => s.view?.values.hubAccess);
+  const settingsError = useSettings((s) => s.error);
+  if (access === 'ask') return <FirstRun />;
+  if (!access && !settingsError) return <Loading label="Starting…" />;
 
   return (
     <div className="app">
@@ -62,6 +70,7 @@ export function App() {
           {page === 'catalogue' && <CataloguePage />}
           {page === 'models' && <ModelsPage />}
           {page === 'chat' && <ChatPage />}
+          {page === 'tools' && <ToolsPage />}
           {page === 'settings' && <SettingsPage />}
         </Suspense>
       </main>

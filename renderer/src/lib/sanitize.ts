@@ -3,6 +3,10 @@ import DOMPurify from 'dompurify';
 /**
  * The one way untrusted markup (model replies, model cards, Hub text) becomes HTML in the app. Every screen that
  * shows such markup passes it through here, so hardening it once hardens them all.
+ *
+ * The result is inert: no script, no styling from the content (no `style`, no `<style>`, no class but the app's own
+ * code-block classes), nothing that can leave the flow of the text (dialogs, popovers, forms), and links that
+ * show where they go and lead only to http(s) pages.
  */
 export interface SanitizeOptions {
   /**
@@ -10,6 +14,10 @@ export interface SanitizeOptions {
    * links against the Hub. Without it, URLs are kept as DOMPurify allows them.
    */
   rewriteUrl?: (url: string, kind: 'link' | 'image') => string | null;
+  /** Tags removed with their content on top of the ones always removed (e.g. media in model cards). */
+  forbidTags?: string[];
+  /** Attributes removed on top of the ones always removed (e.g. `class` in model cards). */
+  forbidAttrs?: string[];
 }
 
 // Its own instance: the hooks below must not change how any other code uses DOMPurify.
@@ -17,15 +25,76 @@ const purify = DOMPurify(window);
 // Hooks are per instance and sanitize() is synchronous, so the options of the call in progress live here.
 let current: SanitizeOptions = {};
 
+/**
+ * The classes the app's own Markdown renderer puts on code blocks: the copy button, and highlight.js's (`hljs-title`
+ * with its sub-scopes, which end in underscores: `function_`, `class_`, `invoke__`). None can place anything.
+ */
+const appClass = /^(code-block|code-head|code-copy|hljs(-[a-z0-9_]+)*|[a-z]+_+|language-[a-z0-9_+#.-]+)$/i;
+
+const FORBID_TAGS = [
+  'style',
+  'link',
+  'svg',
+  'math',
+  'form',
+  'input',
+  'textarea',
+  'select',
+  'option',
+  'dialog',
+  'template',
+  'slot',
+];
+const FORBID_ATTR = [
+  'style',
+  'id',
+  'name',
+  'popover',
+  'popovertarget',
+  'popovertargetaction',
+  'autofocus',
+  'tabindex',
+  'contenteditable',
+  'draggable',
+  'accesskey',
+  'background',
+  'formaction',
+];
+
+/** An absolute http(s) URL, or null: relative, `javascript:`, `data:`, custom app schemes… open nothing. */
+function webUrl(raw: string): string | null {
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+purify.addHook('uponSanitizeAttribute', (_node, data) => {
+  if (data.attrName !== 'class') return;
+  const kept = data.attrValue.split(/\s+/).filter((c) => appClass.test(c));
+  if (kept.length) data.attrValue = kept.join(' ');
+  else data.keepAttr = false;
+});
+
 purify.addHook('afterSanitizeAttributes', (node) => {
   const el = node as Element;
   if (el.tagName === 'A') {
-    const href = el.getAttribute('href');
-    if (href !== null && current.rewriteUrl) {
-      const next = current.rewriteUrl(href, 'link');
-      if (next === null) el.removeAttribute('href');
-      else el.setAttribute('href', next);
+    let href = el.getAttribute('href');
+    if (href !== null && current.rewriteUrl) href = current.rewriteUrl(href, 'link');
+    const target = href === null ? null : webUrl(href);
+    if (target === null) {
+      el.removeAttribute('href');
+      el.removeAttribute('target');
+      el.removeAttribute('rel');
+      return;
     }
+    el.setAttribute('href', target);
+    // The real target, shown on hover and, when the text says something else, next to the text.
+    el.setAttribute('title', target);
+    const host = new URL(target).host;
+    if (!(el.textContent ?? '').includes(host)) el.append(` (${host})`);
     el.setAttribute('target', '_blank');
     el.setAttribute('rel', 'noopener noreferrer');
   }
@@ -39,11 +108,16 @@ purify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-/** Sanitized HTML: no script, no event handler; links open outside the app. */
+/** Sanitized, inert HTML: no script, no event handler, no styling or overlays; links open outside the app. */
 export function sanitizeUntrusted(html: string, opts: SanitizeOptions = {}): string {
   current = opts;
   try {
-    return purify.sanitize(html, { ADD_ATTR: ['target', 'data-copy-code'] });
+    return purify.sanitize(html, {
+      ADD_ATTR: ['target', 'data-copy-code'],
+      ALLOW_DATA_ATTR: false,
+      FORBID_TAGS: opts.forbidTags ? [...FORBID_TAGS, ...opts.forbidTags] : FORBID_TAGS,
+      FORBID_ATTR: opts.forbidAttrs ? [...FORBID_ATTR, ...opts.forbidAttrs] : FORBID_ATTR,
+    });
   } finally {
     current = {};
   }

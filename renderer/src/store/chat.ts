@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ChatEvent, ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { ChatEvent, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
 import type { Input } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
@@ -30,6 +30,8 @@ export function liveText(id: string): LiveText {
 interface ConvData {
   meta?: ConversationMeta;
   messages: ChatMessage[];
+  /** Message id → its versions (oldest first), for messages that have more than one. */
+  versions?: Record<string, string[]>;
   loading: boolean;
   error?: AppErrorShape;
 }
@@ -43,7 +45,13 @@ interface ChatState {
   list: ConversationMeta[];
   listLoading: boolean;
   listError?: AppErrorShape;
+  /** The search box: titles and message text (chat.search). */
   query: string;
+  results: ChatSearchResult[];
+  searching: boolean;
+  searchError?: AppErrorShape;
+  /** A message to bring into view once its conversation is open (a search hit). */
+  focus?: { convId: string; messageId: string };
   currentId?: string;
   convs: Record<string, ConvData>;
   running: Record<string, Running>;
@@ -52,7 +60,10 @@ interface ChatState {
   /** Typed but not sent, per conversation: never lost on an error. */
   drafts: Record<string, string>;
   undo?: { id: string; title: string };
-  loadList(query?: string): Promise<void>;
+  loadList(): Promise<void>;
+  search(query: string): Promise<void>;
+  /** Opens a conversation at a message: on the selected path, or by switching to the version that holds it. */
+  focusMessage(convId: string, messageId: string): Promise<void>;
   open(id: string | undefined): Promise<void>;
   create(init?: Partial<ConversationMeta>): Promise<ConversationMeta>;
   update(id: string, patch: Input<'chat.update'>['patch']): Promise<void>;
@@ -62,6 +73,7 @@ interface ChatState {
   send(id: string, text: string, images?: string[]): void;
   regenerate(id: string, edit?: { messageId: string; content: string }): void;
   editOnly(id: string, messageId: string, content: string): Promise<void>;
+  selectVersion(id: string, messageId: string): Promise<void>;
   stop(id: string): void;
   importJson(text: string): Promise<ConversationMeta>;
 }
@@ -122,7 +134,23 @@ export const useChat = create<ChatState>((set, get) => {
         }));
       }
     }
-    if (changed) patchConv(convId, () => ({ messages }));
+    if (changed) {
+      patchConv(convId, () => ({ messages }));
+      // The sidebar shows the new title and count at once, as main sets them (titleFrom in main's rows.ts).
+      const first = messages.find((m) => m.role === 'user' && m.content.trim());
+      set((s) => ({
+        list: s.list.map((m) =>
+          m.id !== convId
+            ? m
+            : {
+                ...m,
+                messageCount: messages.length,
+                title:
+                  m.title === 'New chat' && first ? first.content.trim().replace(/\s+/g, ' ').slice(0, 60) : m.title,
+              },
+        ),
+      }));
+    }
     for (const t of touched) t.notify();
   };
 
@@ -131,6 +159,7 @@ export const useChat = create<ChatState>((set, get) => {
     convId: string,
     start: (onEvents: (evs: ChatEvent[]) => void) => { result: Promise<unknown>; cancel(): void },
     draft?: string,
+    after?: () => void,
   ) => {
     const seen = { user: false };
     set((s) => ({ replyError: { ...s.replyError, [convId]: undefined } }));
@@ -162,34 +191,65 @@ export const useChat = create<ChatState>((set, get) => {
         });
         // The title and message count changed in main: refresh the list and this conversation's metadata.
         void api
-          .call('chat.list', get().query ? { query: get().query } : {})
+          .call('chat.list', {})
           .then((r) => {
             set({ list: r.conversations });
             const meta = r.conversations.find((m) => m.id === convId);
             if (meta) patchConv(convId, () => ({ meta }));
           })
           .catch(() => {});
+        after?.();
       });
   };
+
+  /** Reloads a conversation's path and versions (after a regenerate or an edit changed them). */
+  const reload = (id: string) =>
+    api
+      .call('chat.get', { id })
+      .then((r) => {
+        if (!get().running[id]) patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+      })
+      .catch(() => {});
 
   return {
     list: [],
     listLoading: true,
     query: '',
+    results: [],
+    searching: false,
     convs: {},
     running: {},
     replyError: {},
     drafts: {},
 
-    loadList: async (query) => {
-      const q = query ?? get().query;
-      set({ query: q, listLoading: true });
+    loadList: async () => {
+      set({ listLoading: true });
       try {
-        const r = await api.call('chat.list', q ? { query: q } : {});
+        const r = await api.call('chat.list', {});
         set({ list: r.conversations, listLoading: false, listError: undefined });
       } catch (e) {
         set({ listLoading: false, listError: e as AppErrorShape });
       }
+    },
+
+    search: async (query) => {
+      set({ query, searching: !!query.trim(), searchError: undefined });
+      if (!query.trim()) return set({ results: [] });
+      try {
+        const r = await api.call('chat.search', { query });
+        // Answers can arrive out of order while typing: only the one for the current text counts.
+        if (get().query === query) set({ results: r.results, searching: false });
+      } catch (e) {
+        if (get().query === query) set({ searching: false, searchError: e as AppErrorShape });
+      }
+    },
+
+    focusMessage: async (convId, messageId) => {
+      set({ focus: { convId, messageId } });
+      // Once the conversation is open: a hit in another version switches to that version.
+      const c = get().convs[convId];
+      if (c && !c.loading && c.messages.length && !c.messages.some((m) => m.id === messageId))
+        await get().selectVersion(convId, messageId);
     },
 
     open: async (id) => {
@@ -198,14 +258,17 @@ export const useChat = create<ChatState>((set, get) => {
       patchConv(id, () => ({ loading: true, error: undefined }));
       try {
         const r = await api.call('chat.get', { id });
-        patchConv(id, () => ({ meta: r.meta, messages: r.messages, loading: false }));
+        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions, loading: false }));
       } catch (e) {
         patchConv(id, () => ({ loading: false, error: e as AppErrorShape }));
       }
     },
 
     create: async (init = {}) => {
-      const cur = get().currentId ? get().convs[get().currentId!]?.meta : undefined;
+      // The open conversation's model, else the one used last (the list is most recent first).
+      const cur =
+        (get().currentId ? get().convs[get().currentId!]?.meta : undefined) ??
+        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find((m) => m.model);
       const meta = await api.call('chat.create', {
         ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),
         ...init,
@@ -246,6 +309,7 @@ export const useChat = create<ChatState>((set, get) => {
 
     send: (id, text, images) => {
       get().setDraft(id, '');
+      if (get().focus?.convId === id) set({ focus: undefined });
       runStream(
         id,
         (on) => api.stream('chat.send', { id, content: text, ...(images?.length ? { images } : {}) }, on),
@@ -254,12 +318,27 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     regenerate: (id, edit) => {
-      runStream(id, (on) => api.stream('chat.regenerate', edit ? { id, edit } : { id }, on));
+      runStream(
+        id,
+        (on) => api.stream('chat.regenerate', edit ? { id, edit } : { id }, on),
+        undefined,
+        () => void reload(id),
+      );
     },
 
     editOnly: async (id, messageId, content) => {
       const m = await api.call('chat.edit', { id, messageId, content });
       patchConv(id, (c) => ({ messages: upsert(c.messages, m) }));
+      await reload(id);
+    },
+
+    selectVersion: async (id, messageId) => {
+      try {
+        const r = await api.call('chat.selectVersion', { id, messageId });
+        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+      } catch (e) {
+        set((s) => ({ replyError: { ...s.replyError, [id]: e as AppErrorShape } }));
+      }
     },
 
     stop: (id) => get().running[id]?.cancel(),

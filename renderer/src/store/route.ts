@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-export const pages = ['catalogue', 'models', 'chat', 'settings'] as const;
+export const pages = ['catalogue', 'models', 'chat', 'tools', 'settings'] as const;
 export type Page = (typeof pages)[number];
 
 export interface Route {

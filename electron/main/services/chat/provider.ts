@@ -80,6 +80,10 @@ export function providerError(e: unknown, req: Pick<ProviderRequest, 'routerUrl'
         'not_found',
         `${req.model} is not available on ${where}${why}. Check the model id, or choose another provider.`,
       );
+    if (status >= 200 && status < 300)
+      // An error event inside a stream that had begun (HTTP 200): the provider's own words are the message.
+      return make('upstream', `The provider stopped with an error: ${detail || 'no reason given'}.`);
+    if (status === 402) return make('forbidden', `Your Hugging Face credits are used up${why}.`);
     if (status === 409) return make('conflict', `The provider reported a conflict${why}. Try again in a moment.`);
     if (status === 422)
       return make(

@@ -18,6 +18,8 @@ export function falAppAlias(endpointId: string): string {
 export interface FalServiceOptions {
   restBase: () => string;
   key: () => string | undefined;
+  /** True when a key is set but not bound to the configured REST host (so none was given). */
+  withheld?: () => boolean;
   log: Logger;
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -36,9 +38,14 @@ export class FalService {
 
   async tempToken(endpointId: string): Promise<FalTempToken> {
     const app = falAppAlias(endpointId);
-    const key = this.opts.key();
-    if (!key) throw new AppError('unauthorized', 'No fal key is set. Add FAL_KEY in Settings to get temporary tokens.');
     const base = this.opts.restBase().replace(/\/+$/, '');
+    const key = this.opts.key();
+    if (!key && this.opts.withheld?.())
+      throw new AppError(
+        'forbidden',
+        `Your fal key is only sent to fal (rest.fal.ai) or a host you approved: ${base} is not approved. Reset the fal address in Settings, or approve it there.`,
+      );
+    if (!key) throw new AppError('unauthorized', 'No fal key is set. Add FAL_KEY in Settings to get temporary tokens.');
     const ms = this.opts.timeoutMs ?? 10_000;
     const f = timeoutFetch(ms, this.opts.fetch ?? fetch);
     let res: Response;
@@ -58,6 +65,9 @@ export class FalService {
     if (!res.ok) throw this.statusError(res.status, text.split(key).join('***'));
     const token = parseToken(text);
     if (!token) throw new AppError('upstream', 'fal answered without a token.');
+    // A server that echoes the key back as a "token" would hand the long-lived key to the page.
+    if (token.includes(key) || key.includes(token))
+      throw new AppError('upstream', `${base} answered with the key itself instead of a temporary token.`);
     this.opts.log.info('fal temporary token issued', { app });
     return { token, app, expiresInSeconds: FAL_TOKEN_SECONDS, expiresAt: Date.now() + FAL_TOKEN_SECONDS * 1000 };
   }

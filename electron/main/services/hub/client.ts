@@ -42,6 +42,47 @@ export interface HubAnswer {
   freshness: HubFreshness;
 }
 
+/** A text body capped in size (the cap keeps a 5 MB README from being read whole). */
+export interface CappedText {
+  text: string;
+  truncated: boolean;
+  /** The file's full size, from Content-Length, when the Hub sent it. */
+  size?: number;
+}
+
+async function readJson(res: Response): Promise<unknown> {
+  return res.json();
+}
+
+async function readCappedText(res: Response, maxBytes: number): Promise<CappedText> {
+  const length = Number(res.headers.get('content-length') ?? NaN);
+  const size = Number.isFinite(length) ? length : undefined;
+  const reader = res.body?.getReader();
+  if (!reader) return { text: '', truncated: false, size };
+  const chunks: Uint8Array[] = [];
+  let got = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    got += value.byteLength;
+    if (got > maxBytes) {
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+  }
+  let bytes = Buffer.concat(chunks);
+  if (truncated) {
+    bytes = bytes.subarray(0, maxBytes);
+    const nl = bytes.lastIndexOf(10);
+    if (nl > 0) bytes = bytes.subarray(0, nl + 1);
+  }
+  // A multi-byte character cut at the cap decodes to U+FFFD rather than failing.
+  return { text: new TextDecoder('utf-8').decode(bytes), truncated, size: size ?? (truncated ? undefined : got) };
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The back-off before attempt `attempt + 1`: Retry-After when the Hub gives one, else 1 s, 2 s, 4 s… capped at 8 s. */
@@ -100,14 +141,39 @@ export class HubClient {
     return entry ? this.fromCache(entry, 'cache', 'Live Hub access is off.') : undefined;
   }
 
-  async get(pathAndQuery: string, what: string, signal?: AbortSignal): Promise<HubAnswer> {
+  /** GETs a JSON answer. */
+  get(pathAndQuery: string, what: string, signal?: AbortSignal): Promise<HubAnswer> {
+    return this.request(pathAndQuery, what, 'application/json', readJson, signal);
+  }
+
+  /**
+   * GETs a text file (a README) without reading more than `maxBytes` of it: a larger file is cut at the last
+   * line break before the cap and marked truncated. Cached and revalidated like the JSON answers.
+   */
+  getText(pathAndQuery: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<HubAnswer> {
+    return this.request(
+      pathAndQuery,
+      what,
+      'text/plain, text/markdown, */*',
+      (res) => readCappedText(res, maxBytes),
+      signal,
+    );
+  }
+
+  private async request(
+    pathAndQuery: string,
+    what: string,
+    accept: string,
+    read: (res: Response) => Promise<unknown>,
+    signal?: AbortSignal,
+  ): Promise<HubAnswer> {
     const host = this.host;
     const url = host + pathAndQuery;
     const token = this.opts.token();
     const ctx: HubRequestContext = { host, what, tokenSet: !!token };
     const file = this.cacheFile(url, !!token);
     const entry = this.readCache(file);
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: accept };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (entry?.etag) headers['If-None-Match'] = entry.etag;
 
@@ -129,9 +195,11 @@ export class HubClient {
       if (res.ok) {
         let body: unknown;
         try {
-          body = await res.json();
+          body = await read(res);
         } catch {
-          throw new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
+          // A cut or garbled answer: like a Hub in trouble, a copy seen before is served instead (below).
+          failure = new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
+          break;
         }
         const fresh: CacheEntry = { url, fetchedAt: new Date(this.now()).toISOString(), body };
         const etag = res.headers.get('etag');
@@ -149,7 +217,7 @@ export class HubClient {
       } catch {
         // Not JSON: the text is kept for the message.
       }
-      failure = hubStatusError(res.status, body, ctx, retryAfter);
+      failure = hubStatusError(res.status, body, ctx, retryAfter, res.headers.get('x-error-code') ?? undefined);
       if (!RETRY_STATUSES.has(res.status) || attempt === MAX_ATTEMPTS) break;
       // A Retry-After longer than the cap is not waited out here: the message tells the user when to retry.
       if (retryAfter !== undefined && retryAfter > MAX_BACKOFF_MS) break;

@@ -26,10 +26,30 @@ function hubText(body: unknown): string | undefined {
 }
 
 /** An HTTP error status from the Hub, as a message a person can act on. */
-export function hubStatusError(status: number, body: unknown, ctx: HubRequestContext, retryAfterMs?: number): AppError {
+export function hubStatusError(
+  status: number,
+  body: unknown,
+  ctx: HubRequestContext,
+  retryAfterMs?: number,
+  /** The Hub's `X-Error-Code` (RepoNotFound, EntryNotFound, GatedRepo…). */
+  errorCode?: string,
+): AppError {
   const hub = hubText(body);
   const details: Record<string, unknown> = {};
   if (hub) details.hubMessage = hub;
+  if (errorCode) details.hubErrorCode = errorCode;
+  if (errorCode === 'GatedRepo' && (status === 401 || status === 403)) {
+    return new AppError(
+      status === 401 ? 'unauthorized' : 'forbidden',
+      ctx.tokenSet
+        ? `The ${ctx.what} is gated and your token has no access yet: accept the terms on its page on huggingface.co with the account of your token, then try again.`
+        : `The ${ctx.what} is gated: accept the terms on its page on huggingface.co, then add a Hugging Face token in Settings.`,
+      { status, details: { ...details, gated: true } },
+    );
+  }
+  if (errorCode === 'EntryNotFound' && status === 404) {
+    return new AppError('not_found', `The ${ctx.what} does not exist in this repo.`, { status, details });
+  }
   if (status === 401) {
     return new AppError(
       'unauthorized',

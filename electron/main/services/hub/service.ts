@@ -1,7 +1,7 @@
 import { AppError } from '@shared/errors';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { GgufQuant } from '@shared/contract/hub-repo';
-import type { HubModelSummary } from '@shared/contract/hub-search';
+import type { HubSearchInput, HubSearchOutput } from '@shared/contract/hub-search';
 import {
   modelRecordSchema,
   providerMappingEntrySchema,
@@ -10,32 +10,16 @@ import {
 } from '@shared/model-record';
 import type { HubClient } from './client';
 import { ggufQuants } from './gguf';
+import { nextLink } from './links';
+import { HubRepoDetails, OFF_MESSAGE } from './repo';
+import { searchHub } from './search';
+
+export { nextLink };
 
 export interface HubServiceOptions {
   client: HubClient;
-  /** The "Search the Hub" setting: nothing goes to the network while it is off. */
+  /** Hub access is `online`: nothing goes to the network otherwise. */
   enabled: () => boolean;
-}
-
-export interface HubSearchInput {
-  search?: string;
-  pipeline_tag?: string;
-  library?: string;
-  limit?: number;
-  cursor?: string;
-}
-
-const OFF_MESSAGE =
-  'Live Hub access is off. Turn on "Search the Hub" in the catalogue to ask huggingface.co (nothing is sent until you do).';
-
-/** The `rel="next"` target of a `Link` header. */
-export function nextLink(link: string | undefined): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(part.trim());
-    if (m) return m[1];
-  }
-  return undefined;
 }
 
 /** The Hub's mapping as an array, whichever shape it came in (object keyed by provider, or array). */
@@ -56,19 +40,6 @@ export function normalizeProviderMapping(raw: unknown, modelId: string): Provide
     const parsed = providerMappingEntrySchema.safeParse(withId);
     if (parsed.success) out.push(parsed.data);
   }
-  return out;
-}
-
-function summary(raw: Record<string, unknown>): HubModelSummary {
-  const id = String(raw.id ?? raw.modelId ?? '');
-  const out: HubModelSummary = { id, tags: Array.isArray(raw.tags) ? raw.tags.map(String) : [] };
-  if (typeof raw.pipeline_tag === 'string') out.pipeline_tag = raw.pipeline_tag;
-  if (typeof raw.library_name === 'string') out.library_name = raw.library_name;
-  if (typeof raw.downloads === 'number') out.downloads = raw.downloads;
-  if (typeof raw.likes === 'number') out.likes = raw.likes;
-  if (typeof raw.lastModified === 'string') out.lastModified = raw.lastModified;
-  if (typeof raw.private === 'boolean') out.private = raw.private;
-  if (typeof raw.gated === 'boolean' || typeof raw.gated === 'string') out.gated = raw.gated;
   return out;
 }
 
@@ -113,44 +84,21 @@ function modelPath(id: string, query: string): string {
   return `/api/models/${id.split('/').map(encodeURIComponent).join('/')}?${query}`;
 }
 
-/** Search and model details from the Hub, gated by the user's "Search the Hub" setting. */
+/** Search and model details from the Hub, gated by the user's Hub access choice. */
 export class HubService {
-  constructor(private readonly opts: HubServiceOptions) {}
+  /** Cards, files, lineage, datasets and Spaces (hub/repo.ts). */
+  readonly details: HubRepoDetails;
+
+  constructor(private readonly opts: HubServiceOptions) {
+    this.details = new HubRepoDetails(opts.client, opts.enabled);
+  }
 
   private get client(): HubClient {
     return this.opts.client;
   }
 
-  async search(input: HubSearchInput): Promise<{ models: HubModelSummary[]; next?: string; freshness: HubFreshness }> {
-    if (!this.opts.enabled()) throw new AppError('forbidden', OFF_MESSAGE, { details: { reason: 'hub-off' } });
-    let query: URLSearchParams;
-    if (input.cursor) {
-      query = new URLSearchParams(input.cursor);
-    } else {
-      query = new URLSearchParams();
-      if (input.search) query.set('search', input.search);
-      if (input.pipeline_tag) query.set('pipeline_tag', input.pipeline_tag);
-      if (input.library) query.set('library', input.library);
-      query.set('sort', 'downloads');
-      query.set('direction', '-1');
-      query.set('limit', String(input.limit ?? 30));
-    }
-    const answer = await this.client.get(`/api/models?${query}`, 'model search');
-    if (!Array.isArray(answer.body))
-      throw new AppError('upstream', `The Hub at ${this.client.host} sent something other than a model list.`);
-    const out: { models: HubModelSummary[]; next?: string; freshness: HubFreshness } = {
-      models: (answer.body as Record<string, unknown>[]).map(summary).filter((m) => m.id),
-      freshness: answer.freshness,
-    };
-    const next = nextLink(answer.link);
-    if (next) {
-      try {
-        out.next = new URL(next, this.client.host).searchParams.toString();
-      } catch {
-        // An unreadable Link is treated as the last page.
-      }
-    }
-    return out;
+  search(input: HubSearchInput): Promise<HubSearchOutput> {
+    return searchHub(this.client, this.opts.enabled(), input, OFF_MESSAGE);
   }
 
   /**

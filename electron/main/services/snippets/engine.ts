@@ -16,6 +16,8 @@ import type {
   SnippetsResult,
 } from '@shared/contract/snippets';
 import type { ModelRecord } from '@shared/model-record';
+import { defaultQuant } from '@shared/fit';
+import { ggufQuants } from '../hub/gguf';
 import type { Logger } from '../log';
 import { renderLocalServerSnippets } from './local-server';
 
@@ -70,8 +72,30 @@ const installs: Record<string, string> = {
 };
 export const installFor = (language: string, client: string): string | undefined => installs[`${language}/${client}`];
 
+/** A repo of local weights only (GGUF, MLX): the Hub maps no provider to these unless it says so. */
+export function isLocalWeights(model: ModelRecord): boolean {
+  const lib = model.library_name ?? '';
+  return ['gguf', 'mlx'].includes(lib) || model.tags.includes('gguf') || model.tags.includes('mlx');
+}
+
+/**
+ * Why the inference code for this provider will not work as it is, when known: the model's provider mapping (or,
+ * for GGUF/MLX repos, its absence) says no provider serves it. Undefined when a provider does, or nothing is known.
+ */
+export function unservedWarning(model: ModelRecord, provider: string): string | undefined {
+  const mapping = model.inferenceProviderMapping;
+  if (mapping === undefined && !isLocalWeights(model)) return undefined;
+  const live = (mapping ?? []).filter((e) => e.status === 'live');
+  if (live.length === 0)
+    return `No inference provider serves ${model.id}: this code shows how a call would look, but it will fail until a provider serves the model. Run it locally instead (Local apps, Local server).`;
+  if (provider !== 'auto' && !live.some((e) => e.provider === provider))
+    return `${provider} does not serve ${model.id}: this code will fail. Providers that do: ${live.map((e) => e.provider).join(', ')}.`;
+  return undefined;
+}
+
 function inferenceSection(model: ModelRecord, provider: string, opts: Record<string, unknown>): SnippetSection {
   const pair = `task "${model.pipeline_tag ?? 'none'}" with provider "${provider}"`;
+  const warning = unservedWarning(model, provider);
   try {
     const list = inferenceSnippets.getInferenceSnippets(
       toModelData(model) as InferenceArgs[0],
@@ -79,9 +103,16 @@ function inferenceSection(model: ModelRecord, provider: string, opts: Record<str
       mappingEntry(model, provider),
       opts,
     );
-    if (list.length === 0) return { kind: 'inference', snippets: [], notice: `No inference snippets for ${pair}.` };
+    if (list.length === 0)
+      return {
+        kind: 'inference',
+        snippets: [],
+        notice: `No inference snippets for ${pair}.`,
+        ...(warning ? { warning } : {}),
+      };
     return {
       kind: 'inference',
+      ...(warning ? { warning } : {}),
       snippets: list.map((s) => {
         const out: Snippet = { kind: 'inference', language: s.language, client: s.client, content: s.content };
         const install = installFor(s.language, s.client);
@@ -90,7 +121,12 @@ function inferenceSection(model: ModelRecord, provider: string, opts: Record<str
       }),
     };
   } catch (e) {
-    return { kind: 'inference', snippets: [], error: `${(e as Error).message || String(e)} (${pair})` };
+    return {
+      kind: 'inference',
+      snippets: [],
+      error: `${(e as Error).message || String(e)} (${pair})`,
+      ...(warning ? { warning } : {}),
+    };
   }
 }
 
@@ -137,6 +173,24 @@ export function ggufFileFor(model: ModelRecord, quant?: string): string | undefi
   return file?.rfilename ?? `${model.id.split('/').pop()}-${quant}.gguf`;
 }
 
+/**
+ * The quant when the caller chose none (no hardware known): the repo's Q4_K_M, else its smallest; undefined when
+ * the repo has no GGUF quantizations. The page and the CLI pass the fit-based default instead.
+ */
+export function fallbackQuant(model: ModelRecord): string | undefined {
+  return defaultQuant(ggufQuants(model.siblings));
+}
+
+/**
+ * The apps write `{{QUANT_TAG}}` / `{{GGUF_FILE}}` when no file is known: a tag is left out (the app picks its
+ * default quant) and a snippet that needs a file name is dropped, so no placeholder ever reaches the user.
+ */
+export function withoutPlaceholders(list: Snippet[]): Snippet[] {
+  return list
+    .map((s) => ({ ...s, content: s.content.replaceAll(':{{QUANT_TAG}}', '').replaceAll('{{QUANT_TAG}}', '') }))
+    .filter((s) => !/\{\{[A-Z_]+\}\}/.test(s.content) && !/\{\{[A-Z_]+\}\}/.test(s.setup ?? ''));
+}
+
 function normaliseAppSnippet(raw: string | string[] | LocalAppSnippet | LocalAppSnippet[]) {
   const items: (string | LocalAppSnippet)[] = Array.isArray(raw) ? raw : [raw];
   return items.map((it) =>
@@ -180,7 +234,7 @@ function localAppSection(
   deeplinks: SnippetsResult['deeplinks'];
 } {
   const data = toModelData(model);
-  const filepath = ggufFileFor(model, quant);
+  const filepath = ggufFileFor(model, quant ?? fallbackQuant(model));
   const snippets: Snippet[] = [];
   const deeplinks: SnippetsResult['deeplinks'] = [];
   for (const [key, app] of Object.entries(LOCAL_APPS)) {
@@ -188,7 +242,7 @@ function localAppSection(
       if (!app.displayOnModelPage(data)) continue;
       const r = runLocalApp(key, model, filepath);
       if (r.deeplink) deeplinks.push(r.deeplink);
-      snippets.push(...r.snippets);
+      snippets.push(...withoutPlaceholders(r.snippets));
     } catch (e) {
       log?.warn('local app snippet failed', { app: key, message: (e as Error).message });
     }
@@ -209,7 +263,8 @@ function localServerSection(model: ModelRecord, quant: string | undefined, o: Sn
       snippets: [],
       notice: 'Ollama pulls GGUF models: this model has no GGUF weights.',
     };
-  const name = `hf.co/${model.id}${quant ? `:${quant}` : ''}`;
+  const q = quant ?? fallbackQuant(model);
+  const name = `hf.co/${model.id}${q ? `:${q}` : ''}`;
   return {
     kind: 'local-server' as const,
     snippets: renderLocalServerSnippets({ model: name, host, streaming: !!o.streaming, messages: o.messages }),

@@ -18,7 +18,7 @@ export interface MonacoPaneProps {
 
 const monacoLanguage: Record<string, string> = { python: 'python', js: 'javascript', sh: 'shell', json: 'json' };
 
-function useDocTheme(): string {
+export function useDocTheme(): string {
   const read = () => (document.documentElement.dataset.theme === 'dark' ? 'hubdesk-dark' : 'hubdesk-light');
   const [theme, setTheme] = useState(read);
   useEffect(() => {

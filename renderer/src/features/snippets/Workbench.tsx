@@ -1,11 +1,12 @@
-import { ExternalLink } from '../../components/ExternalLink';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { Snippet, SnippetKind, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
 import type { AppErrorShape } from '@shared/errors';
 import { api, isDesktop } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { snippetFileName } from './file-name';
+import { Deeplinks, TokenConfirm } from './TokenConfirm';
+import { copyText, Countdown, download, unique, useDebounced, useToast } from './workbench-helpers';
 import type { SnippetWorkbenchProps } from './SnippetWorkbench';
 import './snippets.css';
 
@@ -20,69 +21,14 @@ const kindLabels: Record<SnippetKind, string> = {
 };
 const languageLabels: Record<string, string> = { python: 'Python', js: 'JavaScript', sh: 'Shell' };
 
+function runsLocally(m: { library_name?: string; tags: string[] }): boolean {
+  return m.library_name === 'gguf' || m.library_name === 'mlx' || m.tags.includes('gguf') || m.tags.includes('mlx');
+}
+
 interface TokenOverlay {
   source: 'hf' | 'fal';
   snippets: Snippet[];
   expiresAt?: number;
-}
-
-function useToast(): [string | undefined, (msg: string) => void] {
-  const [msg, setMsg] = useState<string>();
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const show = useCallback((m: string) => {
-    setMsg(m);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setMsg(undefined), 2600);
-  }, []);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  return [msg, show];
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
-
-function unique<T>(xs: T[]): T[] {
-  return [...new Set(xs)];
-}
-
-async function copyText(text: string): Promise<void> {
-  await navigator.clipboard.writeText(text);
-}
-
-function download(fileName: string, content: string): void {
-  const url = URL.createObjectURL(
-    new Blob([content.endsWith('\n') ? content : `${content}\n`], { type: 'text/plain' }),
-  );
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-function Countdown({ until, onExpire }: { until: number; onExpire(): void }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, []);
-  const left = Math.max(0, Math.round((until - now) / 1000));
-  useEffect(() => {
-    if (left === 0) onExpire();
-  }, [left, onExpire]);
-  return (
-    <span className="badge badge-warn" data-testid="token-countdown">
-      token expires in {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}
-    </span>
-  );
 }
 
 /** "Use this model": every usage snippet for the model, in editable panes to copy or save into a project. */
@@ -92,7 +38,14 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const model = useMemo(() => modelProp, [modelKey]);
   const defaults = useSettings((s) => s.view?.values);
-  const [kind, setKind] = useState<SnippetKind>('inference');
+  // GGUF and MLX repos run locally: their "Use this model" opens on Local apps.
+  const [kind, setKind] = useState<SnippetKind>(() => (runsLocally(model) ? 'local-app' : 'inference'));
+  const [kindFor, setKindFor] = useState(model.id);
+  if (kindFor !== model.id) {
+    setKindFor(model.id);
+    setKind(runsLocally(model) ? 'local-app' : 'inference');
+  }
+  const tokenSet = useSettings((s) => !!s.view?.secrets.find((x) => x.name === 'hfToken')?.set);
   const [language, setLanguage] = useState<string>();
   const [client, setClient] = useState<string>();
   const [variant, setVariant] = useState(0);
@@ -338,6 +291,11 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
         </div>
       )}
 
+      {kind === 'inference' && section?.warning && (
+        <div className="sw-warning sw-unserved" role="note" data-testid="unserved-note">
+          <strong>Will not run as it is:</strong> {section.warning}
+        </div>
+      )}
       {error ? (
         <ErrorState error={error} title="Could not generate snippets" onRetry={() => void load()} />
       ) : !result ? (
@@ -479,22 +437,11 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
               </span>
             </div>
             {confirmToken && (
-              <div className="sw-confirm" role="alertdialog" aria-label="Insert your token">
-                <p>
-                  This writes your real Hugging Face token into the snippets. Anyone who sees the code can use your
-                  account. Keep it out of repositories and screenshots.
-                </p>
-                <button
-                  className="btn btn-danger sw-small"
-                  onClick={() => void insertMyToken()}
-                  data-testid="confirm-token"
-                >
-                  Insert my token
-                </button>
-                <button className="btn sw-small" onClick={() => setConfirmToken(false)}>
-                  Cancel
-                </button>
-              </div>
+              <TokenConfirm
+                tokenSet={tokenSet}
+                onConfirm={() => void insertMyToken()}
+                onCancel={() => setConfirmToken(false)}
+              />
             )}
             {current && (
               <Suspense fallback={<Loading label="Loading editor…" />}>
@@ -516,20 +463,5 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
         {toast}
       </div>
     </section>
-  );
-}
-
-function Deeplinks({ result }: { result: SnippetsResult }) {
-  if (result.deeplinks.length === 0) return null;
-  return (
-    <div className="sw-deeplinks">
-      <span className="muted small">Open in</span>
-      {result.deeplinks.map((d) => (
-        // An app's own protocol (lmstudio://, jan://…): main checks it, the system hands it to the installed app.
-        <ExternalLink key={d.app} href={d.url} className="btn sw-small" testId={`deeplink-${d.app}`}>
-          {d.label}
-        </ExternalLink>
-      ))}
-    </div>
   );
 }

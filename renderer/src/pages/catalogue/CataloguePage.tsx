@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { SEARCH_INPUT_ID } from '../../app/shortcuts';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -6,13 +6,14 @@ import { useCatalogue, type CatalogueView } from '../../store/catalogue';
 import { useRoute } from '../../store/route';
 import { useSearchFocus } from '../../store/search-focus';
 import { useSettings } from '../../store/settings';
-import { HubPanel } from './HubPanel';
+import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { ItemPage } from './ItemPage';
 import { LibraryView } from './LibraryView';
 import { BackLink, catalogueHref, CatLink } from './links';
 import { ModelPage } from './ModelPage';
-import { kindLabels, searchIndex, searchKinds, type SearchKind, type SearchRecord } from './search';
+import { kindLabels, searchKinds, type SearchKind, type SearchRecord } from './search';
 import { TaskPage } from './TaskPage';
+import { useSearch } from './useSearch';
 import './catalogue.css';
 
 const kindBadge: Record<SearchKind, string> = {
@@ -20,7 +21,7 @@ const kindBadge: Record<SearchKind, string> = {
   library: 'library',
   model: 'model',
   dataset: 'dataset',
-  app: 'app',
+  app: 'Space',
 };
 
 function ResultRow({ r, view }: { r: SearchRecord; view: CatalogueView }) {
@@ -111,32 +112,20 @@ function TaskGroups({ view }: { view: CatalogueView }) {
   );
 }
 
-function HubSwitch() {
-  const on = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const ready = useSettings((s) => !!s.view);
-  const update = useSettings((s) => s.update);
+/** Hub access on: the Hub's list is the main result list, with embedded tasks and libraries above it. */
+function HubFirst({ view }: { view: CatalogueView }) {
+  const query = useCatalogue((s) => s.query);
   return (
-    <label className="cat-switch" title="Off: nothing is sent to the Hub. On: searches huggingface.co as you type.">
-      <button
-        type="button"
-        role="switch"
-        aria-checked={on}
-        disabled={!ready}
-        data-testid="hub-switch"
-        className={`cat-toggle${on ? ' on' : ''}`}
-        onClick={() => void update({ hubAccess: on ? 'offline' : 'online' }).catch(() => {})}
-      >
-        <span className="cat-toggle-knob" />
-      </button>
-      Search the Hub
-    </label>
+    <>
+      <EmbeddedMatches view={view} query={query} />
+      <HubSearch view={view} query={query} />
+    </>
   );
 }
 
 function Browse({ view }: { view: CatalogueView }) {
   const { query, filters, setFilters } = useCatalogue();
-  const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const indices = useMemo(() => searchIndex(view.index, query, filters), [view, query, filters]);
+  const indices = useSearch(view.index, query, filters);
   const filtered = !!(filters.kind || filters.modality || filters.task || filters.library);
   const counts: Record<SearchKind, number> = {
     task: view.data.tasks.length,
@@ -216,21 +205,20 @@ function Browse({ view }: { view: CatalogueView }) {
           </button>
         )}
       </div>
-      <div className={hubOn ? 'cat-split' : undefined}>
-        <div className="cat-main">
-          {!query.trim() && !filtered ? (
-            <TaskGroups view={view} />
-          ) : (
-            <>
-              <p className="muted small cat-summary-line" data-testid="result-count">
-                {indices.length} result{indices.length === 1 ? '' : 's'} in the embedded catalogue
-              </p>
-              <Results view={view} indices={indices} />
-            </>
-          )}
-        </div>
-        {hubOn && <HubPanel query={query} task={filters.task} library={filters.library} />}
-      </div>
+      <p className="muted small cat-summary-line">
+        Hub access is off: searching the embedded catalogue. <a href="#/settings">Change in Settings</a>
+      </p>
+      {!query.trim() && !filtered ? (
+        <TaskGroups view={view} />
+      ) : (
+        <>
+          <p className="muted small cat-summary-line" data-testid="result-count">
+            {indices.length} result{indices.length === 1 ? '' : 's'} in the embedded catalogue
+          </p>
+          <Results view={view} indices={indices} />
+          {query.trim() && <HubSearch view={view} query={query} cachedOnly />}
+        </>
+      )}
     </>
   );
 }
@@ -266,6 +254,7 @@ export function CataloguePage() {
   const params = useRoute((s) => s.params);
   const { view, error, load, query, setQuery } = useCatalogue();
   const focusRequest = useSearchFocus((s) => s.request);
+  const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const go = useRoute((s) => s.go);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => void load(), [load]);
@@ -286,15 +275,27 @@ export function CataloguePage() {
           id={SEARCH_INPUT_ID}
           className="search"
           type="search"
-          placeholder="Search tasks, libraries, models…  (Ctrl+K)"
+          placeholder={
+            hubOn
+              ? 'Search the Hub’s models, datasets, Spaces…  (Ctrl+K)'
+              : 'Search tasks, libraries, models…  (Ctrl+K)'
+          }
           aria-label="Search the catalogue"
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
             if (detail) go('catalogue');
           }}
+          onKeyDown={(e) => {
+            // Down from the search box goes to the first result.
+            if (e.key !== 'ArrowDown') return;
+            const first = document.querySelector<HTMLElement>('.hub-list a, .cat-results a');
+            if (first) {
+              e.preventDefault();
+              first.focus();
+            }
+          }}
         />
-        <HubSwitch />
       </header>
       {error ? (
         <ErrorState error={error} title="Could not load the catalogue" onRetry={() => void load()} />
@@ -305,6 +306,8 @@ export function CataloguePage() {
           <BackLink />
           <Detail kind={kind} id={id} view={view} />
         </div>
+      ) : hubOn ? (
+        <HubFirst view={view} />
       ) : (
         <Browse view={view} />
       )}

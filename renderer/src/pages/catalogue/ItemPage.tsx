@@ -1,9 +1,47 @@
 import type { CatalogueItem, CatalogueTask } from '@shared/contract/catalogue';
+import type { HubRepoInfo } from '@shared/contract/hub-repo';
+import { api } from '../../api';
 import { ExternalLink } from '../../components/ExternalLink';
-import { Empty } from '../../components/States';
-import { CatLink, hubUrl } from './links';
+import { Empty, Loading } from '../../components/States';
+import { formatAge } from '../../lib/format';
+import { repoWebPath } from '../../lib/hub-card-text';
+import { useSettings } from '../../store/settings';
+import { Freshness } from './Freshness';
+import { useHubEndpoint, useHubLive } from './hub-live';
+import { CatLink, catalogueHref } from './links';
+import { RepoTabs } from './RepoTabs';
 
-/** A dataset or demo app (Space) named by the task data. */
+const fmtCount = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
+function Stats({ repo }: { repo: HubRepoInfo }) {
+  const licence = typeof repo.cardData?.license === 'string' ? repo.cardData.license : undefined;
+  const stats: [string, string | undefined, string?][] = [
+    ['Author', repo.author],
+    ['Licence', licence, 'repo-licence'],
+    ['SDK', repo.sdk, 'space-sdk'],
+    ['Status', repo.runtimeStage?.toLowerCase().replace(/_/g, ' '), 'space-stage'],
+    ['Downloads', repo.downloads !== undefined ? fmtCount.format(repo.downloads) : undefined],
+    ['Likes', repo.likes !== undefined ? fmtCount.format(repo.likes) : undefined, 'repo-likes'],
+    ['Files', repo.fileCount !== undefined ? repo.fileCount.toLocaleString('en') : undefined],
+    ['Updated', repo.lastModified ? formatAge(repo.lastModified) : undefined],
+  ];
+  return (
+    <div className="card cat-stats" data-testid="repo-stats">
+      {stats
+        .filter(([, v]) => v !== undefined)
+        .map(([label, v, testid]) => (
+          <div key={label} className="cat-stat">
+            <span className="cat-stat-label">{label}</span>
+            <span className="cat-stat-value" data-testid={testid}>
+              {v}
+            </span>
+          </div>
+        ))}
+    </div>
+  );
+}
+
+/** A dataset or a Space: the task data's facts, and the Hub's details, card and files when allowed or cached. */
 export function ItemPage({
   kind,
   id,
@@ -15,19 +53,26 @@ export function ItemPage({
   item?: CatalogueItem;
   tasks: Map<string, CatalogueTask>;
 }) {
-  const noun = kind === 'dataset' ? 'dataset' : 'demo app';
+  const repoKind = kind === 'dataset' ? 'dataset' : 'space';
+  const noun = kind === 'dataset' ? 'dataset' : 'Space';
+  const endpoint = useHubEndpoint();
+  const update = useSettings((s) => s.update);
+  const { live, reload } = useHubLive(() => api.call('hub.repo', { kind: repoKind, id }), [repoKind, id]);
+  const hubPage = `${endpoint.replace(/\/+$/, '')}/${repoWebPath(repoKind, id)}`;
+  const repo = live.state === 'ok' ? live.repo : undefined;
+
   return (
     <div data-testid={`${kind}-view`}>
       <header className="cat-title">
         <h1 className="mono cat-h1-id">{id}</h1>
-        <span className="badge">{kind === 'dataset' ? 'Dataset' : 'Demo app (Space)'}</span>
+        <span className="badge">{kind === 'dataset' ? 'Dataset' : 'Space'}</span>
+        {live.state === 'ok' && <Freshness f={live.freshness} />}
+        {item && <span className="badge">in the task data</span>}
+        <span className="cat-spacer" />
+        <ExternalLink href={hubPage}>Open on Hugging Face</ExternalLink>
       </header>
-      {!item ? (
-        <Empty title={`Not in the embedded catalogue`}>
-          The task data does not mention this {noun}.{' '}
-          <ExternalLink href={hubUrl(kind, id)}>Open it on the Hub</ExternalLink>
-        </Empty>
-      ) : (
+      {repo && <Stats repo={repo} />}
+      {item && (
         <section className="card cat-section">
           <p className="cat-summary">{item.description || <span className="muted">No description.</span>}</p>
           <h3 className="cat-h3">Listed by</h3>
@@ -40,11 +85,59 @@ export function ItemPage({
               </li>
             ))}
           </ul>
-          <p>
-            <ExternalLink href={hubUrl(kind, id)}>Open on Hugging Face</ExternalLink>
-          </p>
         </section>
       )}
+      {repo?.gated && (
+        <div className="card cat-note repo-gated" role="note" data-testid="repo-gated">
+          <strong>Gated {noun}.</strong> Its files need you to accept its terms on the Hub and a Hugging Face token in
+          Settings. <ExternalLink href={hubPage}>Accept the terms on the Hub</ExternalLink>
+        </div>
+      )}
+      {repo?.models && repo.models.length > 0 && (
+        <section className="card cat-section" data-testid="space-models">
+          <h2>Models used</h2>
+          <ul className="cat-chips">
+            {repo.models.slice(0, 30).map((m) => (
+              <li key={m}>
+                <a className="mono small" href={catalogueHref('model', m)}>
+                  {m}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {live.state === 'loading' && <Loading label={`Loading the ${noun} from the Hub…`} />}
+      {live.state === 'off' &&
+        (item ? (
+          <div className="cat-redirect" role="note">
+            The card, files and figures of this {noun} come from the Hub.{' '}
+            <button className="btn btn-ghost" onClick={() => void update({ hubAccess: 'online' })}>
+              Turn on Search the Hub
+            </button>
+          </div>
+        ) : (
+          <Empty
+            title="Not in the embedded catalogue"
+            action={
+              <button className="btn btn-primary" onClick={() => void update({ hubAccess: 'online' })}>
+                Turn on Search the Hub
+              </button>
+            }
+          >
+            The task data does not mention this {noun} and it has not been seen on the Hub before.{' '}
+            <ExternalLink href={hubPage}>Open it on the Hub</ExternalLink>
+          </Empty>
+        ))}
+      {live.state === 'error' && (
+        <div className="card cat-inline-error" role="alert" data-testid="repo-error">
+          <strong>Live details unavailable.</strong> {live.error.message}{' '}
+          <button className="btn btn-ghost" onClick={reload}>
+            Try again
+          </button>
+        </div>
+      )}
+      {repo && <RepoTabs kind={repoKind} id={id} cardData={repo.cardData} />}
     </div>
   );
 }

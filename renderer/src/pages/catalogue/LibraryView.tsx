@@ -1,6 +1,8 @@
 import type { CatalogueLibrary, CatalogueTask } from '@shared/contract/catalogue';
 import { ExternalLink } from '../../components/ExternalLink';
+import { LibrarySample } from './LibrarySample';
 import { CatLink } from './links';
+import { TopHubModels } from './TopHubModels';
 
 function TaskLinks({ ids, tasks }: { ids: string[]; tasks: Map<string, CatalogueTask> }) {
   if (ids.length === 0) return <p className="muted">None.</p>;
@@ -72,6 +74,8 @@ export function LibraryView({ lib, tasks }: { lib: CatalogueLibrary; tasks: Map<
           </dd>
         </dl>
       </section>
+      <TopHubModels library={lib.id} />
+      <LibrarySample lib={lib} />
       <section className="card cat-section" data-testid="library-tasks">
         <h2>Tasks that list it</h2>
         <TaskLinks ids={lib.tasks} tasks={tasks} />

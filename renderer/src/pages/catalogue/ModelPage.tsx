@@ -10,9 +10,16 @@ import { SnippetWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
 import { useSettings } from '../../store/settings';
+import { Freshness } from './Freshness';
+import { Lineage } from './Lineage';
 import { CatLink, hubUrl } from './links';
+import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
+import { readmeKey } from './RepoCard';
+import { RepoTabs } from './RepoTabs';
+import { prefetchHub } from './hub-live';
+import { useFit } from './use-fit';
 
 type Live =
   | { state: 'loading' }
@@ -20,6 +27,7 @@ type Live =
   | { state: 'off' }
   | { state: 'error'; error: AppError };
 
+const noQuants: GgufQuant[] = [];
 const fmtCount = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 function Stat({ label, testid, children }: { label: string; testid?: string; children: ReactNode }) {
@@ -33,31 +41,22 @@ function Stat({ label, testid, children }: { label: string; testid?: string; chi
   );
 }
 
-function Freshness({ f }: { f: HubFreshness }) {
-  if (f.source === 'network' || f.source === 'revalidated')
-    return <span className="badge badge-ok">live from the Hub</span>;
-  return (
-    <span className="badge badge-warn" data-testid="model-cached" title={f.reason}>
-      cached · {formatAge(f.fetchedAt)}
-    </span>
-  );
-}
-
 /** A model: embedded facts, live Hub details when allowed (or a copy cached earlier), and the snippet workbench. */
 export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const embedded = view.models.get(id);
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const update = useSettings((s) => s.update);
   const [live, setLive] = useState<Live>({ state: 'loading' });
-  const [picked, setPicked] = useState<string>();
+  const [userPick, setPicked] = useState<string>();
 
   const load = useCallback(async () => {
     setLive({ state: 'loading' });
     try {
-      // With "Search the Hub" off, main answers only from its cache and sends nothing.
+      // With "Search the Hub" off, main answers only from its cache and sends nothing. The card is asked for
+      // at the same time, not after the details.
+      prefetchHub(readmeKey('model', id), () => api.call('hub.readme', { kind: 'model', id }));
       const res = await api.call('hub.model', { id });
       setLive({ state: 'ok', ...res });
-      setPicked((p) => p ?? res.quants.find((q) => q.label === 'Q4_K_M')?.label ?? res.quants[0]?.label);
     } catch (e) {
       const err = e as AppError;
       if ((err.details as { reason?: string } | undefined)?.reason === 'hub-off') setLive({ state: 'off' });
@@ -73,6 +72,9 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   }
   if (live.state === 'ok')
     record = { ...record, ...live.model, description: record?.description ?? live.model.description };
+  // The default quant is the largest that fits this machine fully (else Q4_K_M), until the user picks one.
+  const fit = useFit(id, record, live.state === 'ok' ? live.quants : noQuants);
+  const picked = userPick ?? fit.defaultLabel;
 
   const header = (
     <header className="cat-title">
@@ -115,7 +117,6 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const lib = record.library_name;
   const author = record.author ?? (id.includes('/') ? id.split('/')[0] : undefined);
   const providers = record.inferenceProviderMapping ?? [];
-  const quants = live.state === 'ok' ? live.quants : [];
 
   return (
     <div data-testid="model-view">
@@ -190,8 +191,14 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
           ))}
         </ul>
       )}
+      {live.state === 'ok' && <ModelFacts model={live.model} />}
+      {live.state === 'ok' && <Lineage model={live.model} />}
       {providers.length > 0 && <Providers providers={providers} />}
-      {quants.length > 0 && <Quants id={id} quants={quants} picked={picked} onPick={setPicked} />}
+      {fit.rows.length > 0 && <Quants id={id} plan={fit} picked={picked} onPick={setPicked} />}
+      {/* Mounted while the details load too, so the card is asked for in parallel with them. */}
+      {(live.state === 'ok' || live.state === 'loading') && (
+        <RepoTabs kind="model" id={id} cardData={live.state === 'ok' ? live.model.cardData : undefined} />
+      )}
       <section className="cat-use" data-testid="use-this-model">
         <h2>Use this model</h2>
         <SnippetWorkbench model={record} quant={picked} />

@@ -1,24 +1,102 @@
-import type { GgufQuant } from '@shared/contract/hub-repo';
+import { useId } from 'react';
+import { GiB, verdictLabels, type FitResult } from '@shared/fit';
 import { formatBytes } from '../../lib/format';
 import { hrefFor } from '../../store/route';
+import { PullInline } from './PullInline';
+import type { FitPlan } from './use-fit';
+import './fit.css';
 
-/** A GGUF repo's quantizations: pick one for the snippets and "Run locally with Ollama". */
+const CONTEXTS = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
+
+/** A verdict with its explanation, shown on hover and on keyboard focus (the badge is a tab stop). */
+function FitBadge({ fit }: { fit: FitResult }) {
+  const tip = useId();
+  return (
+    <span
+      className={`fit-badge fit-${fit.verdict}`}
+      tabIndex={0}
+      aria-describedby={tip}
+      data-testid="fit-badge"
+      data-verdict={fit.verdict}
+    >
+      {verdictLabels[fit.verdict]}
+      <span role="tooltip" id={tip} className="fit-tip">
+        {fit.explanation}
+      </span>
+    </span>
+  );
+}
+
+function HardwareLine({ plan }: { plan: FitPlan }) {
+  if (plan.hardwareError)
+    return <span className="field-error">Hardware unknown ({plan.hardwareError.message}): no fit verdicts.</span>;
+  const h = plan.hardware;
+  if (!h) return <span className="muted">Checking this machine…</span>;
+  const gpu = h.effective.gpus.reduce<(typeof h.effective.gpus)[number] | undefined>(
+    (m, g) => (!m || g.vramTotal > m.vramTotal ? g : m),
+    undefined,
+  );
+  const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
+  return (
+    <span data-testid="fit-hardware">
+      {h.source === 'override' ? 'Your hardware (set in Settings): ' : 'This machine: '}
+      {gb(h.effective.ramTotal)} RAM
+      {gpu
+        ? `, ${gpu.name} with ${gb(gpu.vramTotal)} ${h.effective.unified ? 'GPU-usable unified memory' : 'VRAM'}`
+        : ', no GPU'}
+      . <a href={hrefFor('settings')}>Change</a>
+    </span>
+  );
+}
+
+/** A GGUF repo's quantizations with a fit verdict each: pick one for the snippets and "Run locally with Ollama". */
 export function Quants({
   id,
-  quants,
+  plan,
   picked,
   onPick,
 }: {
   id: string;
-  quants: GgufQuant[];
+  plan: FitPlan;
   picked?: string;
   onPick(q: string): void;
 }) {
+  const ctxOptions = CONTEXTS.filter((c) => !plan.maxCtx || c <= plan.maxCtx);
+  if (!ctxOptions.includes(plan.ctx)) ctxOptions.push(plan.ctx);
   return (
     <section className="card cat-section" data-testid="model-quants">
       <h2>
-        GGUF quantizations <span className="badge">{quants.length}</span>
+        GGUF quantizations <span className="badge">{plan.rows.length}</span>
       </h2>
+      <div className="fit-bar small">
+        <HardwareLine plan={plan} />
+        <label className="fit-ctx">
+          Context length{' '}
+          <select
+            value={plan.ctx}
+            onChange={(e) => plan.setCtx(Number(e.target.value))}
+            data-testid="fit-context"
+            aria-describedby="fit-ctx-help"
+          >
+            {ctxOptions
+              .sort((a, b) => a - b)
+              .map((c) => (
+                <option key={c} value={c}>
+                  {c.toLocaleString('en')} tokens
+                </option>
+              ))}
+          </select>
+        </label>
+      </div>
+      <p className="help" id="fit-ctx-help">
+        A longer context needs a larger KV cache. Hover or focus a verdict to see the estimate.
+        {plan.headerNote && (
+          <>
+            {' '}
+            <span data-testid="fit-estimate-note">{plan.headerNote}</span>
+          </>
+        )}
+      </p>
       <table className="table cat-table">
         <thead>
           <tr>
@@ -26,11 +104,17 @@ export function Quants({
             <th>Quantization</th>
             <th>Files</th>
             <th className="num">Size</th>
+            <th>Fit on this machine</th>
           </tr>
         </thead>
         <tbody>
-          {quants.map((q) => (
-            <tr key={q.label} className={picked === q.label ? 'cat-picked' : undefined}>
+          {plan.rows.map((q) => (
+            <tr
+              key={q.label}
+              className={picked === q.label ? 'cat-picked' : undefined}
+              data-testid="quant-row"
+              data-quant={q.label}
+            >
               <td className="cat-radio">
                 <input
                   type="radio"
@@ -40,27 +124,32 @@ export function Quants({
                   onChange={() => onPick(q.label)}
                 />
               </td>
-              <td className="mono">{q.label}</td>
+              <td className="mono">
+                {q.label}
+                {q.label === plan.defaultLabel && (
+                  <span
+                    className="badge fit-default"
+                    data-testid="default-quant"
+                    title="The largest that fits fully, else Q4_K_M"
+                  >
+                    default
+                  </span>
+                )}
+              </td>
               <td className="mono small muted">{q.files.length === 1 ? q.files[0] : `${q.files.length} files`}</td>
               <td className="num">{q.size !== undefined ? formatBytes(q.size) : '—'}</td>
+              <td>
+                {q.fit ? (
+                  <FitBadge fit={q.fit} />
+                ) : (
+                  <span className="muted small">{plan.hardware ? 'size unknown' : '…'}</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {picked && (
-        <p className="cat-actions">
-          <a
-            className="btn btn-primary"
-            href={hrefFor('models', 'pull', `hf.co/${id}:${picked}`)}
-            data-testid="run-ollama"
-          >
-            Run locally with Ollama
-          </a>
-          <span className="mono small muted">
-            hf.co/{id}:{picked}
-          </span>
-        </p>
-      )}
+      {picked && <PullInline name={`hf.co/${id}:${picked}`} />}
     </section>
   );
 }

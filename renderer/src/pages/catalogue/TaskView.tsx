@@ -165,7 +165,7 @@ export function TaskView({ task, ctx }: { task: CatalogueTask; ctx: TaskContext 
       </div>
       <IdTable title="Models" testid="task-models" items={task.models} kind="model" />
       <IdTable title="Datasets" testid="task-datasets" items={task.datasets} kind="dataset" />
-      <IdTable title="Demo apps" testid="task-spaces" items={task.spaces} kind="app" />
+      <IdTable title="Spaces" testid="task-spaces" items={task.spaces} kind="app" />
       <IdTable title="Metrics" testid="task-metrics" items={task.metrics} />
     </div>
   );

@@ -9,10 +9,10 @@ export const kindLabels: Record<SearchKind, string> = {
   library: 'Libraries',
   model: 'Models',
   dataset: 'Datasets',
-  app: 'Demo apps',
+  app: 'Spaces',
 };
 
-/** One searchable thing: a task, library, model, dataset or demo app. */
+/** One searchable thing: a task, library, model, dataset or Space. */
 export interface SearchRecord {
   kind: SearchKind;
   id: string;
@@ -160,13 +160,28 @@ function matchesFilters(r: SearchRecord, f: SearchFilters): boolean {
   return true;
 }
 
-/**
- * Typo-tolerant search with filters: the indices of matching records, best first.
- * Pure and synchronous so it can be benchmarked on a synthetic 100k-model index.
- */
-export function searchIndex(index: SearchIndex, query: string, filters: SearchFilters = {}): number[] {
-  const { records, haystack, strict, fuzzy } = index;
-  const filterKey = `${filters.kind ?? ''}|${filters.modality ?? ''}|${filters.task ?? ''}|${filters.library ?? ''}`;
+interface ExactPass {
+  needle: string;
+  filterKey: string;
+  /** Exact matches, unranked. */
+  exact: number[];
+  /** Few exact matches for a long-enough needle: a typo-tolerant pass may find more. */
+  wantsFuzzy: boolean;
+}
+
+function filterKeyOf(filters: SearchFilters): string {
+  return `${filters.kind ?? ''}|${filters.modality ?? ''}|${filters.task ?? ''}|${filters.library ?? ''}`;
+}
+
+function filtered(index: SearchIndex, filters: SearchFilters): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < index.records.length; i++) if (matchesFilters(index.records[i], filters)) out.push(i);
+  return out;
+}
+
+/** The exact pass, narrowed from the previous keystroke's answer when the needle only grew. */
+function exactPass(index: SearchIndex, query: string, filters: SearchFilters): ExactPass | number[] {
+  const filterKey = filterKeyOf(filters);
   const needle = query.trim();
   let candidates: number[] | undefined;
   const last = index.last;
@@ -174,46 +189,43 @@ export function searchIndex(index: SearchIndex, query: string, filters: SearchFi
     // A longer needle matches a subset of what the shorter one matched.
     candidates = last.idxs;
   } else if (filterKey !== '|||') {
-    candidates = [];
-    for (let i = 0; i < records.length; i++) if (matchesFilters(records[i], filters)) candidates.push(i);
+    candidates = filtered(index, filters);
   }
   if (!needle) {
     index.last = undefined;
     index.fuzzyMemo = [];
-    return candidates ?? records.map((_, i) => i);
+    return candidates ?? index.records.map((_, i) => i);
   }
-
   const exact = exactMatches(index, needle, candidates);
   index.last = { needle, filters: filterKey, idxs: exact };
-  let uf = strict;
-  let idxs = exact;
-  if (exact.length < FUZZY_BELOW && needle.length >= 3) {
-    // Few exact hits: let one typo per term in, over the previous typo-tolerant answer when that is safe,
-    // otherwise over the full (filtered) list.
-    // The smallest remembered answer this needle can only narrow.
-    let all: number[] | undefined;
-    for (const m of index.fuzzyMemo)
-      if (m.filters === filterKey && fuzzyNarrows(m.needle, needle) && (!all || m.idxs.length < all.length))
-        all = m.idxs;
-    if (!all && filterKey !== '|||') {
-      all = [];
-      for (let i = 0; i < records.length; i++) if (matchesFilters(records[i], filters)) all.push(i);
-    }
-    const loose = fuzzy.filter(haystack, needle, all) ?? [];
-    index.fuzzyMemo = [...index.fuzzyMemo.slice(-(FUZZY_MEMO - 1)), { needle, filters: filterKey, idxs: loose }];
-    if (loose.length > exact.length) {
-      uf = fuzzy;
-      idxs = loose;
-    }
-  }
+  return { needle, filterKey, exact, wantsFuzzy: exact.length < FUZZY_BELOW && needle.length >= 3 };
+}
+
+/**
+ * Few exact hits: let one typo per term in, over the previous typo-tolerant answer when that is safe (the smallest
+ * remembered answer this needle can only narrow), otherwise over the full (filtered) list.
+ */
+function fuzzyPass(index: SearchIndex, pass: ExactPass, filters: SearchFilters): number[] {
+  const { needle, filterKey } = pass;
+  let all: number[] | undefined;
+  for (const m of index.fuzzyMemo)
+    if (m.filters === filterKey && fuzzyNarrows(m.needle, needle) && (!all || m.idxs.length < all.length)) all = m.idxs;
+  if (!all && filterKey !== '|||') all = filtered(index, filters);
+  const loose = index.fuzzy.filter(index.haystack, needle, all) ?? [];
+  index.fuzzyMemo = [...index.fuzzyMemo.slice(-(FUZZY_MEMO - 1)), { needle, filters: filterKey, idxs: loose }];
+  return loose;
+}
+
+/** Best first: uFuzzy's order (when small enough to rank), then exact and prefix hits on the id or label ahead. */
+function rank(index: SearchIndex, uf: uFuzzy, idxs: number[], needle: string): number[] {
   if (idxs.length === 0) return [];
+  const { records, haystack } = index;
   let ranked: number[] = idxs;
   if (idxs.length <= RANK_LIMIT) {
     const info = uf.info(idxs, haystack, needle);
     const order = uf.sort(info, haystack, needle);
     ranked = order.map((o) => info.idx[o]);
   }
-  // Exact and prefix hits on the id or label come first; otherwise uFuzzy's order stands.
   const q = needle.toLowerCase();
   const tier = (i: number) => {
     const r = records[i];
@@ -228,4 +240,32 @@ export function searchIndex(index: SearchIndex, query: string, filters: SearchFi
   const tiers = new Map(head.map((i) => [i, tier(i)]));
   head.sort((a, b) => tiers.get(a)! - tiers.get(b)!);
   return ranked.length > RANK_LIMIT ? head.concat(ranked.slice(RANK_LIMIT)) : head;
+}
+
+/**
+ * What a keystroke can answer at once: the exact matches, ranked, and whether a typo-tolerant pass (run off the
+ * page's thread, see search-worker.ts) may add to them.
+ */
+export function searchExact(
+  index: SearchIndex,
+  query: string,
+  filters: SearchFilters = {},
+): { idxs: number[]; wantsFuzzy: boolean } {
+  const pass = exactPass(index, query, filters);
+  if (Array.isArray(pass)) return { idxs: pass, wantsFuzzy: false };
+  return { idxs: rank(index, index.strict, pass.exact, pass.needle), wantsFuzzy: pass.wantsFuzzy };
+}
+
+/**
+ * Typo-tolerant search with filters: the indices of matching records, best first — the exact pass and, when it finds
+ * few, the typo-tolerant one. Pure and synchronous: the search worker runs it, tests and benchmarks call it directly.
+ */
+export function searchIndex(index: SearchIndex, query: string, filters: SearchFilters = {}): number[] {
+  const pass = exactPass(index, query, filters);
+  if (Array.isArray(pass)) return pass;
+  if (pass.wantsFuzzy) {
+    const loose = fuzzyPass(index, pass, filters);
+    if (loose.length > pass.exact.length) return rank(index, index.fuzzy, loose, pass.needle);
+  }
+  return rank(index, index.strict, pass.exact, pass.needle);
 }

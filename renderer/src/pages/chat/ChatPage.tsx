@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../../api';
-import { Icon } from '../../components/Icon';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
@@ -10,6 +9,8 @@ import { CodePane } from './CodePane';
 import { ConversationSettings } from './ConversationSettings';
 import type { MessageActions } from './Message';
 import { MessageList } from './MessageList';
+import { ReplyError } from './ReplyError';
+import { Sidebar } from './Sidebar';
 import './chat.css';
 
 function download(filename: string, mime: string, text: string) {
@@ -19,158 +20,6 @@ function download(filename: string, mime: string, text: string) {
   a.download = filename;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-function ConversationItem({
-  meta,
-  active,
-  streaming,
-}: {
-  meta: ConversationMeta;
-  active: boolean;
-  streaming: boolean;
-}) {
-  const { update, remove } = useChat.getState();
-  const go = useRoute((s) => s.go);
-  const [renaming, setRenaming] = useState(false);
-  return (
-    <li className={`conv-item${active ? ' active' : ''}`} data-testid="conv-item">
-      {renaming ? (
-        <input
-          className="conv-rename"
-          aria-label="Conversation title"
-          defaultValue={meta.title}
-          autoFocus
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
-            if (e.key === 'Escape') setRenaming(false);
-          }}
-          onBlur={(e) => {
-            setRenaming(false);
-            const t = e.target.value.trim();
-            if (t && t !== meta.title) void update(meta.id, { title: t });
-          }}
-        />
-      ) : (
-        <button className="conv-open" onClick={() => go('chat', meta.id)} onDoubleClick={() => setRenaming(true)}>
-          <span className="conv-title">
-            {meta.pinned && (
-              <span className="conv-pin" aria-label="pinned">
-                ★{' '}
-              </span>
-            )}
-            {meta.title}
-          </span>
-          <span className="conv-sub">
-            {streaming && <span className="live-dot" aria-label="streaming" />}
-            {meta.model || 'no model'} · {meta.messageCount} msg
-          </span>
-        </button>
-      )}
-      <span className="conv-tools">
-        <button className="icon-btn" title="Rename" aria-label="Rename" onClick={() => setRenaming(true)}>
-          ✎
-        </button>
-        <button
-          className="icon-btn"
-          title={meta.pinned ? 'Unpin' : 'Pin'}
-          aria-label={meta.pinned ? 'Unpin' : 'Pin'}
-          onClick={() => void update(meta.id, { pinned: !meta.pinned })}
-        >
-          {meta.pinned ? '★' : '☆'}
-        </button>
-        <button className="icon-btn" title="Delete" aria-label="Delete" onClick={() => void remove(meta.id)}>
-          <Icon name="close" size={14} />
-        </button>
-      </span>
-    </li>
-  );
-}
-
-function Sidebar({ currentId }: { currentId?: string }) {
-  const { list, listLoading, listError, query, running, undo } = useChat();
-  const { loadList, create, restore, importJson } = useChat.getState();
-  const go = useRoute((s) => s.go);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const [importError, setImportError] = useState<AppErrorShape>();
-  useEffect(() => {
-    if (!undo) return;
-    const t = setTimeout(() => useChat.setState({ undo: undefined }), 10_000);
-    return () => clearTimeout(t);
-  }, [undo]);
-
-  return (
-    <aside className="conv-sidebar" aria-label="Conversations">
-      <div className="conv-head">
-        <h1>Chat</h1>
-        <button
-          className="btn btn-primary"
-          data-testid="new-chat"
-          onClick={() => void create().then((m) => go('chat', m.id))}
-        >
-          New chat
-        </button>
-      </div>
-      <input
-        className="conv-search"
-        type="search"
-        placeholder="Search conversations"
-        aria-label="Search conversations"
-        value={query}
-        onChange={(e) => void loadList(e.target.value)}
-      />
-      {listLoading && list.length === 0 ? (
-        <Loading label="Loading conversations…" />
-      ) : listError ? (
-        <ErrorState error={listError} title="Conversations could not be read" onRetry={() => void loadList()} />
-      ) : list.length === 0 ? (
-        <p className="muted small conv-none">{query ? 'No conversation matches.' : 'No conversations yet.'}</p>
-      ) : (
-        <ul className="conv-list">
-          {list.map((m) => (
-            <ConversationItem key={m.id} meta={m} active={m.id === currentId} streaming={!!running[m.id]} />
-          ))}
-        </ul>
-      )}
-      <div className="conv-foot">
-        <button className="btn btn-ghost btn-xs" onClick={() => fileRef.current?.click()}>
-          Import JSON…
-        </button>
-        <input
-          ref={fileRef}
-          type="file"
-          accept="application/json,.json"
-          hidden
-          data-testid="import-file"
-          onChange={async (e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (!f) return;
-            try {
-              const meta = await importJson(await f.text());
-              setImportError(undefined);
-              go('chat', meta.id);
-            } catch (err) {
-              setImportError(err as AppErrorShape);
-            }
-          }}
-        />
-        {importError && (
-          <p className="field-error small" role="alert">
-            {importError.message}
-          </p>
-        )}
-      </div>
-      {undo && (
-        <div className="undo-toast" role="status">
-          <span>Deleted “{undo.title}”</span>
-          <button className="btn btn-xs" onClick={() => void restore()}>
-            Undo
-          </button>
-        </div>
-      )}
-    </aside>
-  );
 }
 
 function readImage(file: File): Promise<string> {
@@ -270,7 +119,8 @@ function Thread({ id }: { id: string }) {
   const listMeta = useChat((s) => s.list.find((m) => m.id === id));
   const busy = useChat((s) => !!s.running[id]);
   const replyError = useChat((s) => s.replyError[id]);
-  const { open, regenerate, editOnly } = useChat.getState();
+  const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
+  const { open, regenerate, editOnly, selectVersion, focusMessage } = useChat.getState();
   const [showSettings, setShowSettings] = useState(false);
   const [showCode, setShowCode] = useState(false);
   const [capabilities, setCapabilities] = useState<string[]>([]);
@@ -293,6 +143,12 @@ function Thread({ id }: { id: string }) {
     if (meta && !meta.model) setShowSettings(true);
   }, [meta]);
 
+  // A search hit in a version not shown: once the conversation is loaded, switch to that version.
+  const loaded = !!conv && !conv.loading && conv.messages.length > 0;
+  useEffect(() => {
+    if (focus && loaded) void focusMessage(id, focus);
+  }, [focus, loaded, id, focusMessage]);
+
   const actions: MessageActions = useMemo(
     () => ({
       onCopy: (m: ChatMessage) =>
@@ -305,8 +161,9 @@ function Thread({ id }: { id: string }) {
         if (regen) regenerate(id, { messageId: m.id, content });
         else void editOnly(id, m.id, content);
       },
+      onSelectVersion: (messageId: string) => void selectVersion(id, messageId),
     }),
-    [id, regenerate, editOnly],
+    [id, regenerate, editOnly, selectVersion],
   );
   useEffect(() => {
     if (!copied) return;
@@ -370,14 +227,10 @@ function Thread({ id }: { id: string }) {
           </Empty>
         </div>
       ) : (
-        <MessageList messages={conv.messages} busy={busy} actions={actions} />
+        <MessageList messages={conv.messages} versions={conv.versions} focusId={focus} busy={busy} actions={actions} />
       )}
-      {replyError && (
-        <div className="reply-error" role="alert" data-testid="reply-error">
-          <strong>{replyError.code === 'unauthorized' ? 'Not authorised' : 'The reply failed'}:</strong>{' '}
-          {replyError.message}
-        </div>
-      )}
+      {replyError && <ReplyError id={id} error={replyError} busy={busy} />}
+
       {copied && (
         <div className="copied-toast" role="status">
           {copied}

@@ -1,12 +1,50 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
-import { liveText } from '../../store/chat';
-import { IncrementalMarkdown, renderMarkdown } from './markdown';
+import { MarkdownBody, Thinking } from './MarkdownBody';
 
 export interface MessageActions {
   onCopy(m: ChatMessage): void;
   onRegenerate(): void;
   onSaveEdit(m: ChatMessage, content: string, regenerate: boolean): void;
+  onSelectVersion(messageId: string): void;
+}
+
+/** ‹ 2/3 ›: the versions of a regenerated reply or an edited question; the conversation follows the one shown. */
+function Versions({
+  id,
+  versions,
+  busy,
+  onSelect,
+}: {
+  id: string;
+  versions: string[];
+  busy: boolean;
+  onSelect(id: string): void;
+}) {
+  const i = versions.indexOf(id);
+  return (
+    <span className="msg-versions" data-testid="msg-versions">
+      <button
+        className="btn btn-ghost btn-xs"
+        aria-label="Previous version"
+        disabled={busy || i <= 0}
+        onClick={() => onSelect(versions[i - 1])}
+      >
+        ‹
+      </button>
+      <span aria-label={`version ${i + 1} of ${versions.length}`}>
+        {i + 1}/{versions.length}
+      </span>
+      <button
+        className="btn btn-ghost btn-xs"
+        aria-label="Next version"
+        disabled={busy || i >= versions.length - 1}
+        onClick={() => onSelect(versions[i + 1])}
+      >
+        ›
+      </button>
+    </span>
+  );
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString(undefined, { maximumFractionDigits: digits });
@@ -25,35 +63,6 @@ function Figures({ m }: { m: ChatMessage }) {
     <span className="msg-figures" data-testid="msg-figures">
       {parts.join(' · ')}
     </span>
-  );
-}
-
-/** A reply being streamed: text is appended in place from the live buffer, never through React state. */
-function StreamingBody({ id }: { id: string }) {
-  const bodyRef = useRef<HTMLDivElement>(null);
-  const thinkRef = useRef<HTMLPreElement>(null);
-  const detailsRef = useRef<HTMLDetailsElement>(null);
-  useLayoutEffect(() => {
-    const t = liveText(id);
-    const md = new IncrementalMarkdown(bodyRef.current!);
-    const draw = () => {
-      if (t.thinking) {
-        detailsRef.current!.hidden = false;
-        thinkRef.current!.textContent = t.thinking;
-      }
-      md.update(t.content);
-    };
-    draw();
-    return t.subscribe(draw);
-  }, [id]);
-  return (
-    <>
-      <details className="msg-thinking" ref={detailsRef} hidden open>
-        <summary>Thinking…</summary>
-        <pre ref={thinkRef} />
-      </details>
-      <div className="msg-body markdown streaming" ref={bodyRef} data-testid="msg-streaming" />
-    </>
   );
 }
 
@@ -83,7 +92,7 @@ function Editor({
           Cancel
         </button>
         <button className="btn" disabled={!text.trim()} onClick={() => onSave(text, false)}>
-          Save only
+          Save
         </button>
         <button className="btn btn-primary" disabled={!text.trim()} onClick={() => onSave(text, true)}>
           Save and regenerate
@@ -109,15 +118,16 @@ function ToolCalls({ m }: { m: ChatMessage }) {
 
 interface Props {
   m: ChatMessage;
+  /** This message's versions, when it has more than one. */
+  versions?: string[];
   isLast: boolean;
   busy: boolean;
   actions: MessageActions;
 }
 
 /** One message; memoized, so history rows do not re-render while a reply streams. */
-export const Message = memo(function Message({ m, isLast, busy, actions }: Props) {
+export const Message = memo(function Message({ m, versions, isLast, busy, actions }: Props) {
   const [editing, setEditing] = useState(false);
-  const html = useMemo(() => (m.status === 'streaming' || m.role === 'tool' ? '' : renderMarkdown(m.content)), [m]);
 
   if (m.role === 'tool') {
     return (
@@ -134,6 +144,7 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
   }
 
   const isUser = m.role === 'user';
+  const streaming = m.status === 'streaming';
   return (
     <div
       className={`msg ${isUser ? 'msg-user' : 'msg-assistant'}`}
@@ -148,9 +159,8 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
             ))}
           </div>
         ) : null}
-        {m.status === 'streaming' ? (
-          <StreamingBody id={m.id} />
-        ) : editing ? (
+        {!editing && <Thinking thinking={m.thinking} liveId={streaming ? m.id : undefined} />}
+        {editing ? (
           <Editor
             initial={m.content}
             onCancel={() => setEditing(false)}
@@ -159,25 +169,20 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
               actions.onSaveEdit(m, text, regen);
             }}
           />
+        ) : isUser ? (
+          <div className="msg-body msg-plain">{m.content}</div>
         ) : (
-          <>
-            {m.thinking ? (
-              <details className="msg-thinking">
-                <summary>Thinking</summary>
-                <pre>{m.thinking}</pre>
-              </details>
-            ) : null}
-            {isUser ? (
-              <div className="msg-body msg-plain">{m.content}</div>
-            ) : (
-              <div className="msg-body markdown" dangerouslySetInnerHTML={{ __html: html }} />
-            )}
-          </>
+          <MarkdownBody text={m.content} liveId={streaming ? m.id : undefined} />
         )}
         <ToolCalls m={m} />
         {m.status === 'stopped' && (
           <div className="msg-note" data-testid="msg-stopped">
             Stopped
+          </div>
+        )}
+        {m.status === 'interrupted' && (
+          <div className="msg-note" data-testid="msg-interrupted">
+            Interrupted — HubDesk stopped while this reply was being written; the text so far is kept
           </div>
         )}
         {m.status === 'error' && m.error && (
@@ -188,6 +193,9 @@ export const Message = memo(function Message({ m, isLast, busy, actions }: Props
       </div>
       {m.status !== 'streaming' && !editing && (
         <div className="msg-meta">
+          {versions && versions.length > 1 && (
+            <Versions id={m.id} versions={versions} busy={busy} onSelect={actions.onSelectVersion} />
+          )}
           {!isUser && m.model && <span className="muted">{m.model}</span>}
           <Figures m={m} />
           <span className="msg-actions">

@@ -13,10 +13,15 @@ const STICK_PX = 48;
  */
 export function MessageList({
   messages,
+  versions,
+  focusId,
   busy,
   actions,
 }: {
   messages: ChatMessage[];
+  versions?: Record<string, string[]>;
+  /** A message to bring into view (a search hit): scrolled to and outlined. */
+  focusId?: string;
   busy: boolean;
   actions: MessageActions;
 }) {
@@ -62,6 +67,14 @@ export function MessageList({
     if (stick.current && messages.length) v.scrollToIndex(messages.length - 1, { align: 'end' });
   }, [messages.length, v]);
 
+  // A search hit: stop following the bottom and centre the message.
+  const focusIndex = focusId ? messages.findIndex((m) => m.id === focusId) : -1;
+  useLayoutEffect(() => {
+    if (focusIndex < 0) return;
+    stick.current = false;
+    v.scrollToIndex(focusIndex, { align: 'center' });
+  }, [focusIndex, v]);
+
   // While a reply streams, follow its growth.
   useEffect(() => {
     if (last?.status !== 'streaming') return;
@@ -90,9 +103,15 @@ export function MessageList({
       <div className="msg-inner" ref={innerRef} style={{ height: v.getTotalSize() }}>
         <div className="msg-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => (
-            <div key={it.key} data-index={it.index} ref={v.measureElement} className="msg-row">
+            <div
+              key={it.key}
+              data-index={it.index}
+              ref={v.measureElement}
+              className={`msg-row${it.index === focusIndex ? ' msg-focus' : ''}`}
+            >
               <Message
                 m={messages[it.index]}
+                versions={versions?.[messages[it.index].id]}
                 isLast={it.index === lastAssistant && it.index >= messages.length - 1}
                 busy={busy}
                 actions={actions}

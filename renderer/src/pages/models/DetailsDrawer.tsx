@@ -5,6 +5,7 @@ import { api } from '../../api';
 import { Icon } from '../../components/Icon';
 import { ErrorState, Loading } from '../../components/States';
 import { formatAge, formatBytes } from '../../lib/format';
+import { newChatHref } from '../../store/route';
 
 /** The model_info keys worth a line: architecture, size, context, embedding, attention, quantization. */
 const mainInfo = (info: ModelShow['model_info']): [string, string | number | boolean][] => {
@@ -100,6 +101,12 @@ export function DetailsDrawer({
           </button>
         </header>
         <div className="drawer-actions">
+          {/* Embedding-only models (no `completion` capability) cannot chat. */}
+          {(!show?.capabilities || show.capabilities.includes('completion')) && (
+            <a className="btn btn-sm btn-primary" href={newChatHref('ollama', model.name)}>
+              Chat with this model
+            </a>
+          )}
           <button className="btn btn-sm" onClick={onCopy}>
             Copy / rename
           </button>

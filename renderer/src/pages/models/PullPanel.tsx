@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { MODEL_NAME_REQUIRED, modelNameProblem } from '@shared/model-name';
 import { formatBytes } from '../../lib/format';
 import { isActive, jobTotals, layerSpeed, usePulls, type Job } from '../../store/pulls';
+import { newChatHref } from '../../store/route';
 import { formatDuration, formatSpeed, percent } from './format';
 
 export function PullForm({ initial, onDone }: { initial: string; onDone: () => void }) {
@@ -105,6 +106,11 @@ function JobCard({ job }: { job: Job }) {
             {active && t.speed ? ` · ${formatSpeed(t.speed)}` : ''}
             {active && eta !== undefined ? ` · ${formatDuration(eta)} left` : ''}
           </span>
+        )}
+        {job.kind === 'pull' && job.state === 'success' && (
+          <a className="btn btn-sm btn-primary" href={newChatHref('ollama', job.model)}>
+            Chat with this model
+          </a>
         )}
         {active ? (
           <button className="btn btn-ghost btn-sm" onClick={() => cancel(job.id)}>

@@ -4,14 +4,33 @@ import type { AppError } from '@shared/errors';
 import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
+import { KeyBindingsCard } from './KeyBindings';
+import { SecretStorageNote } from './SecretStorageNote';
+import { HubAccessSetting } from './HubAccessSetting';
+import { HardwareSettings } from './HardwareSettings';
 
-const textFields: { key: Exclude<SettingKey, 'theme' | 'hubAccess'>; label: string; help: string; env?: string }[] = [
+const textFields: {
+  key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>;
+  label: string;
+  help: string;
+  env?: string;
+}[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
   { key: 'hubEndpoint', label: 'Hub endpoint', help: 'The Hugging Face Hub (or a mirror).', env: 'HF_ENDPOINT' },
-  { key: 'routerUrl', label: 'Inference router', help: 'Hosted models are called through this router.' },
+  {
+    key: 'routerUrl',
+    label: 'Inference router',
+    help: 'Hosted models are called through this router.',
+    env: 'HUBDESK_ROUTER_URL',
+  },
   { key: 'defaultProvider', label: 'Default provider', help: 'hf-inference, auto, or a provider id such as together.' },
   { key: 'billTo', label: 'Bill to organisation', help: 'Sent as X-HF-Bill-To; empty bills your own account.' },
-  { key: 'falRestBase', label: 'fal REST base', help: 'Where temporary fal tokens are requested.' },
+  {
+    key: 'falRestBase',
+    label: 'fal REST base',
+    help: 'Where temporary fal tokens are requested.',
+    env: 'HUBDESK_FAL_REST_BASE',
+  },
 ];
 
 const secretLabels: Record<SecretName, { label: string; help: string }> = {
@@ -172,19 +191,23 @@ export function SettingsPage() {
           ))}
         </div>
       </div>
+      <HubAccessSetting />
       <div className="card">
         <h2>Connections</h2>
         {textFields.map((f) => (
           <TextSetting key={f.key} field={f} />
         ))}
       </div>
+      <HardwareSettings />
       <div className="card">
         <h2>Secrets</h2>
         <p className="help">Secrets stay in HubDesk&apos;s main process: this page only learns whether one is set.</p>
+        <SecretStorageNote view={view} />
         {view.secrets.map((s) => (
           <SecretSetting key={s.name} status={s} />
         ))}
       </div>
+      <KeyBindingsCard view={view} />
     </section>
   );
 }

@@ -1,0 +1,199 @@
+import type { Page } from 'playwright-core';
+import { buildCatalogue } from '../../electron/main/services/catalogue/build';
+import { startHubFixture } from '../../tests/fixtures/hub';
+import { GATED_ID, modelPageHub } from '../../tests/fixtures/hub-model-data';
+import { startBenchApp } from '../lib/app';
+import { launchChromium } from '../lib/browser';
+import { figure, type BenchContext, type Figure } from '../lib/measure';
+
+const CARD_ID = 'bench/card-200k';
+const TOKEN = 'hf_fixtureToken0001';
+const href = (id: string) => `#/catalogue/model/${encodeURIComponent(id)}`;
+
+/** A model card of about `bytes`, shaped like real ones: sections, links, a results table, code, lists. */
+export function syntheticCard(bytes: number): string {
+  const section = (i: number) =>
+    [
+      `## Section ${i}: evaluation and usage`,
+      '',
+      `This model was trained on **${i * 3} B tokens** with [a curated mix](docs/data-${i}.md) and evaluated on ` +
+        'standard benchmarks. See the [paper](https://arxiv.org/abs/2407.21783) and `config.json` for details. '.repeat(
+          3,
+        ),
+      '',
+      '| Benchmark | Score | Shots | Notes |',
+      '| --------- | ----- | ----- | ----- |',
+      ...Array.from(
+        { length: 12 },
+        (_, r) => `| task-${i}-${r} | ${(50 + ((i * r) % 40)).toFixed(1)} | ${r % 5} | ok |`,
+      ),
+      '',
+      '```python',
+      'from transformers import AutoModelForCausalLM, AutoTokenizer',
+      `model = AutoModelForCausalLM.from_pretrained("${CARD_ID}")`,
+      'print(model.generate(**tokenizer("Hello", return_tensors="pt")))',
+      '```',
+      '',
+      ...Array.from({ length: 6 }, (_, r) => `- point ${r}: *emphasis* and a [link](#section-${i})`),
+      '',
+    ].join('\n');
+  let out = '---\nlicense: apache-2.0\nlanguage: [en]\n---\n# Bench card\n\n';
+  for (let i = 0; out.length < bytes; i++) out += section(i) + '\n';
+  return out;
+}
+
+// In the page: when the hub.readme answer has been read (its arrival), as the app's own fetch sees it.
+const INIT = () => {
+  const w = window as unknown as { __readmeAt?: number };
+  const orig = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const res = await orig(input, init);
+    if (String(input instanceof Request ? input.url : input).includes('hub.readme'))
+      void res
+        .clone()
+        .arrayBuffer()
+        .then(() => (w.__readmeAt = performance.now()));
+    return res;
+  };
+};
+
+async function openCard(page: Page, to: string) {
+  return page.evaluate(async (h) => {
+    const w = window as unknown as { __readmeAt?: number };
+    const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
+    location.hash = '#/catalogue';
+    await frame();
+    await frame();
+    w.__readmeAt = undefined;
+    const longTasks: { start: number; duration: number }[] = [];
+    const po = new PerformanceObserver((l) =>
+      l.getEntries().forEach((e) => longTasks.push({ start: e.startTime, duration: e.duration })),
+    );
+    po.observe({ type: 'longtask' });
+    let inserted = 0;
+    let painted = 0;
+    let done = 0;
+    const finished = new Promise<void>((resolve) => {
+      const mo = new MutationObserver(() => {
+        if (!inserted && document.querySelector('[data-testid="card-body"] > div')) {
+          inserted = performance.now();
+          // The frame after the first piece went in is when it is painted.
+          requestAnimationFrame((t) => (painted = Math.max(t, inserted)));
+        }
+        if (inserted && document.querySelector('[data-testid="repo-card"][aria-busy="false"]')) {
+          done = performance.now();
+          mo.disconnect();
+          resolve();
+        }
+      });
+      mo.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+    });
+    location.hash = h;
+    await finished;
+    await frame();
+    await frame();
+    po.disconnect();
+    // The card component's own start (a User Timing mark): the answer has arrived and React has handed it over.
+    const arrival = performance.getEntriesByName('hub-card:start').at(-1)?.startTime ?? w.__readmeAt ?? inserted;
+
+    performance.clearMarks();
+    // Only long tasks from the answer on: the card's own rendering, not the page's navigation before it.
+    const during = longTasks.filter((t) => t.start + t.duration > arrival).length;
+    return { first: painted - arrival, full: done - arrival, longTasks: during };
+  }, to);
+}
+
+async function openPage(page: Page, to: string, selectors: string[]) {
+  return page.evaluate(
+    async ({ h, sels }) => {
+      const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
+      location.hash = '#/catalogue';
+      await frame();
+      await frame();
+      const t0 = performance.now();
+      location.hash = h;
+      await new Promise<void>((resolve) => {
+        const check = () => (sels.every((s) => document.querySelector(s)) ? resolve() : requestAnimationFrame(check));
+        check();
+      });
+      await frame();
+      return performance.now() - t0;
+    },
+    { h: to, sels: selectors },
+  );
+}
+
+/** Model page: a 200 KB card rendered without blocking, and a Hub model page from the cache against an embedded one. */
+export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
+  const opts = modelPageHub();
+  opts.models!.push({
+    id: CARD_ID,
+    pipeline_tag: 'text-generation',
+    tags: [],
+    files: { 'README.md': syntheticCard(200_000) },
+  });
+  const hub = await startHubFixture(opts);
+  const browser = await launchChromium();
+  const app = await startBenchApp(browser, { HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN });
+  const origin = new URL(app.url).origin;
+  const first: number[] = [];
+  const full: number[] = [];
+  const longTasks: number[] = [];
+  const embedded: number[] = [];
+  const cached: number[] = [];
+  try {
+    await app.client.call('settings.update', { hubAccess: 'online' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(INIT);
+    await page.goto(app.url);
+    await page.goto(`${origin}/${href(CARD_ID)}`);
+    await page.getByTestId('card-body').waitFor();
+    for (let r = 0; r < ctx.runs(7, 3); r++) {
+      const m = await openCard(page, href(CARD_ID));
+      first.push(m.first);
+      full.push(m.full);
+      longTasks.push(m.longTasks);
+    }
+    await page.close();
+
+    // Seen once online (model, card, lineage), then opened with live access off: everything from the cache.
+    await app.client.call('hub.model', { id: GATED_ID });
+    await app.client.call('hub.readme', { kind: 'model', id: GATED_ID });
+    for (const relation of ['quantized', 'finetune', 'adapter', 'merge'] as const)
+      await app.client.call('hub.derived', { id: GATED_ID, relation });
+    await app.client.call('settings.update', { hubAccess: 'offline' });
+    const embeddedId = buildCatalogue('bench').models.find((m) => m.pipeline_tag === 'text-generation')!.id;
+    const offline = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await offline.goto(app.url);
+    await offline.goto(`${origin}/#/catalogue`);
+    await offline.getByTestId('task-groups').waitFor();
+    const embeddedSel = [
+      '[data-testid="model-task"]',
+      '[data-testid="use-this-model"]',
+      '[data-testid="snippet-workbench"]',
+    ];
+    const cachedSel = [...embeddedSel, '[data-testid="model-facts"]', '[data-testid="card-body"] > div'];
+    await openPage(offline, href(embeddedId), embeddedSel);
+    await openPage(offline, href(GATED_ID), cachedSel);
+    for (let r = 0; r < ctx.runs(7, 3); r++) {
+      embedded.push(await openPage(offline, href(embeddedId), embeddedSel));
+      cached.push(await openPage(offline, href(GATED_ID), cachedSel));
+    }
+    await offline.close();
+  } finally {
+    await app.stop();
+    await browser.close();
+    await hub.stop();
+  }
+  return [
+    figure('model card 200 KB: answer → first part painted', 'ms', first, { target: '≤ 33.4 ms (2 frames)' }),
+    figure('model card 200 KB: answer → fully rendered', 'ms', full, {
+      note: 'pieces of ~2 KB, ≤ 10 ms of work a frame',
+    }),
+    figure('model card 200 KB: long tasks (>50 ms)', 'count', longTasks, { target: '0' }),
+    figure('model page from cache (card, facts) → painted', 'ms', cached, {
+      baseline: embedded,
+      target: 'ratio ≤ 1.2 (baseline: embedded model page)',
+    }),
+  ];
+}

@@ -1,0 +1,80 @@
+import type { Page } from 'playwright-core';
+
+/** Where the time of one launch went, in ms (page times are from the page's navigation start). */
+export interface StartupSplit {
+  /** Spawn → the server prints its URL (Node clock). */
+  server: number;
+  /** Navigation start → the HTML's last byte. */
+  html: number;
+  /** HTML received → the last script of the first load received. */
+  js: number;
+  /** Last script received → the catalogue call sent: parsing and evaluating the JS, the first mount. */
+  evalToCall: number;
+  /** The catalogue call, sent → its last byte. */
+  call: number;
+  /** Its payload as sent (compressed if it was) and decoded, KB. */
+  payloadKB: number;
+  decodedKB: number;
+  /** Catalogue received → the catalogue painted: JSON parse, store update, first render, layout, paint. */
+  render: number;
+  firstContentfulPaint: number;
+  /** Long tasks (> 50 ms) before the catalogue was painted: how many, and their total. */
+  longTasks: number;
+  longTaskMs: number;
+}
+
+/**
+ * Installed before any of the page's own scripts (addInitScript): records long tasks, and when `selector` first
+ * appears, the time of the paint that shows it (a task queued from the next animation frame runs after the paint).
+ */
+export async function watchStartup(page: Page, selector: string): Promise<void> {
+  await page.addInitScript((selector) => {
+    const st = { longTasks: [] as { start: number; duration: number }[], painted: 0 };
+    (window as unknown as { __startup: typeof st }).__startup = st;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) st.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+    const mo = new MutationObserver(() => {
+      if (!document.querySelector(selector)) return;
+      mo.disconnect();
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => (st.painted = performance.now());
+        ch.port2.postMessage(0);
+      });
+    });
+    mo.observe(document, { subtree: true, childList: true });
+  }, selector);
+}
+
+/** Reads the split from the Performance API once the catalogue is painted. */
+export async function readStartup(page: Page, serverMs: number, callName: string): Promise<StartupSplit> {
+  await page.waitForFunction(() => (window as unknown as { __startup: { painted: number } }).__startup.painted > 0);
+  const s = await page.evaluate((callName) => {
+    const st = (
+      window as unknown as { __startup: { longTasks: { start: number; duration: number }[]; painted: number } }
+    ).__startup;
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const call = res.find((r) => r.name.includes(callName));
+    if (!call) throw new Error(`no ${callName} request in the resource timings`);
+    // The scripts of the first load: every .js fetched before the catalogue call was sent.
+    const scripts = res.filter((r) => /\.js(\?|$)/.test(r.name) && r.startTime < call.startTime);
+    const jsEnd = Math.max(nav.responseEnd, ...scripts.map((r) => r.responseEnd));
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+    const before = st.longTasks.filter((t) => t.start < st.painted);
+    return {
+      html: nav.responseEnd,
+      js: jsEnd - nav.responseEnd,
+      evalToCall: call.startTime - jsEnd,
+      call: call.responseEnd - call.startTime,
+      payloadKB: call.encodedBodySize / 1024,
+      decodedKB: call.decodedBodySize / 1024,
+      render: st.painted - call.responseEnd,
+      firstContentfulPaint: fcp,
+      longTasks: before.length,
+      longTaskMs: before.reduce((a, t) => a + t.duration, 0),
+    };
+  }, callName);
+  return { server: serverMs, ...s };
+}

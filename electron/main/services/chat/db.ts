@@ -1,0 +1,296 @@
+import Database from 'libsql';
+
+/**
+ * The chat database: one SQLite file (libsql), WAL, synchronous=FULL so a committed write survives a crash of
+ * the process or the machine. Free of app imports (no zod, no AppError) so the crash test's child process runs
+ * this very code. Messages form a tree (parent_id): versions of a reply or an edit are siblings, and each
+ * conversation remembers its selected leaf.
+ */
+
+export type Db = InstanceType<typeof Database>;
+
+/** Each entry upgrades `user_version` i → i+1, inside one transaction. */
+export const MIGRATIONS: string[] = [
+  `CREATE TABLE conversations (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     title TEXT NOT NULL,
+     meta TEXT NOT NULL,
+     leaf_id TEXT,
+     pinned INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     deleted_at TEXT
+   );
+   CREATE TABLE messages (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+     parent_id TEXT,
+     role TEXT NOT NULL,
+     content TEXT NOT NULL,
+     thinking TEXT,
+     status TEXT NOT NULL,
+     extra TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX messages_by_conversation ON messages(conversation_id, seq);
+   CREATE INDEX messages_by_parent ON messages(parent_id);
+   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='seq',
+     tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+   CREATE VIRTUAL TABLE titles_fts USING fts5(title, content='conversations', content_rowid='seq',
+     tokenize='unicode61 remove_diacritics 2');
+   CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
+   END;
+   CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+   END;
+   CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
+     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
+   END;
+   CREATE TRIGGER conversations_ai AFTER INSERT ON conversations BEGIN
+     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
+   END;
+   CREATE TRIGGER conversations_ad AFTER DELETE ON conversations BEGIN
+     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+   END;
+   CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations BEGIN
+     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
+   END;`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export class DbOpenError extends Error {
+  constructor(
+    readonly reason: 'corrupt' | 'locked' | 'newer' | 'migration' | 'io',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The SQLite error code libsql attaches (SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_BUSY…), if any. */
+export function sqliteCode(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+function classify(e: unknown, file: string): DbOpenError {
+  if (e instanceof DbOpenError) return e;
+  const code = sqliteCode(e);
+  const msg = String((e as Error)?.message ?? e);
+  if (/NOTADB|CORRUPT/.test(code) || /not a database|malformed/i.test(msg))
+    return new DbOpenError('corrupt', `The chat database ${file} is damaged (${msg}). It was left untouched.`);
+  if (/BUSY|LOCKED/.test(code) || /locked|busy/i.test(msg))
+    return new DbOpenError(
+      'locked',
+      `The chat database ${file} is in use by another program (another HubDesk window?). Close it and try again.`,
+    );
+  if (/FULL/.test(code) || /disk is full|database or disk is full/i.test(msg))
+    return new DbOpenError('io', `The disk holding ${file} is full. Free some space and try again.`);
+  return new DbOpenError('io', `The chat database ${file} could not be opened: ${msg}`);
+}
+
+/** The schema version (libsql's `pragma(…, {simple: true})` returns the row, not the value). */
+export function userVersion(db: Db): number {
+  return Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+}
+
+/** Runs the missing migrations, each in its own transaction: a failure leaves the previous version intact. */
+export function migrate(db: Db, file: string, migrations: string[] = MIGRATIONS): void {
+  const version = userVersion(db);
+  if (version > migrations.length)
+    throw new DbOpenError(
+      'newer',
+      `The chat database ${file} was written by a newer HubDesk (schema ${version}, this one knows ${migrations.length}). Update HubDesk; the file was left untouched.`,
+    );
+  for (let v = version; v < migrations.length; v++) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      db.exec(migrations[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (e) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw new DbOpenError(
+        'migration',
+        `Upgrading the chat database ${file} to schema ${v + 1} failed (${String((e as Error).message)}); it was left at schema ${v}.`,
+      );
+    }
+  }
+}
+
+/** Opens (creating if needed) and migrates; throws DbOpenError with a message a person can act on. */
+export function openDb(file: string, migrations: string[] = MIGRATIONS): Db {
+  let db: Db | undefined;
+  try {
+    db = new Database(file);
+    db.pragma('busy_timeout = 2000');
+    // Reading the schema first surfaces a damaged or foreign file before anything is written.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, file, migrations);
+    return db;
+  } catch (e) {
+    try {
+      db?.close();
+    } catch {
+      /* already failing: the first error is the one to report */
+    }
+    throw classify(e, file);
+  }
+}
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  parent_id: string | null;
+  role: string;
+  content: string;
+  thinking: string | null;
+  status: string;
+  extra: string | null;
+  created_at: string;
+}
+
+export interface ConversationRow {
+  id: string;
+  title: string;
+  meta: string;
+  leaf_id: string | null;
+  pinned: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** The prepared statements every write goes through (prepared once: a checkpoint is one cheap UPDATE). */
+export class ChatDb {
+  readonly db: Db;
+  private readonly s;
+
+  constructor(
+    readonly file: string,
+    migrations?: string[],
+  ) {
+    this.db = openDb(file, migrations);
+    const p = (sql: string) => this.db.prepare(sql);
+    this.s = {
+      insertConv: p(
+        `INSERT INTO conversations (id, title, meta, leaf_id, pinned, created_at, updated_at)
+         VALUES (@id, @title, @meta, @leaf_id, @pinned, @created_at, @updated_at)`,
+      ),
+      updateConv: p(
+        `UPDATE conversations SET title = @title, meta = @meta, leaf_id = @leaf_id, pinned = @pinned,
+         updated_at = @updated_at WHERE id = @id`,
+      ),
+      getConv: p(`SELECT * FROM conversations WHERE id = ?`),
+      listConv: p(`SELECT * FROM conversations WHERE deleted_at IS NULL`),
+      softDelete: p(`UPDATE conversations SET deleted_at = ? WHERE id = ?`),
+      purge: p(`DELETE FROM conversations WHERE deleted_at IS NOT NULL`),
+      purgeMessages: p(
+        `DELETE FROM messages WHERE conversation_id IN (SELECT id FROM conversations WHERE deleted_at IS NOT NULL)`,
+      ),
+      insertMsg: p(
+        `INSERT INTO messages (id, conversation_id, parent_id, role, content, thinking, status, extra, created_at)
+         VALUES (@id, @conversation_id, @parent_id, @role, @content, @thinking, @status, @extra, @created_at)`,
+      ),
+      replaceMsg: p(
+        `UPDATE messages SET content = @content, thinking = @thinking, status = @status, extra = @extra
+         WHERE id = @id AND conversation_id = @conversation_id`,
+      ),
+      appendMsg: p(
+        `UPDATE messages SET content = content || ?, thinking = CASE WHEN ? = '' THEN thinking
+         ELSE coalesce(thinking, '') || ? END WHERE id = ?`,
+      ),
+      messagesOf: p(`SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq`),
+      countOf: p(`SELECT count(*) AS n FROM messages WHERE conversation_id = ?`),
+      getSetting: p(`SELECT value FROM settings WHERE key = ?`),
+      setSetting: p(
+        `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      ),
+    };
+  }
+
+  conversation(id: string): ConversationRow | undefined {
+    return this.s.getConv.get(id) as ConversationRow | undefined;
+  }
+
+  conversations(): ConversationRow[] {
+    return this.s.listConv.all() as ConversationRow[];
+  }
+
+  insertConversation(row: Omit<ConversationRow, 'deleted_at'>): void {
+    this.s.insertConv.run(row);
+  }
+
+  updateConversation(row: Omit<ConversationRow, 'created_at' | 'deleted_at'>): void {
+    this.s.updateConv.run(row);
+  }
+
+  softDelete(id: string, at: string | null): void {
+    this.s.softDelete.run(at, id);
+  }
+
+  /** Removes conversations deleted in an earlier session (their undo window has passed). */
+  purgeDeleted(): void {
+    this.tx(() => {
+      this.s.purgeMessages.run();
+      this.s.purge.run();
+    });
+  }
+
+  messages(conversationId: string): MessageRow[] {
+    return this.s.messagesOf.all(conversationId) as MessageRow[];
+  }
+
+  count(conversationId: string): number {
+    return Number((this.s.countOf.get(conversationId) as { n: number }).n);
+  }
+
+  insertMessage(row: MessageRow): void {
+    this.s.insertMsg.run(row);
+  }
+
+  replaceMessage(row: Pick<MessageRow, 'id' | 'conversation_id' | 'content' | 'thinking' | 'status' | 'extra'>): void {
+    this.s.replaceMsg.run(row);
+  }
+
+  /** A streaming checkpoint: the text since the previous one, appended in place. */
+  append(id: string, content: string, thinking: string): void {
+    this.s.appendMsg.run(content, thinking, thinking, id);
+  }
+
+  setting(key: string): string | undefined {
+    return (this.s.getSetting.get(key) as { value: string } | undefined)?.value;
+  }
+
+  setSetting(key: string, value: string): void {
+    this.s.setSetting.run(key, value);
+  }
+
+  /** Runs fn in one transaction (one fsync for the lot); rolls back if it throws. */
+  tx<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { conversationMetaSchema, type ChatMessage, type ConversationMeta } from '@shared/contract/chat';
+import type { ChatDb, ConversationRow, MessageRow } from './db';
+
+export const newId = (prefix: 'c' | 'm') => `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
+
+export const DEFAULT_TITLE = 'New chat';
+
+/** The optional fields of a message that have no column of their own, kept as one JSON object. */
+const EXTRA_KEYS = ['images', 'toolCalls', 'toolName', 'toolCallId', 'error', 'figures', 'model'] as const;
+
+export function messageToRow(m: ChatMessage, conversationId: string, parentId: string | null): MessageRow {
+  const extra: Record<string, unknown> = {};
+  for (const k of EXTRA_KEYS) if (m[k] !== undefined) extra[k] = m[k];
+  return {
+    id: m.id,
+    conversation_id: conversationId,
+    parent_id: parentId,
+    role: m.role,
+    content: m.content,
+    thinking: m.thinking ?? null,
+    status: m.status,
+    extra: Object.keys(extra).length ? JSON.stringify(extra) : null,
+    created_at: m.createdAt,
+  };
+}
+
+export function rowToMessage(r: MessageRow): ChatMessage {
+  const m = {
+    id: r.id,
+    role: r.role,
+    content: r.content,
+    status: r.status,
+    createdAt: r.created_at,
+    ...(r.thinking !== null ? { thinking: r.thinking } : {}),
+    ...(r.extra ? (JSON.parse(r.extra) as object) : {}),
+  } as ChatMessage;
+  return m;
+}
+
+/** The metadata column holds the whole ConversationMeta; title and pinned are also columns (search, sorting). */
+export function rowToMeta(r: ConversationRow): ConversationMeta {
+  return conversationMetaSchema.parse(JSON.parse(r.meta));
+}
+
+export function metaColumns(meta: ConversationMeta, leafId: string | null) {
+  return {
+    id: meta.id,
+    title: meta.title,
+    meta: JSON.stringify(meta),
+    leaf_id: leafId,
+    pinned: meta.pinned ? 1 : 0,
+    updated_at: meta.updatedAt,
+  };
+}
+
+/** A title from the first words of the first user message. */
+export function titleFrom(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').slice(0, 60);
+}
+
+/** Writes a conversation and its messages as one chain, in one transaction. */
+export function insertLinear(db: ChatDb, meta: ConversationMeta, messages: ChatMessage[]): void {
+  db.tx(() => {
+    db.insertConversation({ ...metaColumns(meta, messages.at(-1)?.id ?? null), created_at: meta.createdAt });
+    let parent: string | null = null;
+    for (const m of messages) {
+      db.insertMessage(messageToRow(m, meta.id, parent));
+      parent = m.id;
+    }
+  });
+}

@@ -1,0 +1,14 @@
+import { AppError } from '@shared/errors';
+import { DbOpenError, sqliteCode } from './db';
+
+/** A storage failure as an error a person can act on (full disk, locked or damaged file). */
+export function storageError(e: unknown, file: string): AppError {
+  if (e instanceof AppError) return e;
+  if (e instanceof DbOpenError) return new AppError('internal', e.message, { details: { reason: e.reason } });
+  const code = sqliteCode(e);
+  if (/FULL/.test(code) || /disk is full/i.test(String((e as Error)?.message)))
+    return new AppError('internal', `The disk is full: the chat could not be saved to ${file}. Free some space.`);
+  if (/BUSY|LOCKED/.test(code) || /database is (locked|busy)/i.test(String((e as Error)?.message)))
+    return new AppError('conflict', `The chat database is busy (another HubDesk window?). Try again in a moment.`);
+  return new AppError('internal', `The chat database failed: ${String((e as Error)?.message ?? e)}`);
+}

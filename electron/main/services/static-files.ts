@@ -1,0 +1,74 @@
+import { existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+
+/** The scheme and origin the desktop window loads the renderer from (registered as privileged, like https). */
+export const APP_SCHEME = 'app';
+export const APP_ORIGIN = `${APP_SCHEME}://hubdesk`;
+
+/** The same policy for the desktop window and the web mode: nothing remote runs, workers (Monaco) allowed. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  // Model cards show images from the Hub's own hosts; nothing else remote.
+  "img-src 'self' data: blob: https://huggingface.co https://*.huggingface.co https://*.hf.co",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const mime: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.ttf': 'font/ttf',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+};
+
+export function mimeFor(file: string): string {
+  return mime[extname(file)] ?? 'application/octet-stream';
+}
+
+export type StaticLookup = { status: 200; file: string; rel: string } | { status: 400 } | { status: 404 };
+
+/**
+ * The file under `root` a URL path names: a path without an extension is the single-page app's index.html;
+ * malformed escapes, NUL bytes and anything resolving outside `root` are refused.
+ */
+export function lookupStatic(root: string, pathname: string): StaticLookup {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(pathname);
+  } catch {
+    return { status: 400 };
+  }
+  if (rel.includes('\0')) return { status: 400 };
+  if (rel === '/' || !extname(rel)) rel = '/index.html';
+  const file = normalize(join(root, rel));
+  if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) return { status: 404 };
+  return { status: 200, file, rel };
+}
+
+/** What an `app://` request may load: only the app's own origin, GET, and files of the built renderer. */
+export function lookupAppUrl(root: string, method: string, url: string): StaticLookup {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { status: 400 };
+  }
+  // scheme://host rather than `origin`: Node's URL gives a custom scheme the origin "null".
+  if (`${u.protocol}//${u.host}` !== APP_ORIGIN || (method !== 'GET' && method !== 'HEAD')) return { status: 404 };
+  return lookupStatic(root, u.pathname);
+}

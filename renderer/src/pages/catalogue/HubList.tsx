@@ -1,0 +1,174 @@
+import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { HubKind, HubRepoSummary } from '@shared/contract/hub-search';
+import { ErrorState } from '../../components/States';
+import { formatAge } from '../../lib/format';
+import type { CatalogueView } from '../../store/catalogue';
+import { useHubSearch, type KindResults } from '../../store/hub-search';
+import { catalogueHref, type CatalogueKind } from './links';
+
+const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+export const hubPageKind: Record<HubKind, CatalogueKind> = { models: 'model', datasets: 'dataset', spaces: 'app' };
+/** Rows from the end at which the next page is asked for. */
+const PREFETCH_ROWS = 8;
+const ROW_HEIGHT = 58;
+
+/** Whether the embedded catalogue names this repo too (it is marked, not listed twice). */
+function inCatalogue(view: CatalogueView, r: HubRepoSummary): boolean {
+  return r.kind === 'models'
+    ? view.models.has(r.id)
+    : r.kind === 'datasets'
+      ? view.datasets.has(r.id)
+      : view.apps.has(r.id);
+}
+
+/** A row re-renders only when its own result changes (a new page leaves the rows on screen alone). */
+const HubRow = memo(function HubRow({ r, view, index }: { r: HubRepoSummary; view: CatalogueView; index: number }) {
+  const age = r.lastModified ? formatAge(r.lastModified) : undefined;
+  return (
+    <a className="cat-row hub-row" href={catalogueHref(hubPageKind[r.kind], r.id)} data-index={index} data-id={r.id}>
+      <span className="cat-row-main">
+        <span className="cat-row-title">
+          <span className="mono">{r.id}</span>
+          {r.gated && (
+            <span className="badge badge-warn" title="Gated: accept the conditions on the Hub to download">
+              gated
+            </span>
+          )}
+          {r.private && <span className="badge">private</span>}
+          {inCatalogue(view, r) && (
+            <span className="badge badge-ok" title="Also named by @huggingface/tasks (the embedded catalogue)">
+              in catalogue
+            </span>
+          )}
+        </span>
+        <span className="cat-row-detail hub-row-meta">
+          {r.pipeline_tag && <span>{view.tasks.get(r.pipeline_tag)?.label ?? r.pipeline_tag}</span>}
+          {r.library_name && <span>{view.libraries.get(r.library_name)?.prettyLabel ?? r.library_name}</span>}
+          {r.sdk && <span>{r.sdk}</span>}
+          {r.description && <span className="hub-row-desc">{r.description}</span>}
+          {age && <span title={r.lastModified}>updated {age}</span>}
+        </span>
+      </span>
+      <span className="hub-row-stats small muted">
+        {r.downloads !== undefined && <span title="Downloads (last 30 days)">↓ {fmt.format(r.downloads)}</span>}
+        {r.likes !== undefined && <span title="Likes">♥ {fmt.format(r.likes)}</span>}
+      </span>
+    </a>
+  );
+});
+
+/** One kind's results, virtualized; scrolling near the end asks for the next page (the `Link` cursor). */
+export function HubList({ kind, st, view }: { kind: HubKind; st: KindResults; view: CatalogueView }) {
+  const more = useHubSearch((s) => s.more);
+  const parent = useRef<HTMLDivElement>(null);
+  const footer = st.next || st.error || st.loading ? 1 : 0;
+  const virt = useVirtualizer({
+    count: st.results.length + footer,
+    getScrollElement: () => parent.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virt.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (st.next && !st.loading && !st.refreshing && !st.error && lastIndex >= st.results.length - PREFETCH_ROWS)
+      void more(kind);
+  }, [lastIndex, st.next, st.loading, st.refreshing, st.error, st.results.length, kind, more]);
+  // For `npm run bench` (answer → painted): rows are committed here; the task after the next frame's callbacks runs
+  // once that frame is painted. A mark per page loaded costs a few bytes.
+  useLayoutEffect(() => {
+    const count = st.results.length;
+    if (!count) return;
+    requestAnimationFrame(() =>
+      setTimeout(() => performance.mark('hub-search:painted', { detail: { kind, count } }), 0),
+    );
+  }, [st.results, kind]);
+
+  // Arrow keys move between rows (the list is virtualized: the next row is scrolled in first).
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const at = Number((document.activeElement as HTMLElement | null)?.dataset.index ?? -1);
+    const to = Math.max(0, Math.min(st.results.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    e.preventDefault();
+    virt.scrollToIndex(to);
+    requestAnimationFrame(() => parent.current?.querySelector<HTMLElement>(`[data-index="${to}"]`)?.focus());
+  };
+
+  return (
+    <div
+      ref={parent}
+      className={`cat-results hub-list${st.refreshing ? ' stale' : ''}`}
+      data-testid={`hub-list-${kind}`}
+      role="list"
+      aria-busy={st.loading || st.refreshing}
+      onKeyDown={onKeyDown}
+      style={{ height: `min(calc(100vh - 290px), ${virt.getTotalSize() + 2}px)` }}
+    >
+      <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
+        {items.map((v) => (
+          <div
+            key={v.key}
+            role="listitem"
+            className="cat-row-wrap"
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              right: 0,
+              height: v.size,
+              transform: `translateY(${v.start}px)`,
+            }}
+          >
+            {v.index < st.results.length ? (
+              <HubRow r={st.results[v.index]} view={view} index={v.index} />
+            ) : st.error ? (
+              <div className="hub-list-end" role="alert">
+                <span className="field-error">{st.error.message}</span>
+                <button className="btn" onClick={() => void more(kind)}>
+                  Try again
+                </button>
+              </div>
+            ) : (
+              <div className="hub-list-end muted small" role="status">
+                Loading more…
+              </div>
+            )}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The whole state of one kind: first page loading, its error, nothing found, or the list. */
+export function HubKindView({
+  kind,
+  st,
+  view,
+  noun,
+}: {
+  kind: HubKind;
+  st: KindResults;
+  view: CatalogueView;
+  noun: string;
+}) {
+  const retry = useHubSearch((s) => s.retry);
+  if (st.error && st.results.length === 0)
+    return <ErrorState error={st.error} title={`The Hub ${noun} search failed`} onRetry={() => retry(kind)} />;
+  if (!st.answered)
+    return (
+      <div className="state" role="status" aria-live="polite">
+        <span className="spinner" aria-hidden="true" />
+        <span>Searching the Hub’s {noun}…</span>
+      </div>
+    );
+  if (st.results.length === 0)
+    return (
+      <div className="state state-empty" data-testid="hub-empty">
+        <h2>No {noun} on the Hub match</h2>
+        <p className="state-body">Try fewer words, another sort, or clear a filter.</p>
+      </div>
+    );
+  return <HubList kind={kind} st={st} view={view} />;
+}

@@ -1,0 +1,115 @@
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { hubKinds, type HubKind } from '@shared/contract/hub-search';
+import { formatAge } from '../../lib/format';
+import type { CatalogueView } from '../../store/catalogue';
+import { useHubSearch, type KindResults } from '../../store/hub-search';
+import { HubFilters } from './HubFilters';
+import { HubKindView } from './HubList';
+import { catalogueHref } from './links';
+import { searchIndex } from './search';
+
+export const hubKindLabels: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
+const nouns: Record<HubKind, string> = { models: 'models', datasets: 'datasets', spaces: 'Spaces' };
+/** Typing settles before the Hub is asked (each keystroke would otherwise be three requests). */
+const DEBOUNCE_MS = 250;
+
+/** The Hub has no total: the loaded count, with "+" while more pages exist. */
+export function tabCount(st: KindResults): string {
+  if (st.error && !st.answered) return '!';
+  if (!st.answered) return '…';
+  return `${st.results.length}${st.next ? '+' : ''}`;
+}
+
+const hubOff = (st: KindResults) => (st.error?.details as { reason?: string } | undefined)?.reason === 'hub-off';
+
+/** Embedded tasks and libraries that match: first-class results above the Hub's list. */
+export function EmbeddedMatches({ view, query }: { view: CatalogueView; query: string }) {
+  const matches = useMemo(() => {
+    if (!query.trim()) return [];
+    const tasks = searchIndex(view.index, query, { kind: 'task' }).slice(0, 6);
+    const libs = searchIndex(view.index, query, { kind: 'library' }).slice(0, 6);
+    return [...tasks, ...libs].map((i) => view.index.records[i]);
+  }, [view, query]);
+  if (matches.length === 0) return null;
+  return (
+    <section className="hub-embedded" aria-label="Tasks and libraries" data-testid="embedded-matches">
+      <ul className="cat-chips">
+        {matches.map((r) => (
+          <li key={`${r.kind}:${r.id}`}>
+            <a href={catalogueHref(r.kind, r.id)}>
+              <span className={`badge cat-kind cat-kind-${r.kind}`}>{r.kind}</span> {r.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The Hub's models, datasets and Spaces for the query: one tab per kind with its count, sort and filters, an
+ * infinite list. `cachedOnly` (Hub access off): only pages seen before, from the cache, and nothing when there are none.
+ */
+export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; query: string; cachedOnly?: boolean }) {
+  const kind = useHubSearch((s) => s.kind);
+  const setKind = useHubSearch((s) => s.setKind);
+  const byKind = useHubSearch((s) => s.byKind);
+  const search = useHubSearch((s) => s.search);
+  const filtered = useHubSearch((s) => Object.values(s.filters).some((v) => v !== undefined));
+  const started = useRef(false);
+  useEffect(() => {
+    const wait = started.current ? DEBOUNCE_MS : 0;
+    started.current = true;
+    const t = setTimeout(() => search(query), wait);
+    return () => clearTimeout(t);
+  }, [query, search, cachedOnly]);
+
+  const st = byKind[kind];
+  // Offline with nothing cached for this search: no section (unless filters are set, so they can be cleared).
+  if (cachedOnly && !filtered && hubKinds.every((k) => byKind[k].results.length === 0)) return null;
+  const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    const next = hubKinds[(hubKinds.indexOf(kind) + step + hubKinds.length) % hubKinds.length];
+    setKind(next);
+    document.getElementById(`hub-tab-${next}`)?.focus();
+  };
+
+  return (
+    <section className="hub-search" data-testid="hub-search" aria-label={cachedOnly ? 'Seen on the Hub' : 'On the Hub'}>
+      <div className="hub-head">
+        <h2>{cachedOnly ? 'Seen on the Hub' : 'On the Hub'}</h2>
+        <div className="hub-tabs" role="tablist" aria-label="Kind" onKeyDown={onTabKey}>
+          {hubKinds.map((k) => (
+            <button
+              key={k}
+              id={`hub-tab-${k}`}
+              role="tab"
+              aria-selected={k === kind}
+              aria-controls="hub-tabpanel"
+              tabIndex={k === kind ? 0 : -1}
+              className={k === kind ? 'on' : ''}
+              data-testid={`hub-tab-${k}`}
+              onClick={() => setKind(k)}
+            >
+              {hubKindLabels[k]} <span className="cat-count">{tabCount(byKind[k])}</span>
+            </button>
+          ))}
+        </div>
+        {st.freshness?.source === 'cache' && (
+          <span className="badge badge-warn" data-testid="hub-cache-age" title={st.freshness.reason}>
+            cached · {formatAge(st.freshness.fetchedAt)}
+          </span>
+        )}
+      </div>
+      <HubFilters view={view} kind={kind} />
+      <div id="hub-tabpanel" role="tabpanel" aria-labelledby={`hub-tab-${kind}`}>
+        {cachedOnly && hubOff(st) ? (
+          <p className="muted small">No {nouns[kind]} for this search in the cache.</p>
+        ) : (
+          <HubKindView kind={kind} st={st} view={view} noun={nouns[kind]} />
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import type { LineageRelation, RepoLink } from '@shared/contract/hub-repo';
+import type { AppError } from '@shared/errors';
+import { baseModels, derivedHeading } from '@shared/lineage';
+import type { ModelRecord } from '@shared/model-record';
+import { api } from '../../api';
+import { CatLink } from './links';
+import { isHubOff } from './hub-live';
+
+const RELATIONS: LineageRelation[] = ['quantized', 'finetune', 'adapter', 'merge'];
+const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+const relationWord: Record<LineageRelation, string> = {
+  quantized: 'quantized from',
+  finetune: 'fine-tuned from',
+  adapter: 'adapter for',
+  merge: 'merged from',
+};
+
+type Derived = Partial<Record<LineageRelation, { models: RepoLink[]; more: boolean }>>;
+
+/** Base models (up the tree) and the Hub repos derived from this one (down the tree), both as links. */
+export function Lineage({ model }: { model: ModelRecord }) {
+  const bases = baseModels(model.cardData, model.tags);
+  const [derived, setDerived] = useState<Derived>({});
+  const [error, setError] = useState<AppError>();
+
+  useEffect(() => {
+    let stale = false;
+    setDerived({});
+    setError(undefined);
+    for (const relation of RELATIONS) {
+      api.call('hub.derived', { id: model.id, relation }).then(
+        (res) => !stale && setDerived((d) => ({ ...d, [relation]: res })),
+        (e: unknown) => !stale && !isHubOff(e) && setError(e as AppError),
+      );
+    }
+    return () => {
+      stale = true;
+    };
+  }, [model.id]);
+
+  const lists = RELATIONS.filter((r) => (derived[r]?.models.length ?? 0) > 0);
+  if (bases.length === 0 && lists.length === 0 && !error) return null;
+  return (
+    <section className="card cat-section" data-testid="model-lineage">
+      <h2>Model tree</h2>
+      {bases.length > 0 && (
+        <ul className="cat-list" data-testid="base-models">
+          {bases.map((b) => (
+            <li key={b.id}>
+              <span className="muted">{b.relation ? relationWord[b.relation] : 'base model'}</span>{' '}
+              <CatLink kind="model" id={b.id}>
+                <span className="mono">{b.id}</span>
+              </CatLink>
+            </li>
+          ))}
+        </ul>
+      )}
+      {lists.map((r) => (
+        <div key={r} data-testid={`derived-${r}`}>
+          <h3 className="cat-h3">
+            {derivedHeading[r]}{' '}
+            <span className="muted small">
+              {derived[r]!.models.length}
+              {derived[r]!.more ? '+' : ''}
+            </span>
+          </h3>
+          <ul className="cat-list">
+            {derived[r]!.models.map((m) => (
+              <li key={m.id}>
+                <CatLink kind="model" id={m.id}>
+                  <span className="mono">{m.id}</span>
+                </CatLink>
+                {m.downloads !== undefined && (
+                  <span className="muted small"> · {fmt.format(m.downloads)} downloads</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      {error && (
+        <p className="muted small" role="alert">
+          Derived models unavailable: {error.message}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Output } from '@shared/contract';
+import type { RepoKind } from '@shared/contract/hub-repo';
+import type { AppError } from '@shared/errors';
+import { api } from '../../api';
+import { ExternalLink } from '../../components/ExternalLink';
+import { ErrorState, Loading } from '../../components/States';
+import { hubUrlRewriter, repoWebPath } from '../../lib/hub-card-text';
+import { renderCardProgressively } from '../../lib/hub-card';
+import { formatBytes } from '../../lib/format';
+import { CardFields } from './CardFields';
+import { Freshness } from './Freshness';
+import { takePrefetched, useHubEndpoint, useHubLive } from './hub-live';
+
+/** The key under which a page prefetches its card (see prefetchHub). */
+export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
+
+const noun = { model: 'model card', dataset: 'dataset card', space: 'Space card' };
+
+/** A repo's README rendered as sanitised markdown, front matter shown as fields above it. */
+export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; cardData?: Record<string, unknown> }) {
+  const endpoint = useHubEndpoint();
+  const { live, reload } = useHubLive(
+    () => takePrefetched<Output<'hub.readme'>>(readmeKey(kind, id)) ?? api.call('hub.readme', { kind, id }),
+    [kind, id],
+  );
+  const body = useRef<HTMLDivElement>(null);
+  // The markdown whose rendering has finished: the card is busy until it is the one shown.
+  const [renderedFor, setRenderedFor] = useState<string>();
+  const rewrite = useMemo(() => hubUrlRewriter(endpoint, kind, id), [endpoint, kind, id]);
+  const markdown = live.state === 'ok' ? live.markdown : undefined;
+  const hubPage = `${endpoint.replace(/\/+$/, '')}/${repoWebPath(kind, id)}`;
+
+  useEffect(() => {
+    if (!body.current || markdown === undefined) return;
+    return renderCardProgressively(body.current, markdown, rewrite, { onDone: () => setRenderedFor(markdown) });
+  }, [markdown, rewrite]);
+
+  if (live.state === 'loading') return <Loading label={`Loading the ${noun[kind]}…`} />;
+  if (live.state === 'off')
+    return (
+      <p className="muted" data-testid="repo-card-off">
+        The {noun[kind]} comes from the Hub: turn on live Hub access to read it here.
+      </p>
+    );
+  if (live.state === 'error')
+    return <ErrorState error={live.error as AppError} title={`Could not load the ${noun[kind]}`} onRetry={reload} />;
+  if (live.gated)
+    return (
+      <section className="repo-card" data-testid="repo-card">
+        <CardFields cardData={cardData} />
+        <div className="cat-note repo-gated" role="note" data-testid="repo-card-gated">
+          <strong>This {noun[kind]} is behind the repo's gate.</strong> {live.gated}{' '}
+          <ExternalLink href={hubPage}>Accept the terms on the Hub</ExternalLink>
+        </div>
+      </section>
+    );
+  return (
+    <section
+      className="repo-card"
+      data-testid="repo-card"
+      aria-busy={markdown !== undefined && renderedFor !== markdown}
+    >
+      <CardFields cardData={cardData} />
+      {live.freshness.source === 'cache' && (
+        <p className="small">
+          <Freshness f={live.freshness} />
+        </p>
+      )}
+      {markdown === undefined ? (
+        <p className="muted" data-testid="repo-card-none">
+          This repo has no README, so there is no {noun[kind]}.
+        </p>
+      ) : (
+        <div className="hub-card-body" data-testid="card-body" ref={body} />
+      )}
+      {live.truncated && (
+        <p className="cat-note small" role="note" data-testid="card-truncated">
+          Only the first {formatBytes(new TextEncoder().encode(markdown ?? '').length)}
+          {live.size ? ` of ${formatBytes(live.size)}` : ''} are shown.{' '}
+          <ExternalLink href={`${hubPage}/blob/main/README.md`}>Read the whole card on the Hub</ExternalLink>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { GgufHeader, HardwareView } from '@shared/contract/hardware';
+import type { GgufQuant } from '@shared/contract/hub-repo';
+import type { AppError } from '@shared/errors';
+import {
+  defaultContext,
+  defaultQuant,
+  fitHardware,
+  FALLBACK_QUANT,
+  kvShapeFor,
+  kvShapeFromHeader,
+  planQuants,
+  type FitResult,
+  type KvShape,
+} from '@shared/fit';
+import type { ModelRecord } from '@shared/model-record';
+import { api } from '../../api';
+
+export interface FitPlan {
+  /** Undefined until the hardware is known. */
+  hardware?: HardwareView;
+  hardwareError?: AppError;
+  shape?: KvShape;
+  /** Why the header was not read, when the KV cache is an estimate. */
+  headerNote?: string;
+  ctx: number;
+  maxCtx?: number;
+  setCtx(n: number): void;
+  rows: (GgufQuant & { fit?: FitResult })[];
+  defaultLabel?: string;
+}
+
+/** The file whose header describes the repo's architecture (all quants share it): Q4_K_M's, else the first. */
+function headerFile(quants: GgufQuant[]): string | undefined {
+  return (quants.find((q) => q.label === FALLBACK_QUANT) ?? quants[0])?.files[0];
+}
+
+/** Hardware (main) + GGUF header (main, range requests) → a verdict per quant and the default quant. */
+export function useFit(id: string, model: ModelRecord | undefined, quants: GgufQuant[]): FitPlan {
+  const [hardware, setHardware] = useState<HardwareView>();
+  const [hardwareError, setHardwareError] = useState<AppError>();
+  const [loaded, setHeader] = useState<{ file: string; header?: GgufHeader; error?: AppError }>();
+  const [userCtx, setCtx] = useState<number>();
+  const file = headerFile(quants);
+  // A header read for another repo's file does not describe this one.
+  const header = loaded?.file === file ? loaded : undefined;
+
+  useEffect(() => {
+    let live = true;
+    api.call('system.hardware', {}).then(
+      (h) => live && setHardware(h),
+      (e: AppError) => live && setHardwareError(e),
+    );
+    return () => void (live = false);
+  }, []);
+
+  useEffect(() => {
+    if (!file) return;
+    let live = true;
+    api.call('hub.ggufHeader', { id, file }).then(
+      (h) => live && setHeader({ file, header: h }),
+      (e: AppError) => live && setHeader({ file, error: e }),
+    );
+    return () => void (live = false);
+  }, [id, file]);
+
+  const fromHeader = header?.header ? kvShapeFromHeader(header.header) : undefined;
+  const total = model?.gguf?.total;
+  const maxTrained = model?.gguf?.context_length;
+  // The same shape the CLI uses (kvShapeFor): the header's, else the estimate from the Hub's `gguf` fields.
+  const shape = useMemo(
+    () => (header ? kvShapeFor(header.header, { total, context_length: maxTrained }) : undefined),
+    [header, total, maxTrained],
+  );
+  const maxCtx = shape?.contextLength ?? model?.gguf?.context_length;
+  const ctx = userCtx ?? defaultContext(maxCtx);
+  const plan = useMemo(() => {
+    if (!hardware || !shape) return { rows: quants, defaultLabel: defaultQuant(quants) };
+    return planQuants(quants, fitHardware(hardware.effective), shape, ctx);
+  }, [hardware, shape, quants, ctx]);
+
+  let headerNote: string | undefined;
+  if (header?.error)
+    headerNote = `The GGUF header of ${header.file} could not be read (${header.error.message}) The KV cache is estimated from the Hub's parameter count.`;
+  else if (header && !fromHeader)
+    headerNote = `The GGUF header of ${header.file} lacks attention sizes: the KV cache is estimated.`;
+  return { hardware, hardwareError, shape, headerNote, ctx, maxCtx, setCtx, ...plan };
+}

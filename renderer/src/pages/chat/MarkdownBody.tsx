@@ -1,0 +1,61 @@
+import { useLayoutEffect, useRef } from 'react';
+import { IncrementalMarkdown } from '../../lib/markdown/incremental';
+import { liveText } from '../../store/chat';
+
+/**
+ * A reply's text as Markdown. The same element shows it while it streams (from the live buffer, outside React state)
+ * and once it is final, so completing a reply re-renders nothing that is already on screen.
+ */
+export function MarkdownBody({ text, liveId }: { text: string; liveId?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const view = useRef<IncrementalMarkdown | null>(null);
+  useLayoutEffect(() => {
+    const md = (view.current ??= new IncrementalMarkdown(ref.current!));
+    if (!liveId) {
+      md.update(text, true);
+      return;
+    }
+    const live = liveText(liveId);
+    const draw = () => md.update(live.content, false);
+    draw();
+    return live.subscribe(draw);
+  }, [text, liveId]);
+  return (
+    <div
+      className={`msg-body markdown${liveId ? ' streaming' : ''}`}
+      ref={ref}
+      data-testid={liveId ? 'msg-streaming' : 'msg-markdown'}
+    />
+  );
+}
+
+/** The model's reasoning: live while it streams, folded once the reply is final. */
+export function Thinking({ thinking, liveId }: { thinking?: string; liveId?: string }) {
+  const pre = useRef<HTMLPreElement>(null);
+  const details = useRef<HTMLDetailsElement>(null);
+  useLayoutEffect(() => {
+    if (!liveId) return;
+    const live = liveText(liveId);
+    const draw = () => {
+      if (!live.thinking) return;
+      details.current!.hidden = false;
+      pre.current!.textContent = live.thinking;
+    };
+    draw();
+    return live.subscribe(draw);
+  }, [liveId]);
+  if (liveId)
+    return (
+      <details className="msg-thinking" ref={details} hidden open>
+        <summary>Thinking…</summary>
+        <pre ref={pre} />
+      </details>
+    );
+  if (!thinking) return null;
+  return (
+    <details className="msg-thinking">
+      <summary>Thinking</summary>
+      <pre>{thinking}</pre>
+    </details>
+  );
+}

@@ -1,0 +1,169 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ConversationMeta } from '@shared/contract/chat';
+import type { AppErrorShape } from '@shared/errors';
+import { Icon } from '../../components/Icon';
+import { ErrorState, Loading } from '../../components/States';
+import { useChat } from '../../store/chat';
+import { useRoute } from '../../store/route';
+import { SearchResults } from './SearchResults';
+
+function ConversationItem({
+  meta,
+  active,
+  streaming,
+}: {
+  meta: ConversationMeta;
+  active: boolean;
+  streaming: boolean;
+}) {
+  const { update, remove } = useChat.getState();
+  const go = useRoute((s) => s.go);
+  const [renaming, setRenaming] = useState(false);
+  return (
+    <li className={`conv-item${active ? ' active' : ''}`} data-testid="conv-item">
+      {renaming ? (
+        <input
+          className="conv-rename"
+          aria-label="Conversation title"
+          defaultValue={meta.title}
+          autoFocus
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+            if (e.key === 'Escape') setRenaming(false);
+          }}
+          onBlur={(e) => {
+            setRenaming(false);
+            const t = e.target.value.trim();
+            if (t && t !== meta.title) void update(meta.id, { title: t });
+          }}
+        />
+      ) : (
+        <button className="conv-open" onClick={() => go('chat', meta.id)} onDoubleClick={() => setRenaming(true)}>
+          <span className="conv-title">
+            {meta.pinned && (
+              <span className="conv-pin" aria-label="pinned">
+                ★{' '}
+              </span>
+            )}
+            {meta.title}
+          </span>
+          <span className="conv-sub">
+            {streaming && <span className="live-dot" aria-label="streaming" />}
+            {meta.model || 'no model'} · {meta.messageCount} msg
+          </span>
+        </button>
+      )}
+      <span className="conv-tools">
+        <button className="icon-btn" title="Rename" aria-label="Rename" onClick={() => setRenaming(true)}>
+          ✎
+        </button>
+        <button
+          className="icon-btn"
+          title={meta.pinned ? 'Unpin' : 'Pin'}
+          aria-label={meta.pinned ? 'Unpin' : 'Pin'}
+          onClick={() => void update(meta.id, { pinned: !meta.pinned })}
+        >
+          {meta.pinned ? '★' : '☆'}
+        </button>
+        <button className="icon-btn" title="Delete" aria-label="Delete" onClick={() => void remove(meta.id)}>
+          <Icon name="close" size={14} />
+        </button>
+      </span>
+    </li>
+  );
+}
+
+export function Sidebar({ currentId }: { currentId?: string }) {
+  const { list, listLoading, listError, query, running, undo } = useChat();
+  const { loadList, search, create, restore, importJson } = useChat.getState();
+  const go = useRoute((s) => s.go);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [importError, setImportError] = useState<AppErrorShape>();
+  useEffect(() => {
+    if (!undo) return;
+    const t = setTimeout(() => useChat.setState({ undo: undefined }), 10_000);
+    return () => clearTimeout(t);
+  }, [undo]);
+
+  return (
+    <aside className="conv-sidebar" aria-label="Conversations">
+      <div className="conv-head">
+        <h1>Chat</h1>
+        <button
+          className="btn btn-primary"
+          data-testid="new-chat"
+          onClick={() => void create().then((m) => go('chat', m.id))}
+        >
+          New chat
+        </button>
+      </div>
+      <input
+        className="conv-search"
+        type="search"
+        placeholder="Search titles and messages"
+        aria-label="Search conversations"
+        title='Every word as a prefix; "quoted words" as a phrase'
+        value={query}
+        onChange={(e) => void search(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && query) {
+            e.preventDefault();
+            void search('');
+          }
+        }}
+      />
+      {query.trim() ? (
+        <SearchResults />
+      ) : listLoading && list.length === 0 ? (
+        <Loading label="Loading conversations…" />
+      ) : listError ? (
+        <ErrorState error={listError} title="Conversations could not be read" onRetry={() => void loadList()} />
+      ) : list.length === 0 ? (
+        <p className="muted small conv-none">No conversations yet.</p>
+      ) : (
+        <ul className="conv-list">
+          {list.map((m) => (
+            <ConversationItem key={m.id} meta={m} active={m.id === currentId} streaming={!!running[m.id]} />
+          ))}
+        </ul>
+      )}
+      <div className="conv-foot">
+        <button className="btn btn-ghost btn-xs" onClick={() => fileRef.current?.click()}>
+          Import JSON…
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="import-file"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (!f) return;
+            try {
+              const meta = await importJson(await f.text());
+              setImportError(undefined);
+              go('chat', meta.id);
+            } catch (err) {
+              setImportError(err as AppErrorShape);
+            }
+          }}
+        />
+        {importError && (
+          <p className="field-error small" role="alert">
+            {importError.message}
+          </p>
+        )}
+      </div>
+      {undo && (
+        <div className="undo-toast" role="status">
+          <span>Deleted “{undo.title}”</span>
+          <button className="btn btn-xs" onClick={() => void restore()}>
+            Undo
+          </button>
+        </div>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,212 @@
+// Does a GGUF quantization run on this machine? Pure arithmetic shared by the model page and the CLI.
+import type { GgufHeader, Hardware } from './contract/hardware';
+
+export const GiB = 1024 ** 3;
+
+/** The attention shape the KV cache depends on, from a GGUF header (or estimated when the header is unknown). */
+export interface KvShape {
+  architecture?: string;
+  /** `<arch>.block_count`. */
+  layers: number;
+  /** `<arch>.attention.head_count_kv` (falls back to head_count: no grouped-query attention). */
+  kvHeads: number;
+  /** `<arch>.attention.key_length`, else embedding_length / head_count. */
+  keyLength: number;
+  /** `<arch>.attention.value_length`, else the key length. */
+  valueLength: number;
+  /** `<arch>.context_length`: the longest context the model was trained for. */
+  contextLength?: number;
+  /** Where the shape came from: the file's own header, or a guess from the Hub's parameter count. */
+  source: 'header' | 'estimate';
+}
+
+/** What the memory budget is made of (after the Settings override, when there is one). */
+export interface FitHardware {
+  /** Total system RAM in bytes. */
+  ramBytes: number;
+  /** Dedicated VRAM of the largest GPU, or the unified memory the GPU may use (Apple Silicon); 0 without a GPU. */
+  vramBytes: number;
+  /** Apple Silicon: CPU and GPU share one memory, so "partial offload" does not apply. */
+  unified: boolean;
+}
+
+export type Verdict = 'vram' | 'partial' | 'ram' | 'too-large';
+
+export interface FitResult {
+  verdict: Verdict;
+  /** Weights + KV cache + runtime overhead. */
+  needBytes: number;
+  fileBytes: number;
+  kvBytes: number;
+  overheadBytes: number;
+  /** One or two plain sentences: the sum, the budget it was compared with, and any estimate used. */
+  explanation: string;
+}
+
+/** Compute buffers and the runtime itself (llama.cpp / Ollama): a fixed half gigabyte is a fair allowance. */
+export const RUNTIME_OVERHEAD = 0.5 * GiB;
+/** The OS and other programs keep part of the RAM: a model may use this share of it. */
+export const RAM_USABLE_SHARE = 0.8;
+export const DEFAULT_CONTEXT = 4096;
+export const FALLBACK_QUANT = 'Q4_K_M';
+
+type Meta = Record<string, unknown>;
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
+  if (typeof v === 'bigint' && v > 0n) return Number(v);
+  return undefined;
+}
+
+/** The KV shape from a GGUF header's metadata (keys as llama.cpp writes them), or undefined when keys are missing. */
+export function kvShapeFromMetadata(meta: Meta): KvShape | undefined {
+  const arch = typeof meta['general.architecture'] === 'string' ? meta['general.architecture'] : undefined;
+  if (!arch) return undefined;
+  const k = (name: string) => meta[`${arch}.${name}`];
+  const layers = num(k('block_count'));
+  const embedding = num(k('embedding_length'));
+  // head_count may be an array (one per layer) in some models: take the largest.
+  const many = (v: unknown) => (Array.isArray(v) ? Math.max(0, ...v.map((x) => num(x) ?? 0)) || undefined : num(v));
+  const heads = many(k('attention.head_count'));
+  const kvHeads = many(k('attention.head_count_kv')) ?? heads;
+  const keyLength = num(k('attention.key_length')) ?? (embedding && heads ? embedding / heads : undefined);
+  if (!layers || !kvHeads || !keyLength) return undefined;
+  return {
+    architecture: arch,
+    layers,
+    kvHeads,
+    keyLength,
+    valueLength: num(k('attention.value_length')) ?? keyLength,
+    contextLength: num(k('context_length')),
+    source: 'header',
+  };
+}
+
+/**
+ * A cautious guess when the header cannot be read: from the Hub's parameter count, a Llama-like shape with grouped-
+ * query attention (head dim 128, 8 KV heads) and the layer count of models of that size. It errs on the large side.
+ */
+export function estimateKvShape(parameters: number | undefined, contextLength?: number): KvShape {
+  const b = Math.max(0.1, (parameters ?? 7e9) / 1e9);
+  const layers = Math.round(Math.min(128, Math.max(16, 18 * Math.cbrt(b) + 2)));
+  return { layers, kvHeads: 8, keyLength: 128, valueLength: 128, contextLength, source: 'estimate' };
+}
+
+/** KV cache bytes for `ctx` tokens: layers × ctx × kv_heads × (key + value length) × bytes per element (f16 = 2). */
+export function kvCacheBytes(shape: KvShape, ctx: number, bytesPerElement = 2): number {
+  return shape.layers * ctx * shape.kvHeads * (shape.keyLength + shape.valueLength) * bytesPerElement;
+}
+
+/** The context the user gets by default: 4096, or the model's maximum if smaller. */
+export function defaultContext(max?: number): number {
+  return max && max < DEFAULT_CONTEXT ? max : DEFAULT_CONTEXT;
+}
+
+const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
+
+export const verdictLabels: Record<Verdict, string> = {
+  vram: 'Fits in VRAM',
+  partial: 'Partial offload',
+  ram: 'Fits in RAM (CPU)',
+  'too-large': 'Too large',
+};
+
+/** The verdict for one file: compared with VRAM first, then VRAM + usable RAM (partial offload), then RAM alone. */
+export function fitQuant(fileBytes: number, kvBytes: number, hw: FitHardware, ctx: number, shape?: KvShape): FitResult {
+  const overheadBytes = RUNTIME_OVERHEAD;
+  const needBytes = fileBytes + kvBytes + overheadBytes;
+  const ramBudget = hw.ramBytes * RAM_USABLE_SHARE;
+  let verdict: Verdict;
+  let budget: string;
+  if (hw.vramBytes > 0 && needBytes <= hw.vramBytes) {
+    verdict = 'vram';
+    budget = `${gb(hw.vramBytes)} of ${hw.unified ? 'GPU-usable unified memory' : 'VRAM'}`;
+  } else if (hw.vramBytes > 0 && !hw.unified && needBytes <= hw.vramBytes + ramBudget) {
+    verdict = 'partial';
+    budget = `${gb(hw.vramBytes)} VRAM: the rest of the layers run on the CPU from RAM`;
+  } else if (needBytes <= ramBudget) {
+    verdict = 'ram';
+    budget = `${gb(ramBudget)} usable of ${gb(hw.ramBytes)} RAM${hw.vramBytes > 0 ? '' : ' (no GPU found)'}`;
+  } else {
+    verdict = 'too-large';
+    budget = `${gb(hw.vramBytes)} VRAM + ${gb(ramBudget)} usable RAM`;
+  }
+  const kvWhy =
+    shape?.source === 'estimate'
+      ? ' The KV cache is estimated from the parameter count (the GGUF header could not be read).'
+      : shape
+        ? ` KV cache from the GGUF header: ${shape.layers} layers × ${shape.kvHeads} KV heads × ${shape.keyLength + shape.valueLength} (key + value) × f16.`
+        : '';
+  const explanation =
+    `${verdictLabels[verdict]}: needs about ${gb(needBytes)} = file ${gb(fileBytes)} + KV cache ${gb(kvBytes)} ` +
+    `for ${ctx.toLocaleString('en')} tokens + ${gb(overheadBytes)} runtime; compared with ${budget}.${kvWhy}`;
+  return { verdict, needBytes, fileBytes, kvBytes, overheadBytes, explanation };
+}
+
+/** True when the quant runs without splitting between GPU and CPU (in VRAM, or in RAM on a machine without GPU). */
+export const fitsFully = (v: Verdict) => v === 'vram' || v === 'ram';
+
+/**
+ * The default quantization: the largest file that fits fully; else Q4_K_M when the repo has it; else the smallest.
+ * Quants without a known size never win on size.
+ */
+export function defaultQuant(quants: { label: string; size?: number; verdict?: Verdict }[]): string | undefined {
+  let best: { label: string; size: number } | undefined;
+  for (const q of quants) {
+    if (q.size === undefined || !q.verdict || !fitsFully(q.verdict)) continue;
+    if (!best || q.size > best.size) best = { label: q.label, size: q.size };
+  }
+  if (best) return best.label;
+  if (quants.some((q) => q.label === FALLBACK_QUANT)) return FALLBACK_QUANT;
+  const sized = quants.filter((q) => q.size !== undefined).sort((a, b) => a.size! - b.size!);
+  return (sized[0] ?? quants[0])?.label;
+}
+
+/** Verdicts for every quant and the default, in one call (the page and the CLI both use it). */
+export function planQuants<Q extends { label: string; size?: number }>(
+  quants: Q[],
+  hw: FitHardware,
+  shape: KvShape,
+  ctx: number,
+): { rows: (Q & { fit?: FitResult })[]; defaultLabel?: string } {
+  const kv = kvCacheBytes(shape, ctx);
+  const rows: (Q & { fit?: FitResult })[] = quants.map((q) =>
+    q.size === undefined ? { ...q } : { ...q, fit: fitQuant(q.size, kv, hw, ctx, shape) },
+  );
+  return {
+    rows,
+    defaultLabel: defaultQuant(rows.map((r) => ({ label: r.label, size: r.size, verdict: r.fit?.verdict }))),
+  };
+}
+
+/** The budget the verdicts compare with: the largest GPU's VRAM (llama.cpp fills one GPU first) and the RAM. */
+export function fitHardware(h: Hardware): FitHardware {
+  const vram = h.gpus.reduce((m, g) => Math.max(m, g.vramTotal), 0);
+  return { ramBytes: h.ramTotal, vramBytes: vram, unified: h.unified };
+}
+
+/** The KV shape from the header facts main reads (`hub.ggufHeader`). */
+export function kvShapeFromHeader(h: GgufHeader): KvShape | undefined {
+  const a = h.architecture ?? 'x';
+  return kvShapeFromMetadata({
+    'general.architecture': a,
+    [`${a}.block_count`]: h.blockCount,
+    [`${a}.context_length`]: h.contextLength,
+    [`${a}.embedding_length`]: h.embeddingLength,
+    [`${a}.attention.head_count`]: h.headCount,
+    [`${a}.attention.head_count_kv`]: h.headCountKv,
+    [`${a}.attention.key_length`]: h.keyLength,
+    [`${a}.attention.value_length`]: h.valueLength,
+  });
+}
+
+/** The shape the verdicts use: the header's when it was read, else the estimate from the Hub's `gguf` fields. */
+export function kvShapeFor(
+  header: GgufHeader | undefined,
+  hubGguf: { total?: number; context_length?: number } | undefined,
+): KvShape {
+  return (
+    (header && kvShapeFromHeader(header)) ??
+    estimateKvShape(header?.parameterCount ?? hubGguf?.total, header?.contextLength ?? hubGguf?.context_length)
+  );
+}

@@ -1,0 +1,188 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startHubFixture, type HubFixture } from '../fixtures/hub';
+import { startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
+import { tempDir } from '../helpers/app';
+import { openApp, screenshot, type WebApp } from './harness';
+
+/** The machine is shared and busy: give the page time rather than fail on a slow frame. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
+
+const REPO = 'unsloth/Llama-3.2-1B-Instruct-GGUF';
+const PULLED = `hf.co/${REPO}:Q8_0`;
+
+/** The journey: a GGUF repo's page → fit on this (overridden) hardware → Local apps → pull inline → chat with it. */
+describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => {
+  let hub: HubFixture;
+  let ollama: OllamaFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  const data = tempDir('hubdesk-e2e-fit-');
+
+  beforeAll(async () => {
+    hub = await startHubFixture();
+    ollama = await startOllamaFixture({
+      models: [],
+      registry: { [PULLED]: { layers: [1_321_083_200, 1481, 7711] } },
+      progressIntervalMs: 60,
+      progressSteps: 12,
+    });
+    ollama.chunkIntervalMs = 10;
+    ollama.chatScript = (req) => ({ content: tokens(`Hello from ${req.model}! A local GGUF reply.`) });
+    // The user chose the Hub on the first-run screen (hub-search's part): start online.
+    mkdirSync(data.path, { recursive: true });
+    writeFileSync(join(data.path, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'online' } }));
+    ({ app, browser, page, errors } = await openApp({
+      dataDir: data.path,
+      env: { HF_ENDPOINT: hub.url, OLLAMA_HOST: ollama.url },
+    }));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await ollama?.stop();
+    await hub?.stop();
+    data.remove();
+  });
+
+  it('Settings: the hardware override (2 GB GPU, 4 GB RAM) replaces what was detected', async () => {
+    await page.goto(`${app.origin}/#/settings`);
+    const card = page.getByTestId('hardware-settings');
+    await poll(() => card.getByTestId('hardware-detected').textContent()).toMatch(/GB RAM/);
+    await card.getByLabel('GPU memory (GB)').fill('2');
+    await card.getByLabel('RAM (GB)').fill('4');
+    await card.getByLabel('RAM (GB)').press('Enter');
+    await card.getByText('set by you').waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'fit-settings-hardware');
+  });
+
+  it('the model page shows a verdict per quant, explains it on focus and hover, and picks the default', async () => {
+    await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(REPO)}`);
+    const quants = page.getByTestId('model-quants');
+    await quants.getByTestId('fit-badge').first().waitFor();
+    await expect
+      .poll(() => quants.getByTestId('fit-hardware').textContent())
+      .toMatch(/set in Settings.*4\.0 GB RAM.*2\.0 GB VRAM/);
+    const verdicts = async () =>
+      Object.fromEntries(
+        await quants
+          .getByTestId('quant-row')
+          .evaluateAll((rows) =>
+            rows.map((r) => [
+              r.getAttribute('data-quant'),
+              r.querySelector('[data-verdict]')?.getAttribute('data-verdict'),
+            ]),
+          ),
+      );
+    // 4,096 tokens of Llama 3.2 1B: 128 MiB of KV cache (from the GGUF header the fixture serves) + 0.5 GB runtime.
+    expect(await verdicts()).toEqual({
+      Q2_K: 'vram',
+      Q4_K_M: 'vram',
+      'UD-Q4_K_XL': 'vram',
+      Q8_0: 'vram',
+      F16: 'partial',
+    });
+    await expect
+      .poll(() => quants.getByTestId('default-quant').locator('xpath=ancestor::tr').getAttribute('data-quant'))
+      .toBe('Q8_0');
+    expect(await quants.getByRole('radio', { name: 'Q8_0' }).isChecked()).toBe(true);
+    expect(await quants.getByTestId('fit-estimate-note').count()).toBe(0);
+
+    // Keyboard: the badge is a tab stop and its explanation is its description.
+    const badge = quants.locator('[data-quant="F16"] [data-testid="fit-badge"]');
+    await badge.focus();
+    const tip = page.locator(`#${await badge.getAttribute('aria-describedby')}`.replace(/:/g, '\\:'));
+    await poll(() => tip.isVisible()).toBe(true);
+    expect(await tip.textContent()).toMatch(
+      /Partial offload: needs about 2\.9 GB = file 2\.3 GB \+ KV cache 0\.1 GB for 4,096 tokens/,
+    );
+    expect(await tip.textContent()).toMatch(/16 layers × 8 KV heads/);
+    await screenshot(page, 'fit-badges-focus');
+    await badge.blur();
+    await poll(() => tip.isVisible()).toBe(false);
+    await quants.locator('[data-quant="Q2_K"] [data-testid="fit-badge"]').hover();
+    await poll(() => quants.locator('[data-quant="Q2_K"] [role="tooltip"]').isVisible()).toBe(true);
+
+    // The longest context: 4 GiB of KV cache; nothing fits fully, so the default falls back to Q4_K_M.
+    await quants.getByTestId('fit-context').selectOption('131072');
+    await poll(verdicts).toEqual({
+      Q2_K: 'partial',
+      Q4_K_M: 'too-large',
+      'UD-Q4_K_XL': 'too-large',
+      Q8_0: 'too-large',
+      F16: 'too-large',
+    });
+    await expect
+      .poll(() => quants.getByTestId('default-quant').locator('xpath=ancestor::tr').getAttribute('data-quant'))
+      .toBe('Q4_K_M');
+    await quants.getByTestId('fit-context').selectOption('4096');
+    await poll(() => quants.getByRole('radio', { name: 'Q8_0' }).isChecked()).toBe(true);
+    // The header was read with range requests through main.
+    const reads = hub.requests.filter((r) => r.path.startsWith(`/${REPO}/resolve/main/`));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((r) => /^bytes=/.test(String(r.headers.range)))).toBe(true);
+  });
+
+  it('"Use this model" opens on Local apps with the default quant; the Inference tab says no provider serves it', async () => {
+    await poll(() => page.getByTestId('kind-local-app').getAttribute('aria-selected')).toBe('true');
+    await poll(() => page.locator('.sw-pane').textContent()).toMatch(new RegExp(`${REPO}[:/-]?.*Q8_0`));
+    await page.getByTestId('kind-inference').click();
+    await poll(() => page.getByTestId('unserved-note').textContent()).toMatch(/No inference provider serves/);
+    // No token in this app: "Insert my token" says so, with the way to Settings, instead of asking to confirm.
+    await page.getByRole('button', { name: 'Insert my token' }).click();
+    await page.getByTestId('no-token').getByText('No token set').waitFor();
+    expect(
+      await page.getByTestId('no-token').getByRole('link', { name: 'Set one in Settings' }).getAttribute('href'),
+    ).toBe('#/settings');
+    expect(await page.getByTestId('confirm-token').count()).toBe(0);
+    await screenshot(page, 'fit-inference-unserved');
+    await page.getByTestId('no-token').getByRole('button', { name: 'OK' }).click();
+  });
+
+  it('pulls inline with progress and cancel, then "Chat now" opens a chat with the model and a reply streams', async () => {
+    await page.getByTestId('run-ollama').click();
+    const inline = page.getByTestId('pull-inline');
+    await inline.getByRole('progressbar').waitFor();
+    await page.getByTestId('pull-cancel').click();
+    await poll(() => inline.getByTestId('pull-state').textContent()).toMatch(/Cancelled/);
+    await page.getByTestId('run-ollama').click();
+    await poll(() => inline.getByTestId('pull-state').textContent()).toMatch(/pulling|MB|%/);
+    await screenshot(page, 'fit-pull-progress');
+    await page.getByTestId('chat-now').waitFor({ timeout: 30_000 });
+    const pulls = ollama.requestsTo('/api/pull');
+    // ollama-js sends the name as `name`; the cancelled pull closed its connection early.
+    expect(
+      pulls.map((r) => {
+        const b = r.body as { model?: string; name?: string };
+        return b.model ?? b.name;
+      }),
+    ).toEqual([PULLED, PULLED]);
+    expect(pulls[0].closedEarly).toBe(true);
+    await screenshot(page, 'fit-pull-done');
+    await page.getByTestId('chat-now').click();
+    await page.getByTestId('composer').waitFor();
+    // The new conversation names the pulled model (its header: "Ollama · <model>").
+    await page.getByText(`Ollama · ${PULLED}`).waitFor();
+    await page.getByTestId('composer').fill('Hi');
+    await page.getByTestId('composer').press('Enter');
+    const reply = page.getByTestId('msg-assistant').and(page.locator('[data-status="complete"]'));
+    await reply.waitFor();
+    expect(await reply.textContent()).toContain(`Hello from ${PULLED}! A local GGUF reply.`);
+    await screenshot(page, 'fit-chat');
+    expect(errors).toEqual([]);
+  });
+
+  it('a library page shows a sample snippet from the library generator', async () => {
+    await page.goto(`${app.origin}/#/catalogue/library/timm`);
+    const sample = page.getByTestId('library-sample');
+    await poll(() => sample.getByTestId('library-sample-code').textContent()).toMatch(
+      /import timm\s+model = timm\.create_model\("hf_hub:[\w.-]+\/[\w.-]+", pretrained=True\)/,
+    );
+    await screenshot(page, 'fit-library-sample');
+  });
+});

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
+import { openApp, screenshot, type WebApp } from './harness';
+
+/** A reply with every construct, cut into chunks that split its markers (`*` + `*bold`, `](` + `url)`…). */
+const REPLY = [
+  '## Setup\n\nInstall it with *',
+  '*pip** and run `hub',
+  'desk` — see [the do',
+  'cs](https://example.com/d',
+  'ocs).\n\n1. First\n2. Second with ~',
+  '~old~~ text\n   - nested\n\n| model | si',
+  'ze |\n| --- | ---: |\n| llama | 8B |\n| qw',
+  'en | 0.6B |\n\n> A quote with _emph',
+  'asis_\n\n```py',
+  'thon\ndef f(x):\n    return x * 2\n```\n\nDone, *',
+  '*really**.',
+];
+
+/** Text a reader would see as stray Markdown in a frame: markers the finished reply does not show. */
+const RAW = /\*\*|~~|\]\(|\|\s*---|^```|`hub/m;
+
+describe('streaming Markdown in Chromium', () => {
+  let ollama: OllamaFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
+    ollama.chunkIntervalMs = 40;
+    ollama.chatScript = () => ({ content: REPLY });
+    ({ app, browser, page, errors } = await openApp({ env: { OLLAMA_HOST: ollama.url } }));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await ollama?.stop();
+  });
+
+  it('no frame shows half-finished Markdown, and completing the reply keeps what is on screen', async () => {
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('model-select').selectOption('llama3.2:latest');
+    // Sample the streaming reply's visible text on every animation frame until it completes.
+    await page.evaluate(() => {
+      const w = window as unknown as { frames: string[]; body?: Element; sampling: boolean };
+      w.frames = [];
+      w.sampling = true;
+      const tick = () => {
+        const el = document.querySelector('[data-testid="msg-streaming"]');
+        if (el) {
+          w.body ??= el;
+          w.frames.push((el as HTMLElement).innerText);
+        }
+        if (w.sampling) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.getByTestId('composer').fill('Show me markdown');
+    await page.getByTestId('composer').press('Enter');
+    const reply = page.getByTestId('msg-assistant').last();
+    await reply.and(page.locator('[data-status="complete"]')).waitFor();
+    const { frames, same } = await page.evaluate(() => {
+      const w = window as unknown as { frames: string[]; body?: Element; sampling: boolean };
+      w.sampling = false;
+      const final = document.querySelector('[data-testid="msg-assistant"]:last-of-type .msg-body');
+      return { frames: w.frames, same: !!w.body && w.body === final };
+    });
+    // How many frames a loaded machine paints varies; every one painted mid-stream is checked.
+    expect(frames.length).toBeGreaterThan(0);
+    const raw = frames.filter((f) => RAW.test(f));
+    expect(raw, `frames with raw markers:\n${raw.join('\n---\n')}`).toEqual([]);
+    // The element that streamed is the element that shows the final reply: completion rebuilt nothing.
+    expect(same).toBe(true);
+    await expect.poll(() => reply.locator('table th').count()).toBe(2);
+    expect(await reply.locator('a[href="https://example.com/docs"]').count()).toBe(1);
+    expect(await reply.locator('.code-block .hljs-keyword').count()).toBeGreaterThan(0);
+    expect(await reply.locator('del').textContent()).toBe('old');
+    await screenshot(page, 'chat-markdown');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,157 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { mcpConfigText, stdioEntry } from '../fixtures/mcp-fixture';
+import { openApp, screenshot, type WebApp } from './harness';
+
+const SECRET = 'sk-e2e-secret-value-9876';
+
+describe('Tools screen: MCP servers in Chromium (web mode)', () => {
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  /** Replaces the editor's whole text as a person would: select all, paste from the clipboard. */
+  const setEditorText = async (text: string) => {
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await page.locator('[data-testid=mcp-editor] .monaco-editor').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
+  };
+  const card = (name: string) => page.getByTestId(`mcp-server-${name}`);
+
+  beforeAll(async () => {
+    ({ app, browser, page, errors } = await openApp());
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('opens on an empty state with a sample to insert', async () => {
+    await page.getByTestId('nav-tools').click();
+    await page.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
+    await page.getByText('No MCP servers yet').waitFor();
+    await page.locator('[data-testid=mcp-editor] .monaco-editor').waitFor();
+    await page.getByRole('button', { name: 'Insert a sample config' }).click();
+    await page.locator('[data-testid=mcp-editor]').getByText('server-filesystem').waitFor();
+    await screenshot(page, 'tools-empty');
+    await page.getByRole('button', { name: 'Revert' }).click();
+  });
+
+  it('shows a broken config’s error at its line and marks it in the editor', async () => {
+    await setEditorText(
+      '{\n  "mcpServers": {\n    "a": { "command": 42 },\n    "b": { "url": "https://x.test/mcp", }\n  }\n}',
+    );
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const problems = page.getByTestId('mcp-errors');
+    await problems.getByText('Line 4, column 41').waitFor();
+    await expect.poll(() => problems.textContent()).toMatch(/trailing commas are not JSON/);
+    await page.getByText(/Not saved: 1 problem/).waitFor();
+    // Valid JSON, wrong schema: the error moves to the value at fault.
+    await setEditorText('{\n  "mcpServers": {\n    "a": { "command": 42 }\n  }\n}');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await problems.getByRole('button', { name: 'Line 3, column 23' }).waitFor();
+    await expect.poll(() => problems.textContent()).toMatch(/command: .*expected string, received number/);
+    await page.locator('[data-testid=mcp-editor] .squiggly-error').first().waitFor();
+    await screenshot(page, 'tools-config-error');
+    // The error's button moves the editor's cursor there.
+    await problems.getByRole('button', { name: 'Line 3, column 23' }).click();
+    await page.locator('[data-testid=mcp-editor] .monaco-editor.focused').waitFor();
+  });
+
+  it('saves a config for the stdio fixture server, shows it ready with its tools, and masks the secret', async () => {
+    await setEditorText(mcpConfigText({ fixture: stdioEntry({ API_KEY: SECRET }) }));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved mcp.json.').waitFor();
+    await card('fixture').getByTestId('mcp-state').getByText('ready · 8 tools').waitFor({ timeout: 20_000 });
+    const editorText = async () => (await page.getByTestId('mcp-editor').innerText()).replace(/\u00a0/g, ' ');
+    await expect.poll(editorText).toContain('"API_KEY": "•••• 9876"');
+    expect(await page.content()).not.toContain(SECRET);
+    await card('fixture').getByText('hubdesk-fixture 1.2.3').waitFor();
+  });
+
+  it('runs a tool from the "Try it" form and shows its result', async () => {
+    await card('fixture').getByRole('button', { name: /^add/ }).click();
+    const args = card('fixture').getByLabel('Arguments (JSON)');
+    await args.fill('{ "a": 2, "b": 40 }');
+    await card('fixture').getByRole('button', { name: 'Run add' }).click();
+    await card('fixture').getByTestId('mcp-result').getByText('42', { exact: true }).waitFor();
+    await screenshot(page, 'tools-ready');
+    await args.fill('{ "a": 2, ');
+    await card('fixture').getByRole('button', { name: 'Run add' }).click();
+    await card('fixture')
+      .getByRole('alert')
+      .getByText(/The arguments are not valid JSON/)
+      .waitFor();
+  });
+
+  it('is keyboard-complete: open a tool with Enter, run with Ctrl+Enter', async () => {
+    const echo = card('fixture').getByRole('button', { name: /^echo/ });
+    await echo.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => echo.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('{"text": "typed with the keyboard"}');
+    await page.keyboard.press('Control+Enter');
+    await card('fixture').getByTestId('mcp-result').getByText('typed with the keyboard').waitFor();
+  });
+
+  it('shows the server’s stderr log with secrets masked', async () => {
+    await card('fixture').getByRole('button', { name: /^log/ }).click();
+    await card('fixture')
+      .getByLabel('Arguments (JSON)')
+      .last()
+      .fill(JSON.stringify({ text: `key=${SECRET}` }));
+    await card('fixture').getByRole('button', { name: 'Run log' }).click();
+    await card('fixture').getByTestId('mcp-result').last().getByText('logged').waitFor();
+    await card('fixture').getByRole('button', { name: 'Log', exact: true }).click();
+    const log = card('fixture').getByLabel('stderr of fixture');
+    await log.getByText(/fixture server started/).waitFor();
+    expect(await log.innerText()).toContain('key=***');
+    expect(await log.innerText()).not.toContain(SECRET);
+    await screenshot(page, 'tools-log');
+  });
+
+  it('stops and starts a server from its card', async () => {
+    await card('fixture').getByRole('button', { name: 'Stop', exact: true }).click();
+    await card('fixture').getByTestId('mcp-state').getByText('stopped').waitFor();
+    await card('fixture').getByRole('button', { name: 'Start', exact: true }).click();
+    await card('fixture').getByTestId('mcp-state').getByText('ready · 8 tools').waitFor({ timeout: 20_000 });
+  });
+
+  it('imports another app’s file, and follows edits of mcp.json on disk', async () => {
+    await page.getByTestId('mcp-import-file').setInputFiles({
+      name: 'claude_desktop_config.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ mcpServers: { second: stdioEntry() } })),
+    });
+    await page.getByText('Imported the servers of claude_desktop_config.json.').waitFor();
+    await card('second').getByTestId('mcp-state').getByText('ready · 8 tools').waitFor({ timeout: 20_000 });
+
+    await page.getByText('Paste another app’s config to import').click();
+    await page
+      .getByLabel(/its servers are added to yours/)
+      .fill(JSON.stringify({ servers: { third: { type: 'http', url: 'https://third.test/mcp', disabled: true } } }));
+    await page.getByRole('button', { name: 'Import pasted config' }).click();
+    await card('third').getByTestId('mcp-state').getByText('disabled').waitFor();
+
+    // An edit on disk while the editor holds unsaved changes: say so, and load it on Revert.
+    await page.locator('[data-testid=mcp-editor] .monaco-editor').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' ');
+    writeFileSync(join(app.dataDir, 'mcp.json'), mcpConfigText({ ondisk: { ...stdioEntry(), disabled: true } }));
+    await page.getByText('mcp.json changed outside this editor').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Revert' }).click();
+    await card('ondisk').getByTestId('mcp-state').getByText('disabled').waitFor({ timeout: 10_000 });
+    await expect.poll(() => card('fixture').count()).toBe(0);
+    await page.getByTestId('mcp-editor').getByText('"ondisk"').waitFor();
+    await screenshot(page, 'tools-reloaded');
+    expect(errors).toEqual([]);
+  });
+});
