@@ -166,6 +166,26 @@ function jsErrors(code: string): string[] {
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
+describe('shell quoting of curl bodies', () => {
+  it('a message with apostrophes reaches the server as the same JSON', () => {
+    const c = cases['chat-apostrophe'];
+    const [sh] = new SnippetEngine()
+      .generate({ model: c.model, options: { ...c.options, provider: 'together' }, kinds: ['inference'] })
+      .sections[0].snippets.filter((s) => s.client === 'curl');
+    expect(sh.note).toMatch(/Apostrophes/);
+    // bash runs the snippet with a `curl` that prints its -d argument instead of sending it.
+    const body = execFileSync(
+      'bash',
+      [
+        '-c',
+        `curl() { while [ $# -gt 0 ]; do [ "$1" = -d ] && { printf '%s' "$2"; return; }; shift; done; }\n${sh.content}`,
+      ],
+      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HF_TOKEN: 'hf_x' } },
+    );
+    expect(JSON.parse(body).messages[0].content).toBe(c.options!.messages![0].content);
+  });
+});
+
 describe('snippet golden files', () => {
   const snippets = generate();
 

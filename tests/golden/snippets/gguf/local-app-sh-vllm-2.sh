@@ -1,1 +1,1 @@
-docker model run hf.co/unsloth/Llama-3.2-1B-Instruct-GGUF:{{QUANT_TAG}}
+docker model run hf.co/unsloth/Llama-3.2-1B-Instruct-GGUF

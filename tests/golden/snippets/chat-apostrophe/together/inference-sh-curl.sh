@@ -5,7 +5,7 @@ curl https://router.huggingface.co/v1/chat/completions \
         "messages": [
             {
                 "role": "user",
-                "content": "What's the capital of France? It's 'Paris', isn't it?"
+                "content": "What'\''s the capital of France? It'\''s '\''Paris'\'', isn'\''t it?"
             }
         ],
         "model": "meta-llama/Llama-3.1-8B-Instruct:together",
