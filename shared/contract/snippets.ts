@@ -17,6 +17,8 @@ export const snippetSchema = z.object({
   content: z.string(),
   /** The install line this snippet needs (`pip install …`, `npm install …`), when known. */
   install: z.string().optional(),
+  /** What HubDesk changed in the library's output, and why (e.g. shell quoting the library got wrong). */
+  note: z.string().optional(),
 });
 export type Snippet = z.infer<typeof snippetSchema>;
 

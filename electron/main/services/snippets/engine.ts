@@ -117,7 +117,7 @@ function inferenceSection(model: ModelRecord, provider: string, opts: Record<str
         const out: Snippet = { kind: 'inference', language: s.language, client: s.client, content: s.content };
         const install = installFor(s.language, s.client);
         if (install) out.install = install;
-        return out;
+        return s.language === 'sh' ? quoteCurlBody(out) : out;
       }),
     };
   } catch (e) {
@@ -128,6 +128,27 @@ function inferenceSection(model: ModelRecord, provider: string, opts: Record<str
       ...(warning ? { warning } : {}),
     };
   }
+}
+
+const CURL_BODY = "-d '";
+
+/**
+ * The library writes a curl body between single quotes without escaping the ones inside it, so a message like
+ * "What's new?" ends the quoted string early and the command does not parse. Each `'` inside the body becomes `'\''`
+ * (close, escaped quote, reopen): the same JSON reaches the server.
+ */
+export function quoteCurlBody(s: Snippet): Snippet {
+  const start = s.content.indexOf(CURL_BODY);
+  const end = s.content.lastIndexOf("'");
+  if (start < 0 || end <= start + CURL_BODY.length - 1) return s;
+  const from = start + CURL_BODY.length;
+  const body = s.content.slice(from, end);
+  if (!body.includes("'")) return s;
+  return {
+    ...s,
+    content: s.content.slice(0, from) + body.replaceAll("'", "'\\''") + s.content.slice(end),
+    note: "Apostrophes in the request body are written as '\\'' so the shell keeps the body in one piece.",
+  };
 }
 
 const shellLine =

@@ -363,6 +363,11 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
           </div>
 
           {current?.setup && <p className="help sw-setup">{current.setup}</p>}
+          {current?.note && (
+            <p className="help sw-setup" data-testid="snippet-note">
+              {current.note}
+            </p>
+          )}
           {current?.install && (
             <div className="sw-install">
               <code data-testid="install-line">{current.install}</code>

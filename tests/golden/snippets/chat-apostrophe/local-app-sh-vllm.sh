@@ -1,0 +1,14 @@
+# Start the vLLM server:
+vllm serve "meta-llama/Llama-3.1-8B-Instruct"
+# Call the server using curl (OpenAI-compatible API):
+curl -X POST "http://localhost:8000/v1/chat/completions" \
+	-H "Content-Type: application/json" \
+	--data '{
+		"model": "meta-llama/Llama-3.1-8B-Instruct",
+		"messages": [
+			{
+				"role": "user",
+				"content": "What is the capital of France?"
+			}
+		]
+	}'

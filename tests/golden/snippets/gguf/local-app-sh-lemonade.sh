@@ -1,0 +1,1 @@
+lemonade pull unsloth/Llama-3.2-1B-Instruct-GGUF:Q4_K_M

@@ -1,0 +1,1 @@
+npx -y node-llama-cpp chat hf:unsloth/Llama-3.2-1B-Instruct-GGUF:Q4_K_M

@@ -1,0 +1,1 @@
+docker model run hf.co/unsloth/Llama-3.2-1B-Instruct-GGUF
