@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { Snippet, SnippetOptions } from '@shared/contract/snippets';
 import type { ModelRecord } from '@shared/model-record';
-import { SnippetEngine } from '../../electron/main/services/snippets/engine';
+import { quoteCurlBody, SnippetEngine } from '../../electron/main/services/snippets/engine';
 
 /**
  * Golden files for generated snippets: one file per model × provider × kind × language × client, so a library upgrade
@@ -167,6 +167,19 @@ function jsErrors(code: string): string[] {
 }
 
 describe('shell quoting of curl bodies', () => {
+  it('only the body is requoted when other quoted arguments follow it', () => {
+    const content =
+      "curl https://x.example \\\n    -X POST \\\n    -d '{\"inputs\": \"it's here\"}' \\\n    -H 'Content-Type: application/json'";
+    const fixed = quoteCurlBody({ kind: 'inference', language: 'sh', client: 'curl', content });
+    const args = execFileSync(
+      'bash',
+      ['-c', `curl() { for a in "$@"; do printf '%s\\n' "$a"; done; }\n${fixed.content}`],
+      { encoding: 'utf8' },
+    ).split('\n');
+    expect(args).toContain('{"inputs": "it\'s here"}');
+    expect(args).toContain('Content-Type: application/json');
+  });
+
   it('a message with apostrophes reaches the server as the same JSON', () => {
     const c = cases['chat-apostrophe'];
     const [sh] = new SnippetEngine()

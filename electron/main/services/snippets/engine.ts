@@ -139,9 +139,14 @@ const CURL_BODY = "-d '";
  */
 export function quoteCurlBody(s: Snippet): Snippet {
   const start = s.content.indexOf(CURL_BODY);
-  const end = s.content.lastIndexOf("'");
-  if (start < 0 || end <= start + CURL_BODY.length - 1) return s;
+  if (start < 0) return s;
   const from = start + CURL_BODY.length;
+  // The body's closing quote is the one that ends the argument: next comes a line continuation or the end.
+  const close = /'(?=[ \t]*(\\\n|$))/g;
+  close.lastIndex = from;
+  const m = close.exec(s.content);
+  if (!m) return s;
+  const end = m.index;
   const body = s.content.slice(from, end);
   if (!body.includes("'")) return s;
   return {
