@@ -73,6 +73,8 @@ export function createHandlers(s: Services): Handlers {
     'chat.selectVersion': ({ id, messageId }) => s.chat.selectVersion(id, messageId),
     'chat.export': ({ id, format }) => s.chat.export(id, format),
     'chat.import': ({ text }) => s.chat.store.import(text),
+    'chat.exportAll': () => s.chat.exportAll(),
+    'chat.importFile': ({ text }) => ({ conversations: s.chat.store.importFile(text) }),
     'chat.capabilities': async ({ id }) => ({ capabilities: await s.chat.capabilities(s.chat.store.meta(id)) }),
     'chat.code': ({ id }) => s.chat.code(id, s.snippets),
     'chat.send': (input, ctx) => s.chat.send(input, ctx),

@@ -75,7 +75,8 @@ interface ChatState {
   editOnly(id: string, messageId: string, content: string): Promise<void>;
   selectVersion(id: string, messageId: string): Promise<void>;
   stop(id: string): void;
-  importJson(text: string): Promise<ConversationMeta>;
+  /** One conversation or an "Export all" archive; resolves with what was imported. */
+  importJson(text: string): Promise<ConversationMeta[]>;
 }
 
 const upsert = (list: ChatMessage[], m: ChatMessage): ChatMessage[] => {
@@ -344,9 +345,9 @@ export const useChat = create<ChatState>((set, get) => {
     stop: (id) => get().running[id]?.cancel(),
 
     importJson: async (text) => {
-      const meta = await api.call('chat.import', { text });
+      const { conversations } = await api.call('chat.importFile', { text });
       await get().loadList();
-      return meta;
+      return conversations;
     },
   };
 });

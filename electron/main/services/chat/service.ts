@@ -75,6 +75,13 @@ export class ChatService {
     return { filename: exportFileName(exp.meta.title, 'md'), mime: 'text/markdown', text: toMarkdown(exp) };
   }
 
+  /** "Export all": every conversation in one JSON file, dated. */
+  exportAll(): { filename: string; mime: string; text: string } {
+    const archive = this.store.exportAll();
+    const filename = `hubdesk-conversations-${archive.exportedAt.slice(0, 10)}.json`;
+    return { filename, mime: 'application/json', text: JSON.stringify(archive, null, 2) };
+  }
+
   /** "Open as code": the conversation as runnable snippets (see conversationCode). */
   code(id: string, snippets: SnippetService): { snippets: Snippet[]; notice?: string } {
     return conversationCode(this.store.get(id), snippets, this.opts.ollama.host);
