@@ -74,6 +74,7 @@ export function createHandlers(s: Services): Handlers {
     'chat.export': ({ id, format }) => s.chat.export(id, format),
     'chat.import': ({ text }) => s.chat.store.import(text),
     'chat.exportAll': () => s.chat.exportAll(),
+    'chat.models': () => s.chat.models(),
     'chat.importFile': ({ text }) => ({ conversations: s.chat.store.importFile(text) }),
     'chat.capabilities': async ({ id }) => ({ capabilities: await s.chat.capabilities(s.chat.store.meta(id)) }),
     'chat.code': ({ id }) => s.chat.code(id, s.snippets),

@@ -225,6 +225,16 @@ export const chatCalls = {
     input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS) }).strict(),
     output: z.object({ conversations: z.array(conversationMetaSchema) }),
   }),
+  /**
+   * The Ollama models a conversation can use: those that complete text (embedding-only ones are left out), each
+   * saying whether it is loaded now (`ollama.ps`), so a new chat can start on one that answers at once.
+   */
+  'chat.models': call({
+    input: z.object({}).strict(),
+    output: z.object({
+      models: z.array(z.object({ name: z.string(), capabilities: z.array(z.string()), running: z.boolean() })),
+    }),
+  }),
   /** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…). */
   'chat.capabilities': call({
     input: convId,

@@ -79,6 +79,16 @@ interface ChatState {
   importJson(text: string): Promise<ConversationMeta[]>;
 }
 
+/** A loaded Ollama model that can chat, as a new chat's model when there is nothing else to go by. */
+async function runningChatModel(): Promise<Pick<ConversationMeta, 'backend' | 'model' | 'provider'> | undefined> {
+  try {
+    const m = (await api.call('chat.models', {})).models.find((x) => x.running);
+    return m && { backend: 'ollama', model: m.name, provider: 'auto' };
+  } catch {
+    return undefined; // Ollama down: the chat starts without a model; the user picks one later.
+  }
+}
+
 const upsert = (list: ChatMessage[], m: ChatMessage): ChatMessage[] => {
   const i = list.findIndex((x) => x.id === m.id);
   if (i < 0) return [...list, m];
@@ -266,10 +276,11 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     create: async (init = {}) => {
-      // The open conversation's model, else the one used last (the list is most recent first).
+      // The open conversation's model, else the one used last, else one Ollama has loaded (it answers at once).
       const cur =
         (get().currentId ? get().convs[get().currentId!]?.meta : undefined) ??
-        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find((m) => m.model);
+        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find((m) => m.model) ??
+        (await runningChatModel());
       const meta = await api.call('chat.create', {
         ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),
         ...init,

@@ -87,6 +87,27 @@ export class ChatService {
     return conversationCode(this.store.get(id), snippets, this.opts.ollama.host);
   }
 
+  /**
+   * Ollama models that can chat. A model whose capabilities Ollama does not state (older versions) stays in the
+   * list; one that states them without `completion` (an embedding model) does not. Loaded ones are marked.
+   */
+  async models(): Promise<{ models: { name: string; capabilities: string[]; running: boolean }[] }> {
+    const [{ models }, loaded] = await Promise.all([
+      this.opts.ollama.list(),
+      // Which ones are loaded is a nicety: the list stands without it.
+      this.opts.ollama.ps().catch(() => ({ models: [] })),
+    ]);
+    const running = new Set(loaded.models.map((m) => m.name));
+    const all = await Promise.all(
+      models.map(async (m) => ({
+        name: m.name,
+        capabilities: await this.capabilities({ backend: 'ollama', model: m.name }),
+        running: running.has(m.name),
+      })),
+    );
+    return { models: all.filter((m) => !m.capabilities.length || m.capabilities.includes('completion')) };
+  }
+
   /** Ollama `show` capabilities (vision, tools, thinking…); empty for the router or when Ollama cannot say. */
   async capabilities(meta: Pick<ConversationMeta, 'backend' | 'model'>): Promise<string[]> {
     if (meta.backend !== 'ollama' || !meta.model) return [];
