@@ -1,11 +1,79 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Journal } from '../../electron/main/services/chat/journal';
 import { ChatStore } from '../../electron/main/services/chat/store';
 import { createLogger } from '../../electron/main/services/log';
 import { figure, timeRuns, type BenchContext, type Figure } from '../lib/measure';
 import { syntheticExport, syntheticMessages } from '../../tests/fixtures/conversation';
+import { fixtureModel, startOllamaFixture } from '../../tests/fixtures/ollama';
+import { startTestApp } from '../../tests/helpers/app';
+
+/** The main event loop's delay (ms) while `fn` runs: p99 and the longest block, sampled every millisecond. */
+async function loopDelayWhile(fn: () => Promise<unknown>): Promise<{ p99: number; max: number }> {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  try {
+    await fn();
+  } finally {
+    h.disable();
+  }
+  return { p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+}
+
+/**
+ * Does streaming with checkpoints block main? The real chat service (store, checkpoints every 500 ms, events)
+ * writes a reply streamed at 1,000 tok/s onto a 1,000-message conversation, against the same stream read by the
+ * bare ollama client with no store, in the same process and run (the fixture's own work is in both).
+ */
+async function streamingLoopDelay(ctx: BenchContext): Promise<Figure[]> {
+  const model = 'llama3.2:latest';
+  const fixture = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
+  fixture.chunkIntervalMs = 1;
+  const n = ctx.quick ? 1000 : 3000;
+  const words = Array.from({ length: n }, (_, i) => ` w${i}`);
+  fixture.chatScript = () => ({ content: words });
+  const app = await startTestApp({ env: { OLLAMA_HOST: fixture.url } });
+  const stored = { p99: [] as number[], max: [] as number[] };
+  const bare = { p99: [] as number[], max: [] as number[] };
+  try {
+    const chat = app.services.chat;
+    for (let r = 0; r < ctx.runs(3, 1); r++) {
+      const { id } = chat.store.import(JSON.stringify(syntheticExport(1000, `stream ${r}`)));
+      const noop = { signal: new AbortController().signal, emit: () => {} };
+      const s = await loopDelayWhile(async () => {
+        const out = await chat.send({ id, content: 'go' }, noop);
+        if (out.messages.at(-1)?.content !== words.join('')) throw new Error('the reply lost tokens');
+      });
+      const b = await loopDelayWhile(async () => {
+        let text = '';
+        const it = await app.services.ollama
+          .client()
+          .chat({ model, messages: [{ role: 'user', content: 'go' }], stream: true });
+        for await (const part of it) text += part.message.content;
+        if (text !== words.join('')) throw new Error('the bare stream lost tokens');
+      });
+      stored.p99.push(s.p99);
+      stored.max.push(s.max);
+      bare.p99.push(b.p99);
+      bare.max.push(b.max);
+    }
+  } finally {
+    await app.close();
+    await fixture.stop();
+  }
+  return [
+    figure('persistence: main event-loop delay p99, streaming 1,000 tok/s with checkpoints', 'ms', stored.p99, {
+      baseline: bare.p99,
+      target: `ratio ≈ 1 (baseline: the same stream, bare ollama client, no store); ${n} tokens a run`,
+    }),
+    figure('persistence: longest main event-loop block, streaming with checkpoints', 'ms', stored.max, {
+      baseline: bare.max,
+      target: '< 50 ms (no long task in main)',
+    }),
+  ];
+}
 
 /**
  * Persistence in the SQLite store: messages appended per second, each committed durably (synchronous=FULL)
@@ -54,6 +122,7 @@ export async function persistence(ctx: BenchContext): Promise<Figure[]> {
     const openBig = await timeRuns(runs, openOf(big, 10_000));
     const openSmall = await timeRuns(runs, openOf(small, 100));
     return [
+      ...(await streamingLoopDelay(ctx)),
       figure('persistence: messages appended (committed each)', 'msg/s', rates, {
         baseline: journalRates,
         target: `ratio ≥ 1 (baseline: the JSONL journal, fsync each); ${n} messages a run`,

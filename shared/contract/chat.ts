@@ -98,6 +98,17 @@ export const conversationExportSchema = z.object({
 });
 export type ConversationExport = z.infer<typeof conversationExportSchema>;
 
+/** Every conversation in one file ("Export all"); `chat.importFile` restores them all. */
+export const conversationArchiveSchema = z.object({
+  format: z.literal('hubdesk.conversations'),
+  version: z.literal(1),
+  exportedAt: z.string(),
+  conversations: z.array(conversationExportSchema),
+});
+export type ConversationArchive = z.infer<typeof conversationArchiveSchema>;
+
+const exportFile = z.object({ filename: z.string(), mime: z.string(), text: z.string() });
+
 /** What a reply stream reports; the renderer applies them in order. */
 export const chatEventSchema = z.discriminatedUnion('type', [
   /** A message was written (the user's, a tool result, or a reply at its start or end). */
@@ -197,12 +208,32 @@ export const chatCalls = {
   }),
   'chat.export': call({
     input: z.object({ id: idSchema, format: z.enum(['markdown', 'json']) }).strict(),
-    output: z.object({ filename: z.string(), mime: z.string(), text: z.string() }),
+    output: exportFile,
   }),
+  /** Every conversation (the versions shown) in one JSON file. */
+  'chat.exportAll': call({ input: z.object({}).strict(), output: exportFile }),
   /** Validated as a whole: a bad file is refused with the reason and changes nothing. */
   'chat.import': call({
     input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS) }).strict(),
     output: conversationMetaSchema,
+  }),
+  /**
+   * A file the user picked: one conversation or an "Export all" archive. Validated as a whole and written in one
+   * transaction: a foreign or damaged file is refused with the reason and changes nothing.
+   */
+  'chat.importFile': call({
+    input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS) }).strict(),
+    output: z.object({ conversations: z.array(conversationMetaSchema) }),
+  }),
+  /**
+   * The Ollama models a conversation can use: those that complete text (embedding-only ones are left out), each
+   * saying whether it is loaded now (`ollama.ps`), so a new chat can start on one that answers at once.
+   */
+  'chat.models': call({
+    input: z.object({}).strict(),
+    output: z.object({
+      models: z.array(z.object({ name: z.string(), capabilities: z.array(z.string()), running: z.boolean() })),
+    }),
   }),
   /** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…). */
   'chat.capabilities': call({

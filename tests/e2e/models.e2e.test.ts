@@ -168,4 +168,43 @@ describe('local models (web mode, Chromium)', () => {
     expect(ollama.models.map((m) => m.name).sort()).toEqual(['corsair:latest', 'nomic-embed-text:latest']);
     expect(errors).toEqual([]);
   });
+
+  it('warns before a copy replaces an existing model, and counts a copy once in the disk total', async () => {
+    const table = page.getByTestId('models-table');
+    const summary = page.locator('.models-toolbar .small');
+    await expect.poll(() => summary.textContent()).toMatch(/^2 models · /);
+    const before = (await summary.textContent())!.split(' · ')[1];
+    await table.getByRole('button', { name: 'corsair:latest', exact: true }).click();
+    await page.getByTestId('details').getByRole('button', { name: 'Copy / rename' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy corsair:latest' });
+    const copies = ollama.requestsTo('/api/copy').length;
+
+    await dialog.getByLabel('New name').fill('nomic-embed-text');
+    await dialog.getByText('nomic-embed-text:latest already exists. Copying replaces it').waitFor();
+    await dialog.getByRole('button', { name: 'Replace nomic-embed-text:latest' }).waitFor();
+    await screenshot(page, 'models-copy-overwrite-warning');
+    await dialog.getByLabel('New name').fill('corsair');
+    await dialog.getByText('That is this model’s own name.').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Replace corsair:latest' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('New name').press('Enter');
+    expect(ollama.requestsTo('/api/copy')).toHaveLength(copies);
+
+    await dialog.getByLabel('New name').fill('corsair-2');
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await table.getByRole('button', { name: 'corsair-2:latest', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => summary.textContent()).toBe(`3 models · ${before}`);
+  });
+
+  it('comes back on its own when Ollama answers again after being down', async () => {
+    ollama.failWith('/api/tags', 502, { times: 2 });
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.getByRole('heading', { name: 'Could not list local models' }).waitFor();
+    await page.getByText('The list comes back on its own').waitFor();
+    await screenshot(page, 'models-ollama-down');
+    // No click: the page retries with back-off and the table returns once /api/tags answers.
+    await page.getByTestId('models-table').getByRole('button', { name: 'corsair-2:latest', exact: true }).waitFor();
+    expect(ollama.requestsTo('/api/tags').length).toBeGreaterThanOrEqual(3);
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,11 +1,14 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@shared/contract/chat';
-import { ChatDb, MIGRATIONS, openDb, userVersion } from '../../electron/main/services/chat/db';
+import Database from 'libsql';
+import { ChatDb, MIGRATIONS, SCHEMA_VERSION, openDb, userVersion } from '../../electron/main/services/chat/db';
 import { toMarkdown } from '../../electron/main/services/chat/export-format';
+import { searchChats } from '../../electron/main/services/chat/search';
 import { ChatStore } from '../../electron/main/services/chat/store';
 import { createLogger } from '../../electron/main/services/log';
+import { SCHEMA_1, writeSchema1 } from '../fixtures/chat-db/schema-1';
 import { tempDir } from '../helpers/app';
 
 const msg = (id: string, content: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
@@ -221,19 +224,39 @@ describe('chat store (SQLite)', () => {
     expect(s.get(id).messages).toHaveLength(1);
   });
 
-  it('the schema fixture of every version opens and migrates to the current one', () => {
-    // Schema 0 is an empty file (a first start); schema 1 is written by this version's migration.
+  it('the schema fixture of every version opens and migrates to the current one, with its data', () => {
+    // Schema 0 is an empty file (a first start).
     const at = dir();
     mkdirSync(join(at, 'v0'));
     writeFileSync(join(at, 'v0', 'chats.sqlite'), '');
     expect(store(join(at, 'v0')).list()).toEqual([]);
+
+    // Schema 1: written by the store at schema 1 (tests/fixtures/chat-db/schema-1.ts) and committed.
     const fixture = join(import.meta.dirname, '../fixtures/chat-db/schema-1.sqlite');
-    if (existsSync(fixture)) {
-      copyFileSync(fixture, join(at, 'chats.sqlite'));
-      const s = store(at);
-      const list = s.list();
-      expect(list.length).toBeGreaterThan(0);
-      expect(s.get(list[0].id).messages.length).toBeGreaterThan(0);
-    }
+    if (process.env.WRITE_CHAT_DB_FIXTURE) writeSchema1(fixture);
+    copyFileSync(fixture, join(at, 'chats.sqlite'));
+    const raw = new Database(join(at, 'chats.sqlite'));
+    expect(userVersion(raw)).toBe(1);
+    raw.close();
+    const s = store(at);
+    expect(userVersion(s.db.db)).toBe(SCHEMA_VERSION);
+    const { quant, router } = SCHEMA_1;
+    const list = s.list();
+    expect(list.map((m) => [m.title, m.pinned, m.messageCount])).toEqual([
+      [quant.title, true, 2],
+      [router.title, false, 4],
+    ]);
+    expect(list[0]).toMatchObject({ system: quant.system, params: quant.params, model: 'qwen3:8b' });
+    expect(list[1]).toMatchObject({ backend: 'provider', model: 'meta-llama/Llama-3.1-8B-Instruct' });
+    const a = s.get(list[0].id);
+    expect(a.messages).toEqual(quant.messages);
+    expect(a.versions()).toEqual(quant.versions);
+    expect(s.write(() => a.select(quant.older.id))).toBe(true);
+    expect(a.messages).toEqual([quant.messages[0], quant.older]);
+    expect(s.get(list[1].id).messages).toEqual(router.messages);
+    // The full-text index came along: a word of a message and a word of a title are found.
+    expect(searchChats(s.db, 'k-quant').map((r) => r.meta.id)).toEqual([list[0].id]);
+    expect(searchChats(s.db, 'tool').map((r) => r.meta.id)).toEqual([list[1].id]);
+    s.close();
   });
 });

@@ -75,7 +75,18 @@ interface ChatState {
   editOnly(id: string, messageId: string, content: string): Promise<void>;
   selectVersion(id: string, messageId: string): Promise<void>;
   stop(id: string): void;
-  importJson(text: string): Promise<ConversationMeta>;
+  /** One conversation or an "Export all" archive; resolves with what was imported. */
+  importJson(text: string): Promise<ConversationMeta[]>;
+}
+
+/** A loaded Ollama model that can chat, as a new chat's model when there is nothing else to go by. */
+async function runningChatModel(): Promise<Pick<ConversationMeta, 'backend' | 'model' | 'provider'> | undefined> {
+  try {
+    const m = (await api.call('chat.models', {})).models.find((x) => x.running);
+    return m && { backend: 'ollama', model: m.name, provider: 'auto' };
+  } catch {
+    return undefined; // Ollama down: the chat starts without a model; the user picks one later.
+  }
 }
 
 const upsert = (list: ChatMessage[], m: ChatMessage): ChatMessage[] => {
@@ -265,10 +276,11 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     create: async (init = {}) => {
-      // The open conversation's model, else the one used last (the list is most recent first).
+      // The open conversation's model, else the one used last, else one Ollama has loaded (it answers at once).
       const cur =
         (get().currentId ? get().convs[get().currentId!]?.meta : undefined) ??
-        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find((m) => m.model);
+        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find((m) => m.model) ??
+        (await runningChatModel());
       const meta = await api.call('chat.create', {
         ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),
         ...init,
@@ -344,9 +356,9 @@ export const useChat = create<ChatState>((set, get) => {
     stop: (id) => get().running[id]?.cancel(),
 
     importJson: async (text) => {
-      const meta = await api.call('chat.import', { text });
+      const { conversations } = await api.call('chat.importFile', { text });
       await get().loadList();
-      return meta;
+      return conversations;
     },
   };
 });

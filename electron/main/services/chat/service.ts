@@ -75,9 +75,37 @@ export class ChatService {
     return { filename: exportFileName(exp.meta.title, 'md'), mime: 'text/markdown', text: toMarkdown(exp) };
   }
 
+  /** "Export all": every conversation in one JSON file, dated. */
+  exportAll(): { filename: string; mime: string; text: string } {
+    const archive = this.store.exportAll();
+    const filename = `hubdesk-conversations-${archive.exportedAt.slice(0, 10)}.json`;
+    return { filename, mime: 'application/json', text: JSON.stringify(archive, null, 2) };
+  }
+
   /** "Open as code": the conversation as runnable snippets (see conversationCode). */
   code(id: string, snippets: SnippetService): { snippets: Snippet[]; notice?: string } {
     return conversationCode(this.store.get(id), snippets, this.opts.ollama.host);
+  }
+
+  /**
+   * Ollama models that can chat. A model whose capabilities Ollama does not state (older versions) stays in the
+   * list; one that states them without `completion` (an embedding model) does not. Loaded ones are marked.
+   */
+  async models(): Promise<{ models: { name: string; capabilities: string[]; running: boolean }[] }> {
+    const [{ models }, loaded] = await Promise.all([
+      this.opts.ollama.list(),
+      // Which ones are loaded is a nicety: the list stands without it.
+      this.opts.ollama.ps().catch(() => ({ models: [] })),
+    ]);
+    const running = new Set(loaded.models.map((m) => m.name));
+    const all = await Promise.all(
+      models.map(async (m) => ({
+        name: m.name,
+        capabilities: await this.capabilities({ backend: 'ollama', model: m.name }),
+        running: running.has(m.name),
+      })),
+    );
+    return { models: all.filter((m) => !m.capabilities.length || m.capabilities.includes('completion')) };
   }
 
   /** Ollama `show` capabilities (vision, tools, thinking…); empty for the router or when Ollama cannot say. */

@@ -1,7 +1,7 @@
 import {
-  conversationExportSchema,
   conversationMetaSchema,
   type ChatMessage,
+  type ConversationArchive,
   type ConversationExport,
   type ConversationMeta,
 } from '@shared/contract/chat';
@@ -9,6 +9,7 @@ import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
 import { Conversation } from './conversation';
 import { ChatDb } from './db';
+import { parseImportFile } from './import-file';
 import { importJournals } from './legacy-import';
 import { storageError } from './storage-error';
 import { DEFAULT_TITLE, insertLinear, metaColumns, newId, rowToMeta } from './rows';
@@ -145,38 +146,41 @@ export class ChatStore {
     return { format: 'hubdesk.conversation', version: 1, meta: conv.meta, messages: conv.messages };
   }
 
-  /** Validates the whole file first, then writes it in one transaction: a bad file changes nothing. */
+  /** One conversation's export (see importFile). */
   import(text: string): ConversationMeta {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (e) {
-      throw new AppError('invalid_input', `This file is not JSON: ${(e as Error).message}`);
-    }
-    const parsed = conversationExportSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
-      throw new AppError('invalid_input', `This is not a HubDesk conversation export: ${issue.message}${where}.`, {
-        details: {
-          issues: parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String), message: i.message })),
-        },
-      });
-    }
-    const ids = new Set<string>();
-    for (const m of parsed.data.messages) {
-      if (ids.has(m.id)) throw new AppError('invalid_input', `This export repeats message id ${m.id}.`);
-      ids.add(m.id);
-    }
+    const list = parseImportFile(text);
+    if (list.length !== 1)
+      throw new AppError('invalid_input', 'This file holds several conversations: import it as an archive.');
+    return this.insertAll(list)[0];
+  }
+
+  /** A conversation or an "Export all" archive: validated as a whole first, then written in one transaction. */
+  importFile(text: string): ConversationMeta[] {
+    return this.insertAll(parseImportFile(text));
+  }
+
+  /** Everything that is not deleted, as one archive. */
+  exportAll(): ConversationArchive {
+    const conversations = this.list().map((m) => this.exportJson(m.id));
+    return { format: 'hubdesk.conversations', version: 1, exportedAt: new Date().toISOString(), conversations };
+  }
+
+  private insertAll(list: ConversationExport[]): ConversationMeta[] {
     const taken = (mid: string) => this.db.db.prepare('SELECT 1 FROM messages WHERE id = ?').get(mid) !== undefined;
-    // Importing a conversation twice (or one that is still here) makes a copy with fresh ids.
-    const copy =
-      this.db.conversation(parsed.data.meta.id) !== undefined || parsed.data.messages.some((m) => taken(m.id));
-    const id = copy ? newId('c') : parsed.data.meta.id;
-    const meta: ConversationMeta = { ...parsed.data.meta, id, messageCount: parsed.data.messages.length };
-    const messages: ChatMessage[] = parsed.data.messages.map((m) => (copy ? { ...m, id: newId('m') } : m));
-    this.write(() => insertLinear(this.db, meta, messages));
-    return meta;
+    return this.write(() =>
+      this.db.tx(() =>
+        list.map((exp) => {
+          // Importing a conversation twice (or one that is still here) makes a copy with fresh ids; inside the
+          // transaction the check also sees the conversations of this file written before it.
+          const copy = this.db.conversation(exp.meta.id) !== undefined || exp.messages.some((m) => taken(m.id));
+          const id = copy ? newId('c') : exp.meta.id;
+          const meta: ConversationMeta = { ...exp.meta, id, messageCount: exp.messages.length };
+          const messages: ChatMessage[] = exp.messages.map((m) => (copy ? { ...m, id: newId('m') } : m));
+          insertLinear(this.db, meta, messages);
+          return meta;
+        }),
+      ),
+    );
   }
 
   close(): void {

@@ -11,16 +11,8 @@ import type { MessageActions } from './Message';
 import { MessageList } from './MessageList';
 import { ReplyError } from './ReplyError';
 import { Sidebar } from './Sidebar';
+import { download } from './download';
 import './chat.css';
-
-function download(filename: string, mime: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: mime }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 function readImage(file: File): Promise<string> {
   return new Promise((ok, fail) => {

@@ -52,7 +52,7 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
     if (meta.backend !== 'ollama') return;
     let live = true;
     api
-      .call('ollama.list', {})
+      .call('chat.models', {})
       .then((r) => live && setModels(r.models.map((m) => m.name)))
       .catch(() => live && setModels([]));
     return () => {

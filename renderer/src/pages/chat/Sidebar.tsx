@@ -4,7 +4,9 @@ import type { AppErrorShape } from '@shared/errors';
 import { Icon } from '../../components/Icon';
 import { ErrorState, Loading } from '../../components/States';
 import { useChat } from '../../store/chat';
+import { api } from '../../api';
 import { useRoute } from '../../store/route';
+import { download } from './download';
 import { SearchResults } from './SearchResults';
 
 function ConversationItem({
@@ -79,6 +81,16 @@ export function Sidebar({ currentId }: { currentId?: string }) {
   const go = useRoute((s) => s.go);
   const fileRef = useRef<HTMLInputElement>(null);
   const [importError, setImportError] = useState<AppErrorShape>();
+  const [imported, setImported] = useState<string>();
+  const exportAll = async () => {
+    try {
+      const r = await api.call('chat.exportAll', {});
+      download(r.filename, r.mime, r.text);
+      setImportError(undefined);
+    } catch (e) {
+      setImportError(e as AppErrorShape);
+    }
+  };
   useEffect(() => {
     if (!undo) return;
     const t = setTimeout(() => useChat.setState({ undo: undefined }), 10_000);
@@ -131,6 +143,9 @@ export function Sidebar({ currentId }: { currentId?: string }) {
         <button className="btn btn-ghost btn-xs" onClick={() => fileRef.current?.click()}>
           Import JSON…
         </button>
+        <button className="btn btn-ghost btn-xs" onClick={() => void exportAll()} disabled={list.length === 0}>
+          Export all
+        </button>
         <input
           ref={fileRef}
           type="file"
@@ -142,14 +157,21 @@ export function Sidebar({ currentId }: { currentId?: string }) {
             e.target.value = '';
             if (!f) return;
             try {
-              const meta = await importJson(await f.text());
+              const metas = await importJson(await f.text());
               setImportError(undefined);
-              go('chat', meta.id);
+              setImported(metas.length > 1 ? `Imported ${metas.length} conversations.` : undefined);
+              go('chat', metas[0].id);
             } catch (err) {
+              setImported(undefined);
               setImportError(err as AppErrorShape);
             }
           }}
         />
+        {imported && (
+          <p className="muted small" role="status">
+            {imported}
+          </p>
+        )}
         {importError && (
           <p className="field-error small" role="alert">
             {importError.message}

@@ -110,10 +110,13 @@ export function DeleteDialog({
 
 export function CopyDialog({
   model,
+  existing,
   onClose,
   onDone,
 }: {
   model: LocalModel;
+  /** Names (`name:tag`) already in Ollama: copying onto one of them replaces it without a word from Ollama. */
+  existing: string[];
   onClose: () => void;
   /** Called with the new model's full name (`name:tag`). */
   onDone: (name: string) => void;
@@ -121,6 +124,9 @@ export function CopyDialog({
   const [dest, setDest] = useState('');
   const [rename, setRename] = useState(false);
   const problem = dest.trim() ? modelNameProblem(dest) : undefined;
+  const full = dest.trim().includes(':') ? dest.trim() : `${dest.trim()}:latest`;
+  const clash = !problem && dest.trim() && existing.includes(full) ? full : undefined;
+  const same = clash === model.name;
   const { busy, error, run } = useAction(async () => {
     await api.call('ollama.copy', { source: model.name, destination: dest.trim() });
     if (rename) await api.call('ollama.delete', { model: model.name });
@@ -128,7 +134,7 @@ export function CopyDialog({
     onDone(name.includes(':') ? name : `${name}:latest`);
   });
   const submit = () => {
-    if (dest.trim() && !problem) void run();
+    if (dest.trim() && !problem && !same) void run();
   };
   return (
     <Modal
@@ -139,8 +145,8 @@ export function CopyDialog({
           <button className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" onClick={submit} disabled={busy || !dest.trim() || !!problem}>
-            {busy ? 'Working…' : rename ? 'Rename' : 'Copy'}
+          <button className="btn btn-primary" onClick={submit} disabled={busy || !dest.trim() || !!problem || same}>
+            {busy ? 'Working…' : clash ? `Replace ${clash}` : rename ? 'Rename' : 'Copy'}
           </button>
         </>
       }
@@ -154,13 +160,26 @@ export function CopyDialog({
             value={dest}
             placeholder={`${model.name.split(':')[0]}-copy`}
             onChange={(e) => setDest(e.target.value)}
-            aria-invalid={problem ? true : undefined}
+            aria-invalid={problem || same ? true : undefined}
+            aria-describedby="copy-dest-note"
             spellCheck={false}
           />
           {problem ? (
-            <p className="field-error">{problem}</p>
+            <p className="field-error" id="copy-dest-note">
+              {problem}
+            </p>
+          ) : same ? (
+            <p className="field-error" id="copy-dest-note">
+              That is this model’s own name.
+            </p>
+          ) : clash ? (
+            <p className="field-error" id="copy-dest-note" role="alert">
+              {clash} already exists. Copying replaces it; its own weights are deleted unless another model uses them.
+            </p>
           ) : (
-            <p className="help">A copy shares its layers with the original: it takes no extra disk space.</p>
+            <p className="help" id="copy-dest-note">
+              A copy shares its layers with the original: it takes no extra disk space.
+            </p>
           )}
         </div>
         <label className="check">

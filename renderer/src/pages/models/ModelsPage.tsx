@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LocalModel } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../../api';
@@ -46,6 +46,8 @@ const suggestions = [
   { name: 'gemma3:1b', note: 'Google · 1B · 815 MB' },
 ];
 
+const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(1, failures));
+
 type Dialog = { kind: 'delete' | 'copy' | 'create'; model: LocalModel };
 
 export function ModelsPage() {
@@ -72,16 +74,41 @@ export function ModelsPage() {
     if (routedPull !== undefined) go('models');
   }, [routedPull, go]);
 
+  const failures = useRef(0);
   const load = useCallback(async () => {
     try {
       setModels((await api.call('ollama.list', {})).models);
       setError(undefined);
+      failures.current = 0;
     } catch (e) {
+      failures.current++;
       setError(e as AppErrorShape);
       void refreshStatus();
     }
   }, [refreshStatus]);
   useEffect(() => void load(), [load, generation]);
+
+  // While Ollama is down the page tries again on its own, backing off (2 s, 4 s … 30 s) so a stopped
+  // Ollama is not hammered; each failed try sets a new error, which schedules the next one.
+  useEffect(() => {
+    if (!error) return;
+    const t = window.setTimeout(() => void load(), retryDelay(failures.current));
+    return () => window.clearTimeout(t);
+  }, [error, load]);
+  // …and reloads at once when the status bar sees Ollama answer again (only on that change, so no loop).
+  const reachable = useStatus((s) => s.ollama?.reachable);
+  const wasReachable = useRef(reachable);
+  useEffect(() => {
+    if (reachable && wasReachable.current === false) void load();
+    wasReachable.current = reachable;
+  }, [reachable, load]);
+
+  // A copy has its original's manifest digest, so each digest is counted once. Different models that share
+  // some layers are still counted in full: /api/tags gives no per-layer sizes.
+  const diskBytes = useMemo(() => {
+    const byDigest = new Map((models ?? []).map((m) => [m.digest || m.name, m.size]));
+    return [...byDigest.values()].reduce((a, n) => a + n, 0);
+  }, [models]);
 
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
@@ -118,7 +145,12 @@ export function ModelsPage() {
       <JobsPanel />
 
       {error ? (
-        <ErrorState error={error} title="Could not list local models" onRetry={() => void load()} />
+        <>
+          <ErrorState error={error} title="Could not list local models" onRetry={() => void load()} />
+          <p className="muted small models-retrying" role="status">
+            The list comes back on its own when Ollama answers again.
+          </p>
+        </>
       ) : !models ? (
         <Loading label="Asking Ollama for its models…" />
       ) : models.length === 0 ? (
@@ -151,7 +183,9 @@ export function ModelsPage() {
             />
             <span className="muted small">
               {shown.length === models.length ? `${models.length} models` : `${shown.length} of ${models.length}`} ·{' '}
-              {formatBytes(models.reduce((a, m) => a + m.size, 0))} on disk
+              <span title="Copies are counted once; layers shared between different models may be counted twice.">
+                {formatBytes(diskBytes)} on disk
+              </span>
             </span>
           </div>
           {shown.length === 0 ? (
@@ -250,6 +284,7 @@ export function ModelsPage() {
       {dialog?.kind === 'copy' && (
         <CopyDialog
           model={dialog.model}
+          existing={models?.map((m) => m.name) ?? []}
           onClose={() => setDialog(undefined)}
           onDone={(name) => {
             // The drawer follows the model to its new name (after a rename the old one is gone).
