@@ -1,6 +1,24 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { buildCatalogue } from './electron/main/services/catalogue/build';
+import { CATALOGUE_ASSET } from './shared/catalogue-asset';
+
+/**
+ * The embedded catalogue as a static asset of the renderer, built once here: the page fetches it (preloaded by
+ * index.html) while its JS loads, instead of waiting for main to load @huggingface/tasks and build it at start-up.
+ */
+function catalogueAsset(): Plugin {
+  return {
+    name: 'hubdesk-catalogue-asset',
+    generateBundle() {
+      const { version } = createRequire(__filename)('@huggingface/tasks/package.json') as { version: string };
+      this.emitFile({ type: 'asset', fileName: CATALOGUE_ASSET, source: JSON.stringify(buildCatalogue(version)) });
+    },
+  };
+}
 
 const alias = { '@shared': resolve(__dirname, 'shared') };
 
@@ -34,7 +52,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'renderer'),
     resolve: { alias },
-    plugins: [react()],
+    plugins: [react(), catalogueAsset()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       minify: true,

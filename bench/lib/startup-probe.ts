@@ -58,19 +58,20 @@ export async function readStartup(page: Page, serverMs: number, callName: string
     const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const call = res.find((r) => r.name.includes(callName));
     if (!call) throw new Error(`no ${callName} request in the resource timings`);
-    // The scripts of the first load: every .js fetched before the catalogue call was sent.
-    const scripts = res.filter((r) => /\.js(\?|$)/.test(r.name) && r.startTime < call.startTime);
+    // The scripts of the first load: every .js requested before the catalogue arrived (the catalogue may be
+    // preloaded with the HTML, before any script: then no time goes between the JS and the call).
+    const scripts = res.filter((r) => /\.js(\?|$)/.test(r.name) && r.startTime < call.responseEnd);
     const jsEnd = Math.max(nav.responseEnd, ...scripts.map((r) => r.responseEnd));
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
     const before = st.longTasks.filter((t) => t.start < st.painted);
     return {
       html: nav.responseEnd,
       js: jsEnd - nav.responseEnd,
-      evalToCall: call.startTime - jsEnd,
+      evalToCall: Math.max(0, call.startTime - jsEnd),
       call: call.responseEnd - call.startTime,
       payloadKB: call.encodedBodySize / 1024,
       decodedKB: call.decodedBodySize / 1024,
-      render: st.painted - call.responseEnd,
+      render: st.painted - Math.max(call.responseEnd, jsEnd),
       firstContentfulPaint: fcp,
       longTasks: before.length,
       longTaskMs: before.reduce((a, t) => a + t.duration, 0),

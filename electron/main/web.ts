@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createHandlers } from './handlers';
-import { Router } from './router';
-import { createServices } from './services';
 import { defaultDataDir } from './services/data-dir';
+import type { Logger } from './services/log';
 import { launchFile, parseWebArgs, type WebArgs } from './web/args';
+import { lazyRouter } from './web/lazy-router';
 import { startWebServer } from './web/server';
 
 // `npm run web`: the same services and router, served to a browser on loopback.
+// Start-up: the server listens and prints its URL first; the services (and their heavy libraries) are evaluated
+// from a separate chunk right after, while the browser is still loading the page.
 
 function openBrowser(url: string): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
@@ -25,19 +26,40 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const dataDir = args.dataDir ?? defaultDataDir();
-  const services = createServices({ dataDir, mode: 'web', version: process.env.npm_package_version ?? '0.1.0' });
-  const router = new Router(createHandlers(services), services.log);
+  // Loaded when the page's scripts are sent (the browser then parses them while main evaluates the services'
+  // chunk), or at the first call if that comes sooner (no renderer, or a client of the API alone).
+  let started = false;
+  let go!: () => void;
+  const startBoot = () => ((started = true), go());
+  const booted = new Promise<void>((ok) => (go = ok)).then(async () =>
+    (await import('./web/boot')).bootWeb({
+      dataDir,
+      mode: 'web',
+      version: process.env.npm_package_version ?? '0.1.0',
+    }),
+  );
+  booted.catch((e: unknown) => {
+    process.stderr.write(`hubdesk web: could not start: ${(e as Error).message}\n`);
+    process.exit(1);
+  });
+  const later =
+    (level: keyof Logger): Logger[keyof Logger] =>
+    (msg, data) =>
+      void booted.then((b) => b.services.log[level](msg, data));
+  const log: Logger = { debug: later('debug'), info: later('info'), warn: later('warn'), error: later('error') };
   const server = await startWebServer({
-    router,
-    log: services.log,
+    router: lazyRouter(() => (startBoot(), booted.then((b) => b.router))),
+    onPageServed: () => setImmediate(startBoot),
+    log,
     staticDir: join(__dirname, '../renderer'),
     port: args.port,
   });
   process.stdout.write(`HubDesk web: ${server.url}\n`);
   if (args.open) openBrowser(server.url);
-  // The catalogue is the first screen: build it (offline, no network) while the browser loads the page.
-  setImmediate(() => services.catalogue.get());
-  const stop = () => void Promise.all([services.dispose(), server.close()]).finally(() => process.exit(0));
+  const stop = () =>
+    void Promise.all([started ? booted.then((b) => b.services.dispose()) : undefined, server.close()]).finally(() =>
+      process.exit(0),
+    );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

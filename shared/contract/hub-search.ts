@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { call } from './define';
+import { hubKinds } from '../hub-kinds';
 import { hubFreshnessSchema } from './hub';
 
-/** What the Hub lists: `/api/models`, `/api/datasets`, `/api/spaces`. */
-export const hubKinds = ['models', 'datasets', 'spaces'] as const;
+export { hubKinds };
 export const hubKindSchema = z.enum(hubKinds);
 export type HubKind = z.infer<typeof hubKindSchema>;
 

@@ -11,11 +11,14 @@ import { CONTENT_SECURITY_POLICY, lookupStatic, mimeFor } from '../services/stat
 import type { Router } from '../router';
 
 export interface WebServerOptions {
-  router: Router;
+  /** The router, or a stand-in that waits for it (web.ts listens before the services are loaded). */
+  router: Pick<Router, 'call' | 'stream'>;
   log: Logger;
   /** The built renderer (out/renderer); omitted → API only. */
   staticDir?: string;
   port?: number;
+  /** Called once, when the page's scripts have been sent and no other file is being sent (web.ts loads the rest then). */
+  onPageServed?: () => void;
   /** The per-launch secret; random unless given (tests). */
   secret?: string;
 }
@@ -101,6 +104,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   let port = 0;
   const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const staticRoot = opts.staticDir ? resolve(opts.staticDir) : undefined;
+  let sending = 0;
+  let pageServed = !opts.onPageServed;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
@@ -228,6 +233,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
     res.writeHead(200, headers);
+    sending++;
+    res.on('close', () => {
+      sending--;
+      if (pageServed || sending > 0 || !file.endsWith('.js')) return;
+      pageServed = true;
+      opts.onPageServed?.();
+    });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   }

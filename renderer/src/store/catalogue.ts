@@ -6,6 +6,7 @@ import type {
   CatalogueModel,
   CatalogueTask,
 } from '@shared/contract/catalogue';
+import { CATALOGUE_ASSET } from '@shared/catalogue-asset';
 import type { AppError } from '@shared/errors';
 import { api } from '../api';
 import {
@@ -40,6 +41,20 @@ export function catalogueView(data: CatalogueData): CatalogueView {
   };
 }
 
+/**
+ * The catalogue built with the app (a static asset, preloaded by index.html); where it is absent (the dev server)
+ * main builds it through the `catalogue.get` call.
+ */
+async function fetchCatalogue(): Promise<CatalogueData> {
+  try {
+    const res = await fetch(`./${CATALOGUE_ASSET}`);
+    if (res.ok && res.headers.get('content-type')?.includes('json')) return (await res.json()) as CatalogueData;
+  } catch {
+    // Not served here: asked of main below.
+  }
+  return api.call('catalogue.get', {});
+}
+
 interface CatalogueState {
   view?: CatalogueView;
   error?: AppError;
@@ -60,7 +75,7 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
     if (get().view || get().loading) return;
     set({ loading: true, error: undefined });
     try {
-      const data = await api.call('catalogue.get', {});
+      const data = await fetchCatalogue();
       set({ view: catalogueView(data), loading: false });
     } catch (e) {
       set({ error: e as AppError, loading: false });

@@ -1,12 +1,7 @@
 import { create } from 'zustand';
 import type { HubFreshness } from '@shared/contract/hub';
-import {
-  hubKinds,
-  type HubKind,
-  type HubRepoSummary,
-  type HubSearchInput,
-  type HubSort,
-} from '@shared/contract/hub-search';
+import type { HubRepoSummary, HubSearchInput, HubSort } from '@shared/contract/hub-search';
+import { hubKinds, type HubKind } from '@shared/hub-kinds';
 import type { AppError } from '@shared/errors';
 import { api } from '../api';
 

@@ -1,4 +1,3 @@
-import { gguf } from '@huggingface/gguf';
 import type { GgufHeader } from '@shared/contract/hardware';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
@@ -95,6 +94,8 @@ export class GgufHeaderReader {
       throw new AppError('upstream', `The Hub answered ${res.status} for ${file}.`, { status: res.status });
     };
     try {
+      // Loaded on first use: @huggingface/gguf is heavy and nothing at start-up needs it.
+      const { gguf } = await import('@huggingface/gguf');
       const parsed = await gguf(url, { fetch: hubFetch, computeParametersCount: true });
       const facts = headerFacts(parsed.metadata as Record<string, unknown>, parsed.parameterCount);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { SEARCH_INPUT_ID } from '../../app/shortcuts';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -7,14 +7,17 @@ import { useRoute } from '../../store/route';
 import { useSearchFocus } from '../../store/search-focus';
 import { useSettings } from '../../store/settings';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
-import { ItemPage } from './ItemPage';
-import { LibraryView } from './LibraryView';
 import { BackLink, catalogueHref, CatLink } from './links';
-import { ModelPage } from './ModelPage';
 import { kindLabels, searchKinds, type SearchKind, type SearchRecord } from './search';
-import { TaskPage } from './TaskPage';
 import { useSearch } from './useSearch';
 import './catalogue.css';
+
+// The detail pages (and what they bring: markdown, sanitising, fit checks) load on first use, not with the first
+// screen: the catalogue's start-up JS is only what the task groups and the search need.
+const ItemPage = lazy(() => import('./ItemPage').then((m) => ({ default: m.ItemPage })));
+const LibraryView = lazy(() => import('./LibraryView').then((m) => ({ default: m.LibraryView })));
+const ModelPage = lazy(() => import('./ModelPage').then((m) => ({ default: m.ModelPage })));
+const TaskPage = lazy(() => import('./TaskPage').then((m) => ({ default: m.TaskPage })));
 
 const kindBadge: Record<SearchKind, string> = {
   task: 'task',
@@ -304,7 +307,9 @@ export function CataloguePage() {
       ) : detail ? (
         <div className="cat-detail">
           <BackLink />
-          <Detail kind={kind} id={id} view={view} />
+          <Suspense fallback={<Loading />}>
+            <Detail kind={kind} id={id} view={view} />
+          </Suspense>
         </div>
       ) : hubOn ? (
         <HubFirst view={view} />

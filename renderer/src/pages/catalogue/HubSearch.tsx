@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import { hubKinds, type HubKind } from '@shared/contract/hub-search';
+import { hubKinds, type HubKind } from '@shared/hub-kinds';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';

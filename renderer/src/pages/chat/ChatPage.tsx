@@ -30,6 +30,12 @@ function Composer({ meta, capabilities }: { meta: ConversationMeta; capabilities
   const { setDraft, send, stop } = useChat.getState();
   const [images, setImages] = useState<string[]>([]);
   const fileRef = useRef<HTMLInputElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  // A new (empty) conversation is opened to be typed in: the composer takes the focus.
+  const empty = meta.messageCount === 0;
+  useEffect(() => {
+    if (empty) inputRef.current?.focus();
+  }, [id, empty]);
   const vision = capabilities.includes('vision');
   const canSend = !running && !!meta.model && (draft.trim().length > 0 || images.length > 0);
   const submit = () => {
@@ -55,6 +61,7 @@ function Composer({ meta, capabilities }: { meta: ConversationMeta; capabilities
       )}
       <div className="composer-row">
         <textarea
+          ref={inputRef}
           aria-label="Message"
           data-testid="composer"
           placeholder={
