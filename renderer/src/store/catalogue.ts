@@ -55,6 +55,12 @@ async function fetchCatalogue(): Promise<CatalogueData> {
   return api.call('catalogue.get', {});
 }
 
+/** The embedded tasks and libraries as filter options (the same lists for the embedded and the Hub filters). */
+export const taskOptions = (view: CatalogueView) =>
+  view.data.tasks.map((t) => ({ value: t.id, label: t.label ?? t.name }));
+export const libraryOptions = (view: CatalogueView) =>
+  view.data.libraries.map((l) => ({ value: l.id, label: l.prettyLabel }));
+
 interface CatalogueState {
   view?: CatalogueView;
   error?: AppError;

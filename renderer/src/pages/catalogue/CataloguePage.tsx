@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { SEARCH_INPUT_ID } from '../../app/shortcuts';
+import { OptionSelect } from '../../components/OptionSelect';
 import { Empty, ErrorState, Loading } from '../../components/States';
-import { useCatalogue, type CatalogueView } from '../../store/catalogue';
+import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '../../store/catalogue';
 import { useRoute } from '../../store/route';
 import { useSearchFocus } from '../../store/search-focus';
 import { useSettings } from '../../store/settings';
@@ -163,42 +164,27 @@ function Browse({ view }: { view: CatalogueView }) {
             </button>
           ))}
         </div>
-        <select
-          aria-label="Modality"
-          value={filters.modality ?? ''}
-          onChange={(e) => setFilters({ modality: e.target.value || undefined })}
-        >
-          <option value="">Any modality</option>
-          {view.data.modalities.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.label}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label="Task"
-          value={filters.task ?? ''}
-          onChange={(e) => setFilters({ task: e.target.value || undefined })}
-        >
-          <option value="">Any task</option>
-          {view.data.tasks.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.label ?? t.name}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label="Library"
-          value={filters.library ?? ''}
-          onChange={(e) => setFilters({ library: e.target.value || undefined })}
-        >
-          <option value="">Any library</option>
-          {view.data.libraries.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.prettyLabel}
-            </option>
-          ))}
-        </select>
+        <OptionSelect
+          label="Modality"
+          any="Any modality"
+          value={filters.modality}
+          options={view.data.modalities.map((m) => ({ value: m.id, label: m.label }))}
+          onChange={(modality) => setFilters({ modality })}
+        />
+        <OptionSelect
+          label="Task"
+          any="Any task"
+          value={filters.task}
+          options={taskOptions(view)}
+          onChange={(task) => setFilters({ task })}
+        />
+        <OptionSelect
+          label="Library"
+          any="Any library"
+          value={filters.library}
+          options={libraryOptions(view)}
+          onChange={(library) => setFilters({ library })}
+        />
         {filtered && (
           <button
             className="btn btn-ghost"

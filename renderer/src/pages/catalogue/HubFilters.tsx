@@ -1,6 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import type { HubKind, HubSort } from '@shared/contract/hub-search';
-import type { CatalogueView } from '../../store/catalogue';
+import { OptionSelect } from '../../components/OptionSelect';
+import { libraryOptions, taskOptions, type CatalogueView } from '../../store/catalogue';
 import { kindFilters, useHubSearch } from '../../store/hub-search';
 
 const sortLabels: Record<HubSort, string> = {
@@ -22,7 +23,12 @@ const licenses = [
   'cc-by-nc-4.0',
   'openrail',
   'other',
-];
+].map((l) => ({ value: l, label: l }));
+
+const sdks = ['gradio', 'streamlit', 'docker', 'static'].map((s) => ({
+  value: s,
+  label: s[0].toUpperCase() + s.slice(1),
+}));
 
 /** Sort and the filters that apply to the current kind (not re-rendered when a page of results arrives). */
 export const HubFilters = memo(function HubFilters({ view, kind }: { view: CatalogueView; kind: HubKind }) {
@@ -51,59 +57,39 @@ export const HubFilters = memo(function HubFilters({ view, kind }: { view: Catal
           ))}
       </select>
       {applies('pipeline_tag') && (
-        <select
-          aria-label="Task"
-          value={filters.pipeline_tag ?? ''}
-          onChange={(e) => setFilters({ pipeline_tag: e.target.value || undefined })}
-        >
-          <option value="">Any task</option>
-          {view.data.tasks.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.label ?? t.name}
-            </option>
-          ))}
-        </select>
+        <OptionSelect
+          label="Task"
+          any="Any task"
+          value={filters.pipeline_tag}
+          options={taskOptions(view)}
+          onChange={(pipeline_tag) => setFilters({ pipeline_tag })}
+        />
       )}
       {applies('library') && (
-        <select
-          aria-label="Library"
-          value={filters.library ?? ''}
-          onChange={(e) => setFilters({ library: e.target.value || undefined })}
-        >
-          <option value="">Any library</option>
-          {view.data.libraries.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.prettyLabel}
-            </option>
-          ))}
-        </select>
+        <OptionSelect
+          label="Library"
+          any="Any library"
+          value={filters.library}
+          options={libraryOptions(view)}
+          onChange={(library) => setFilters({ library })}
+        />
       )}
       {applies('sdk') && (
-        <select
-          aria-label="SDK"
-          value={filters.sdk ?? ''}
-          onChange={(e) => setFilters({ sdk: (e.target.value || undefined) as typeof filters.sdk })}
-        >
-          <option value="">Any SDK</option>
-          {(['gradio', 'streamlit', 'docker', 'static'] as const).map((s) => (
-            <option key={s} value={s}>
-              {s[0].toUpperCase() + s.slice(1)}
-            </option>
-          ))}
-        </select>
+        <OptionSelect
+          label="SDK"
+          any="Any SDK"
+          value={filters.sdk}
+          options={sdks}
+          onChange={(sdk) => setFilters({ sdk: sdk as typeof filters.sdk })}
+        />
       )}
-      <select
-        aria-label="Licence"
-        value={filters.license ?? ''}
-        onChange={(e) => setFilters({ license: e.target.value || undefined })}
-      >
-        <option value="">Any licence</option>
-        {licenses.map((l) => (
-          <option key={l} value={l}>
-            {l}
-          </option>
-        ))}
-      </select>
+      <OptionSelect
+        label="Licence"
+        any="Any licence"
+        value={filters.license}
+        options={licenses}
+        onChange={(license) => setFilters({ license })}
+      />
       <input
         className="hub-author"
         aria-label="Author"
