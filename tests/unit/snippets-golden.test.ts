@@ -6,7 +6,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { Snippet, SnippetOptions } from '@shared/contract/snippets';
 import type { ModelRecord } from '@shared/model-record';
-import { quoteCurlBody, SnippetEngine } from '../../electron/main/services/snippets/engine';
+import { SnippetEngine } from '../../electron/main/services/snippets/engine';
+import { quoteCurlBody } from '../../electron/main/services/snippets/shell-quoting';
 
 /**
  * Golden files for generated snippets: one file per model × provider × kind × language × client, so a library upgrade
