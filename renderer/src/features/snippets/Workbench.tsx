@@ -11,6 +11,8 @@ import type { SnippetWorkbenchProps } from './SnippetWorkbench';
 import './snippets.css';
 
 // Monaco is a separate chunk: it loads only when a snippet pane opens.
+import { languageLabels, PaneToolbar, SnippetNotes, SnippetPickers } from './PaneParts';
+
 const MonacoPane = lazy(() => import('./MonacoPane'));
 
 const kindLabels: Record<SnippetKind, string> = {
@@ -19,7 +21,6 @@ const kindLabels: Record<SnippetKind, string> = {
   'local-app': 'Local apps',
   'local-server': 'Local server',
 };
-const languageLabels: Record<string, string> = { python: 'Python', js: 'JavaScript', sh: 'Shell' };
 
 function runsLocally(m: { library_name?: string; tags: string[] }): boolean {
   return m.library_name === 'gguf' || m.library_name === 'mlx' || m.tags.includes('gguf') || m.tags.includes('mlx');
@@ -311,75 +312,24 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
         </>
       ) : (
         <div className={`sw-body${loading ? ' sw-stale' : ''}`}>
-          <div className="sw-pickers">
-            <div className="segmented" role="tablist" aria-label="Language">
-              {languages.map((l) => (
-                <button
-                  key={l}
-                  role="tab"
-                  aria-selected={l === lang}
-                  className={l === lang ? 'on' : ''}
-                  onClick={() => {
-                    setLanguage(l);
-                    setVariant(0);
-                  }}
-                  data-testid={`lang-${l}`}
-                >
-                  {languageLabels[l] ?? l}
-                </button>
-              ))}
-            </div>
-            <div className="segmented" role="tablist" aria-label="Client">
-              {clients.map((c) => (
-                <button
-                  key={c}
-                  role="tab"
-                  aria-selected={c === cli}
-                  className={c === cli ? 'on' : ''}
-                  onClick={() => {
-                    setClient(c);
-                    setVariant(0);
-                  }}
-                  data-testid={`client-${c}`}
-                >
-                  {c}
-                </button>
-              ))}
-            </div>
-            {variants.length > 1 && (
-              <select
-                value={idx}
-                onChange={(e) => setVariant(Number(e.target.value))}
-                aria-label="Variant"
-                className="sw-variant"
-              >
-                {variants.map((v, i) => (
-                  <option key={i} value={i}>
-                    {v.title ?? `Variant ${i + 1}`}
-                  </option>
-                ))}
-              </select>
-            )}
-          </div>
-
-          {current?.setup && <p className="help sw-setup">{current.setup}</p>}
-          {current?.note && (
-            <p className="help sw-setup" data-testid="snippet-note">
-              {current.note}
-            </p>
-          )}
-          {current?.install && (
-            <div className="sw-install">
-              <code data-testid="install-line">{current.install}</code>
-              <button
-                className="btn btn-ghost sw-small"
-                onClick={() => void copy(current.install!, 'Install command')}
-                data-testid="copy-install"
-              >
-                Copy
-              </button>
-            </div>
-          )}
+          <SnippetPickers
+            languages={languages}
+            language={lang}
+            clients={clients}
+            client={cli}
+            variants={variants}
+            variant={idx}
+            onLanguage={(l) => {
+              setLanguage(l);
+              setVariant(0);
+            }}
+            onClient={(c) => {
+              setClient(c);
+              setVariant(0);
+            }}
+            onVariant={setVariant}
+          />
+          {current && <SnippetNotes snippet={current} onCopy={(text) => void copy(text, 'Install command')} />}
 
           {overlay && kind === 'inference' && (
             <div className="sw-warning" role="note">
@@ -391,56 +341,31 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
           )}
 
           <div className="sw-pane">
-            <div className="sw-toolbar">
-              <span className="sw-title">
-                {current?.title ??
-                  `${languageLabels[current?.language ?? ''] ?? current?.language} · ${current?.client}`}
-                {edited && <span className="badge">edited</span>}
-              </span>
-              <span className="sw-actions">
-                <button
-                  className="btn btn-primary sw-small"
-                  onClick={() => void copy(content, 'Snippet')}
-                  data-testid="copy-snippet"
-                >
-                  Copy
-                </button>
-                <button
-                  className="btn sw-small"
-                  disabled={!edited && !overlay}
-                  onClick={() => {
-                    setEdits((e) => {
-                      const next = { ...e };
-                      delete next[key];
-                      return next;
-                    });
-                    if (overlay && !edited) setOverlay(undefined);
-                    setResets((n) => n + 1);
-                  }}
-                  data-testid="reset-snippet"
-                >
-                  Reset
-                </button>
-                <button className="btn sw-small" onClick={() => void save()} data-testid="save-snippet">
-                  Save to project…
-                </button>
-                {kind === 'inference' && !overlay && (
-                  <button className="btn btn-ghost sw-small" disabled={busy} onClick={() => setConfirmToken(true)}>
-                    Insert my token
-                  </button>
-                )}
-                {kind === 'inference' && effectiveProvider === 'fal-ai' && falEntry && !overlay && (
-                  <button
-                    className="btn btn-ghost sw-small"
-                    disabled={busy}
-                    onClick={() => void insertFalToken()}
-                    data-testid="fal-token"
-                  >
-                    Insert a 2-minute token
-                  </button>
-                )}
-              </span>
-            </div>
+            <PaneToolbar
+              title={
+                current?.title ?? `${languageLabels[current?.language ?? ''] ?? current?.language} · ${current?.client}`
+              }
+              edited={edited}
+              canReset={edited || !!overlay}
+              busy={busy}
+              onCopy={() => void copy(content, 'Snippet')}
+              onReset={() => {
+                setEdits((e) => {
+                  const next = { ...e };
+                  delete next[key];
+                  return next;
+                });
+                if (overlay && !edited) setOverlay(undefined);
+                setResets((n) => n + 1);
+              }}
+              onSave={() => void save()}
+              onMyToken={kind === 'inference' && !overlay ? () => setConfirmToken(true) : undefined}
+              onFalToken={
+                kind === 'inference' && effectiveProvider === 'fal-ai' && falEntry && !overlay
+                  ? () => void insertFalToken()
+                  : undefined
+              }
+            />
             {confirmToken && (
               <TokenConfirm
                 tokenSet={tokenSet}

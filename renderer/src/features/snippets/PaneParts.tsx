@@ -1,0 +1,132 @@
+import type { Snippet } from '@shared/contract/snippets';
+
+export const languageLabels: Record<string, string> = { python: 'Python', js: 'JavaScript', sh: 'Shell' };
+
+/** Language and client tabs, and the variant picker when a client has several snippets. */
+export function SnippetPickers(p: {
+  languages: string[];
+  language?: string;
+  clients: string[];
+  client?: string;
+  variants: Snippet[];
+  variant: number;
+  onLanguage(language: string): void;
+  onClient(client: string): void;
+  onVariant(index: number): void;
+}) {
+  return (
+    <div className="sw-pickers">
+      <div className="segmented" role="tablist" aria-label="Language">
+        {p.languages.map((l) => (
+          <button
+            key={l}
+            role="tab"
+            aria-selected={l === p.language}
+            className={l === p.language ? 'on' : ''}
+            onClick={() => p.onLanguage(l)}
+            data-testid={`lang-${l}`}
+          >
+            {languageLabels[l] ?? l}
+          </button>
+        ))}
+      </div>
+      <div className="segmented" role="tablist" aria-label="Client">
+        {p.clients.map((c) => (
+          <button
+            key={c}
+            role="tab"
+            aria-selected={c === p.client}
+            className={c === p.client ? 'on' : ''}
+            onClick={() => p.onClient(c)}
+            data-testid={`client-${c}`}
+          >
+            {c}
+          </button>
+        ))}
+      </div>
+      {p.variants.length > 1 && (
+        <select
+          value={p.variant}
+          onChange={(e) => p.onVariant(Number(e.target.value))}
+          aria-label="Variant"
+          className="sw-variant"
+        >
+          {p.variants.map((v, i) => (
+            <option key={i} value={i}>
+              {v.title ?? `Variant ${i + 1}`}
+            </option>
+          ))}
+        </select>
+      )}
+    </div>
+  );
+}
+
+/** What a snippet needs around it: the library's setup note, HubDesk's own note, and the install line. */
+export function SnippetNotes({ snippet, onCopy }: { snippet: Snippet; onCopy(text: string): void }) {
+  return (
+    <>
+      {snippet.setup && <p className="help sw-setup">{snippet.setup}</p>}
+      {snippet.note && (
+        <p className="help sw-setup" data-testid="snippet-note">
+          {snippet.note}
+        </p>
+      )}
+      {snippet.install && (
+        <div className="sw-install">
+          <code data-testid="install-line">{snippet.install}</code>
+          <button
+            className="btn btn-ghost sw-small"
+            onClick={() => onCopy(snippet.install!)}
+            data-testid="copy-install"
+          >
+            Copy
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The pane's title and actions; a token action is offered only when its handler is given. */
+export function PaneToolbar(p: {
+  title: string;
+  edited: boolean;
+  canReset: boolean;
+  busy: boolean;
+  onCopy(): void;
+  onReset(): void;
+  onSave(): void;
+  onMyToken?: () => void;
+  onFalToken?: () => void;
+}) {
+  return (
+    <div className="sw-toolbar">
+      <span className="sw-title">
+        {p.title}
+        {p.edited && <span className="badge">edited</span>}
+      </span>
+      <span className="sw-actions">
+        <button className="btn btn-primary sw-small" onClick={p.onCopy} data-testid="copy-snippet">
+          Copy
+        </button>
+        <button className="btn sw-small" disabled={!p.canReset} onClick={p.onReset} data-testid="reset-snippet">
+          Reset
+        </button>
+        <button className="btn sw-small" onClick={p.onSave} data-testid="save-snippet">
+          Save to project…
+        </button>
+        {p.onMyToken && (
+          <button className="btn btn-ghost sw-small" disabled={p.busy} onClick={p.onMyToken}>
+            Insert my token
+          </button>
+        )}
+        {p.onFalToken && (
+          <button className="btn btn-ghost sw-small" disabled={p.busy} onClick={p.onFalToken} data-testid="fal-token">
+            Insert a 2-minute token
+          </button>
+        )}
+      </span>
+    </div>
+  );
+}
