@@ -25,8 +25,11 @@ export function useMcp() {
   dirtyRef.current = dirty;
   const configRevision = useRef<number | undefined>(undefined);
   configRevision.current = s.config?.revision;
+  // A save or import of ours in flight: the poll must not take its new revision for an edit on disk.
+  const writing = useRef(0);
 
   const showConfig = useCallback((config: McpConfigView, notice?: McpState['notice']) => {
+    configRevision.current = config.revision;
     setS((p) => ({ ...p, config, draft: config.text, editorRevision: p.editorRevision + 1, notice, busy: false }));
   }, []);
 
@@ -55,6 +58,7 @@ export function useMcp() {
         const servers = await api.call('mcp.servers', {});
         if (stopped) return;
         setS((p) => ({ ...p, servers }));
+        if (writing.current > 0) return;
         if (servers.revision !== configRevision.current && dirtyRef.current && notifiedRevision !== servers.revision) {
           notifiedRevision = servers.revision;
           const text = 'mcp.json changed outside this editor: Revert to load it, or Save to replace it.';
@@ -62,7 +66,7 @@ export function useMcp() {
         }
         if (servers.revision !== configRevision.current && !dirtyRef.current) {
           const config = await api.call('mcp.config.get', {});
-          if (stopped || dirtyRef.current) return;
+          if (stopped || dirtyRef.current || writing.current > 0) return;
           showConfig(config);
           const started = await api.call('mcp.servers', { connect: true });
           if (!stopped) setS((p) => ({ ...p, servers: started }));
@@ -79,6 +83,7 @@ export function useMcp() {
   const run = useCallback(
     async (work: () => Promise<McpConfigView>, ok: string): Promise<boolean> => {
       setS((p) => ({ ...p, busy: true, notice: undefined }));
+      writing.current += 1;
       try {
         const view = await work();
         if (!view.saved) {
@@ -98,6 +103,8 @@ export function useMcp() {
       } catch (e) {
         setS((p) => ({ ...p, busy: false, notice: { kind: 'error', text: (e as AppErrorShape).message } }));
         return false;
+      } finally {
+        writing.current -= 1;
       }
     },
     [showConfig],
