@@ -78,6 +78,8 @@ export function createHandlers(s: Services): Handlers {
     'chat.importFile': ({ text }) => ({ conversations: s.chat.store.importFile(text) }),
     'chat.capabilities': async ({ id }) => ({ capabilities: await s.chat.capabilities(s.chat.store.meta(id)) }),
     'chat.code': ({ id }) => s.chat.code(id, s.snippets),
+    'chat.toolSources': () => s.chat.toolSources(),
+    'chat.toolDecision': ({ id, messageId, decision }) => s.chat.toolDecision(id, messageId, decision),
     'chat.send': (input, ctx) => s.chat.send(input, ctx),
     'chat.regenerate': (input, ctx) => s.chat.regenerate(input, ctx),
     'mcp.config.get': async () => (await s.mcp()).getConfig(),

@@ -30,28 +30,50 @@ const idSchema = z
   .max(64)
   .regex(/^[a-z]_[a-z0-9]+$/, 'not a valid id');
 
-export const conversationMetaSchema = z.object({
-  id: idSchema,
-  title: z.string().max(200),
-  backend: chatBackendSchema,
-  model: z.string().max(350),
-  /** Router only: `auto` or a provider id from the model's mapping. */
-  provider: z.string().max(64),
-  system: z.string().max(100_000),
-  params: chatParamsSchema,
-  /** Offer web_search / web_fetch to models with the tools capability. */
-  webSearch: z.boolean(),
-  pinned: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  messageCount: z.number().int().min(0),
-});
+/** The built-in tool source: ollama.com's web_search and web_fetch. MCP servers are the other sources, by name. */
+export const WEB_TOOLS = 'hubdesk:web';
+/** How an allowed tool is named in `toolsAllowed`. */
+export const toolKey = (source: string, tool: string) => `${source}/${tool}`;
+
+const toolSourcesSchema = z.array(z.string().trim().min(1).max(80)).max(64);
+const toolsAllowedSchema = z.array(z.string().min(3).max(300)).max(512);
+
+/** Conversations written before tool sources had a `webSearch` switch: it becomes the web source. */
+const fromWebSearch = (v: unknown) => {
+  if (!v || typeof v !== 'object' || !('webSearch' in v)) return v;
+  const { webSearch, ...rest } = v as { webSearch?: unknown; toolSources?: unknown };
+  return rest.toolSources === undefined && webSearch === true ? { ...rest, toolSources: [WEB_TOOLS] } : rest;
+};
+
+export const conversationMetaSchema = z.preprocess(
+  fromWebSearch,
+  z.object({
+    id: idSchema,
+    title: z.string().max(200),
+    backend: chatBackendSchema,
+    model: z.string().max(350),
+    /** Router only: `auto` or a provider id from the model's mapping. */
+    provider: z.string().max(64),
+    system: z.string().max(100_000),
+    params: chatParamsSchema,
+    /** The tool sources offered to the model: WEB_TOOLS and MCP server names (only to models that can call tools). */
+    toolSources: toolSourcesSchema.default([]),
+    /** Tools the user allowed "always" in this conversation, as `toolKey(source, tool)`: they run without asking. */
+    toolsAllowed: toolsAllowedSchema.default([]),
+    pinned: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    messageCount: z.number().int().min(0),
+  }),
+);
 export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
 
 export const toolCallSchema = z.object({
   id: z.string().max(128).optional(),
   name: z.string().max(128),
   arguments: z.record(z.string(), z.unknown()),
+  /** Arguments the model sent that are not a JSON object, as sent (the call is answered with an error). */
+  rawArguments: z.string().max(100_000).optional(),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
@@ -65,6 +87,11 @@ export const chatFiguresSchema = z.object({
   doneReason: z.string().optional(),
 });
 export type ChatFigures = z.infer<typeof chatFiguresSchema>;
+
+export const toolStateSchema = z.enum(['approval', 'running']);
+/** `auto`: allowed "always" earlier in this conversation; `deny`: the user declined it. */
+export const toolDecisionSchema = z.enum(['once', 'always', 'auto', 'deny']);
+export type ToolDecision = z.infer<typeof toolDecisionSchema>;
 
 /** `stopped`: the user stopped it; `interrupted`: the app or machine stopped while it streamed. */
 export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'interrupted', 'error']);
@@ -81,6 +108,17 @@ export const chatMessageSchema = z.object({
   /** Tool results: which tool answered. */
   toolName: z.string().max(128).optional(),
   toolCallId: z.string().max(128).optional(),
+  /** Tool results: the source that ran it (WEB_TOOLS or an MCP server) and the arguments it ran with. */
+  toolSource: z.string().max(80).optional(),
+  toolArguments: z.record(z.string(), z.unknown()).optional(),
+  /** Tool results while streaming: waiting for the user's approval, or running. */
+  toolState: toolStateSchema.optional(),
+  /** Tool results: how the call was allowed. */
+  toolDecision: toolDecisionSchema.optional(),
+  /** Tool results: how long the tool took. */
+  durationMs: z.number().min(0).optional(),
+  /** Something the user should know about this reply (a tool server that did not start, the tool-round bound). */
+  notice: z.string().max(2_000).optional(),
   status: messageStatusSchema,
   error: appErrorSchema.optional(),
   figures: chatFiguresSchema.optional(),
@@ -141,7 +179,8 @@ const metaPatch = z
       .regex(/^[a-z0-9-]+$/, 'a provider id such as auto or together'),
     system: z.string().max(100_000),
     params: chatParamsSchema,
-    webSearch: z.boolean(),
+    toolSources: toolSourcesSchema,
+    toolsAllowed: toolsAllowedSchema,
     pinned: z.boolean(),
   })
   .partial()
@@ -174,6 +213,18 @@ export const chatSearchResultSchema = z.object({
   ),
 });
 export type ChatSearchResult = z.infer<typeof chatSearchResultSchema>;
+
+/** One source of tools as the conversation settings show it. */
+export const toolSourceSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  kind: z.enum(['builtin', 'mcp']),
+  /** `ready` sources offer their tools; others are started (MCP) or explained (`message`) when a reply needs them. */
+  state: z.enum(['ready', 'stopped', 'starting', 'restarting', 'error', 'disabled']),
+  message: z.string().optional(),
+  tools: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+});
+export type ToolSource = z.infer<typeof toolSourceSchema>;
 
 const replyResult = z.object({ messages: z.array(chatMessageSchema) });
 
@@ -244,6 +295,22 @@ export const chatCalls = {
   'chat.code': call({
     input: convId,
     output: z.object({ snippets: z.array(snippetSchema), notice: z.string().optional() }),
+  }),
+  /**
+   * Where tools come from: the built-in web tools and each MCP server of mcp.json, with its state and tools
+   * (stopped servers are started, without waiting, so their tools can be listed). A conversation turns sources
+   * on with `toolSources`.
+   */
+  'chat.toolSources': call({ input: z.object({}).strict(), output: z.object({ sources: z.array(toolSourceSchema) }) }),
+  /**
+   * The user's answer to a tool call waiting for approval (`once`, `always` for this conversation, `deny`), or
+   * `cancel` for a call that is running: it ends with an error result the model gets back.
+   */
+  'chat.toolDecision': call({
+    input: z
+      .object({ id: idSchema, messageId: idSchema, decision: z.enum(['once', 'always', 'deny', 'cancel']) })
+      .strict(),
+    output: z.object({ meta: conversationMetaSchema }),
   }),
   /** Appends the user's message and streams the reply. */
   'chat.send': stream({

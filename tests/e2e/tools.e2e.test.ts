@@ -67,7 +67,7 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
     await setEditorText(mcpConfigText({ fixture: stdioEntry({ API_KEY: SECRET }) }));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved mcp.json.').waitFor();
-    await card('fixture').getByTestId('mcp-state').getByText('ready · 8 tools').waitFor({ timeout: 20_000 });
+    await card('fixture').getByTestId('mcp-state').getByText('ready · 9 tools').waitFor({ timeout: 20_000 });
     const editorText = async () => (await page.getByTestId('mcp-editor').innerText()).replace(/\u00a0/g, ' ');
     await expect.poll(editorText).toContain('"API_KEY": "•••• 9876"');
     expect(await page.content()).not.toContain(SECRET);
@@ -122,7 +122,7 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
     await card('fixture').getByRole('button', { name: 'Stop', exact: true }).click();
     await card('fixture').getByTestId('mcp-state').getByText('stopped').waitFor();
     await card('fixture').getByRole('button', { name: 'Start', exact: true }).click();
-    await card('fixture').getByTestId('mcp-state').getByText('ready · 8 tools').waitFor({ timeout: 20_000 });
+    await card('fixture').getByTestId('mcp-state').getByText('ready · 9 tools').waitFor({ timeout: 20_000 });
   });
 
   it('imports another app’s file, and follows edits of mcp.json on disk', async () => {
@@ -132,7 +132,7 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
       buffer: Buffer.from(JSON.stringify({ mcpServers: { second: stdioEntry() } })),
     });
     await page.getByText('Imported the servers of claude_desktop_config.json.').waitFor();
-    await card('second').getByTestId('mcp-state').getByText('ready · 8 tools').waitFor({ timeout: 20_000 });
+    await card('second').getByTestId('mcp-state').getByText('ready · 9 tools').waitFor({ timeout: 20_000 });
 
     await page.getByText('Paste another app’s config to import').click();
     await page

@@ -1,3 +1,4 @@
+import { WEB_TOOLS } from '@shared/contract/chat';
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,8 +45,17 @@ describe('first start imports the JSONL journals of earlier versions', () => {
       );
       const got = await app.client.call('chat.get', { id: meta.id });
       expect(got.messages).toEqual(expected);
-      const oldMeta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown>;
-      expect(got.meta).toEqual({ ...oldMeta, messageCount: expected.length });
+      const { webSearch, ...oldMeta } = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      // The old web-search switch became the web tool source.
+      expect(got.meta).toEqual({
+        ...oldMeta,
+        toolSources: webSearch ? [WEB_TOOLS] : [],
+        toolsAllowed: [],
+        messageCount: expected.length,
+      });
     }
     const first = await app.client.call('chat.get', { id: conversations[1].id });
     // The reply that was streaming when the old version stopped: its checkpoints, marked interrupted.

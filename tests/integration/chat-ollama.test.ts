@@ -6,6 +6,7 @@ import { startOllamaWebFixture, type OllamaWebFixture } from '../fixtures/ollama
 import { join } from 'node:path';
 import { openDb } from '../../electron/main/services/chat/db';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { webToolsAllowed } from '../helpers/tools';
 
 describe('Ollama chat against the Ollama fixture', () => {
   let ollama: OllamaFixture;
@@ -85,7 +86,7 @@ describe('Ollama chat against the Ollama fixture', () => {
     ]);
   });
 
-  it('shows tool calls the model makes (web search off: no tools offered, calls are kept)', async () => {
+  it('shows tool calls the model makes (no tool sources on: nothing offered, the calls are kept and not run)', async () => {
     const conv = await app.client.call('chat.create', { model: 'llama3.2' });
     ollama.chatScript = () => ({ content: [], tool_calls: [{ name: 'get_weather', arguments: { city: 'Tokyo' } }] });
     const { result } = await send(conv.id, 'weather?');
@@ -93,6 +94,9 @@ describe('Ollama chat against the Ollama fixture', () => {
     expect(reply.toolCalls).toEqual([
       { id: expect.stringMatching(/^call_[a-z0-9]{8}$/), name: 'get_weather', arguments: { city: 'Tokyo' } },
     ]);
+    expect(reply.notice).toBe(
+      'The model asked for get_weather, but no tools were offered in this reply: nothing was run.',
+    );
   });
 
   it('sends attached images with the user message', async () => {
@@ -248,7 +252,7 @@ describe('Ollama chat against the Ollama fixture', () => {
 
   describe('web tools', () => {
     const toolConv = async () => {
-      const conv = await app.client.call('chat.create', { model: 'qwen3:8b', webSearch: true });
+      const conv = await app.client.call('chat.create', { model: 'qwen3:8b', ...webToolsAllowed });
       return conv;
     };
 
@@ -329,7 +333,7 @@ describe('Ollama chat against the Ollama fixture', () => {
     it('a missing ollama.com key says which setting to fill', async () => {
       const bare = await startTestApp({ env: { OLLAMA_HOST: ollama.url }, chat: { webBase: web.url } });
       try {
-        const conv = await bare.client.call('chat.create', { model: 'qwen3:8b', webSearch: true });
+        const conv = await bare.client.call('chat.create', { model: 'qwen3:8b', ...webToolsAllowed });
         ollama.chatScript = (req) =>
           (req.messages ?? []).some((m) => m.role === 'tool')
             ? { content: tokens('No key.') }

@@ -4,6 +4,7 @@ import type { AppError } from '@shared/errors';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startOllamaWebFixture, type OllamaWebFixture } from '../fixtures/ollama-web';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { webToolsAllowed } from '../helpers/tools';
 
 type Sent = { role: string; content: string; tool_calls?: unknown[]; tool_name?: string }[];
 
@@ -108,7 +109,7 @@ describe('versions and the turns a model receives (Ollama fixture, real layers)'
   });
 
   it('"Open as code" carries the tool calls and tool results the app really sent', async () => {
-    const { id } = await app.client.call('chat.create', { model: 'qwen3:8b', webSearch: true });
+    const { id } = await app.client.call('chat.create', { model: 'qwen3:8b', ...webToolsAllowed });
     ollama.chatScript = (req) =>
       (req.messages ?? []).some((m) => m.role === 'tool')
         ? { content: tokens('It is sunny.') }

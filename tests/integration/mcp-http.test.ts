@@ -51,7 +51,7 @@ describe('MCP client over Streamable HTTP and SSE, against real SDK servers', ()
   it('connects over Streamable HTTP with the configured headers and runs a tool', async () => {
     const s = await settle('streamable');
     expect(s).toMatchObject({ state: 'ready', transport: 'http', serverInfo: { name: 'hubdesk-fixture' } });
-    expect(s.tools).toHaveLength(8);
+    expect(s.tools).toHaveLength(9);
     expect((await echo('streamable', 'over http')).content).toEqual([{ type: 'text', text: 'over http' }]);
   });
 

@@ -50,7 +50,7 @@ describe('MCP client over stdio, against a real SDK server', () => {
     await expect.poll(async () => (await status('fixture')).state, { timeout: 10_000 }).toBe('ready');
     const s = await status('fixture');
     expect(s.serverInfo).toEqual({ name: 'hubdesk-fixture', version: '1.2.3' });
-    expect(s.tools.map((t) => t.name)).toEqual(['echo', 'add', 'slow', 'crash', 'big', 'env', 'fail', 'log']);
+    expect(s.tools.map((t) => t.name)).toEqual(['echo', 'add', 'slow', 'crash', 'big', 'env', 'fail', 'log', 'image']);
     expect(s.tools[1]).toMatchObject({ description: 'Adds two numbers.', inputSchema: { required: ['a', 'b'] } });
   });
 
@@ -161,7 +161,7 @@ describe('MCP client over stdio, against a real SDK server', () => {
   it('stops and restarts a server by hand', async () => {
     expect((await app.client.call('mcp.stop', { name: 'other' })).state).toBe('stopped');
     expect((await app.client.call('mcp.restart', { name: 'other' })).state).toBe('ready');
-    expect((await app.client.call('mcp.start', { name: 'other' })).tools).toHaveLength(8);
+    expect((await app.client.call('mcp.start', { name: 'other' })).tools).toHaveLength(9);
   });
 });
 

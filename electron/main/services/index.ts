@@ -37,6 +37,7 @@ export interface ServicesOptions {
     retryBaseMs?: number;
     maxToolRounds?: number;
     providerTimeoutMs?: number;
+    toolTimeoutMs?: number;
   };
   /** Desktop only: asks the user in a main-process dialog whether a key may go to a host set in the page. */
   approveHost?: AskApproval;
@@ -97,6 +98,18 @@ export function createServices(opts: ServicesOptions): Services {
       { key: 'ollamaApiKey' as const, url: webBase() },
     ],
   });
+  const loadMcp = () =>
+    (mcpLoading ??= import('./mcp/manager').then(({ McpService }) => {
+      mcp = new McpService({
+        ...opts.mcp,
+        file: join(opts.dataDir, 'mcp.json'),
+        secretsFile: join(opts.dataDir, 'mcp-secrets.json'),
+        cipher: opts.cipher,
+        version: opts.version,
+        log,
+      });
+      return mcp;
+    }));
   const settings = new SettingsService(join(opts.dataDir, 'settings.json'), env, secrets, log, keys);
   const ollama = new OllamaService({
     host: () => settings.get().ollamaHost,
@@ -156,6 +169,8 @@ export function createServices(opts: ServicesOptions): Services {
       retryBaseMs: opts.chat?.retryBaseMs,
       maxToolRounds: opts.chat?.maxToolRounds,
       providerTimeoutMs: opts.chat?.providerTimeoutMs,
+      toolTimeoutMs: opts.chat?.toolTimeoutMs,
+      mcp: () => loadMcp(),
     }),
     hardware: new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware }),
     ggufHeaders: new GgufHeaderReader({
@@ -166,18 +181,7 @@ export function createServices(opts: ServicesOptions): Services {
       timeoutMs: opts.hub?.timeoutMs,
     }),
     openExternal: opts.openExternal,
-    mcp: () =>
-      (mcpLoading ??= import('./mcp/manager').then(({ McpService }) => {
-        mcp = new McpService({
-          ...opts.mcp,
-          file: join(opts.dataDir, 'mcp.json'),
-          secretsFile: join(opts.dataDir, 'mcp-secrets.json'),
-          cipher: opts.cipher,
-          version: opts.version,
-          log,
-        });
-        return mcp;
-      })),
+    mcp: loadMcp,
     dispose: async () => {
       if (mcpLoading) await (await mcpLoading).dispose();
     },

@@ -74,6 +74,8 @@ interface ChatState {
   regenerate(id: string, edit?: { messageId: string; content: string }): void;
   editOnly(id: string, messageId: string, content: string): Promise<void>;
   selectVersion(id: string, messageId: string): Promise<void>;
+  /** Answers a tool call of the reply being written: allow once / always here / deny, or cancel a running one. */
+  answerTool(id: string, messageId: string, answer: Input<'chat.toolDecision'>['decision']): Promise<void>;
   stop(id: string): void;
   /** One conversation or an "Export all" archive; resolves with what was imported. */
   importJson(text: string): Promise<ConversationMeta[]>;
@@ -351,6 +353,11 @@ export const useChat = create<ChatState>((set, get) => {
       } catch (e) {
         set((s) => ({ replyError: { ...s.replyError, [id]: e as AppErrorShape } }));
       }
+    },
+
+    answerTool: async (id, messageId, decision) => {
+      const { meta } = await api.call('chat.toolDecision', { id, messageId, decision });
+      refreshMeta(meta);
     },
 
     stop: (id) => get().running[id]?.cancel(),

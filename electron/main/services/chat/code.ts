@@ -66,7 +66,9 @@ export function conversationCode(
 ): { snippets: Snippet[]; notice?: string } {
   const { meta } = conv;
   if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
-  const all = toTurns(meta.system.slice(0, 20_000), conv.messages, { tools: meta.backend === 'ollama' }).map(clip);
+  // The router request carries tool turns only while the conversation has tool sources on: the code does the same.
+  const tools = meta.backend === 'ollama' || meta.toolSources.length > 0;
+  const all = toTurns(meta.system.slice(0, 20_000), conv.messages, { tools }).map(clip);
   while (all.length && all.at(-1)!.role === 'assistant') all.pop();
   // The engine takes up to 50 messages: the system prompt and the most recent ones, from a user turn on.
   const fit = fitTurns(all, 50);
@@ -127,7 +129,8 @@ function routerCode(
     options: {
       provider: meta.provider || 'auto',
       streaming: true,
-      messages: turns.map((t) => ({ role: t.role as 'system' | 'user' | 'assistant', content: t.content })),
+      // OpenAI-style messages (tool calls by id, JSON-string arguments); the library writes them out as given.
+      messages: toOpenAIMessages(turns) as { role: 'system' | 'user' | 'assistant'; content: string }[],
       ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
       ...(p.max_tokens !== undefined ? { max_tokens: p.max_tokens } : {}),
       ...(p.top_p !== undefined ? { top_p: p.top_p } : {}),

@@ -1,4 +1,6 @@
 import { InferenceClient } from '@huggingface/inference';
+import type { ChatCompletionInput, ChatCompletionInputMessage } from '@huggingface/tasks';
+import type { ToolCall } from '@shared/contract/chat';
 import { AppError, type ErrorCode } from '@shared/errors';
 import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fetch';
 
@@ -14,7 +16,10 @@ export interface ProviderRequest {
   model: string;
   /** `auto` lets the router choose; otherwise `model:provider` pins one. */
   provider: string;
-  messages: { role: string; content: string }[];
+  /** OpenAI-style messages (tool calls with string arguments, tool results by call id). */
+  messages: Record<string, unknown>[];
+  /** OpenAI-style function tools; the reply may then carry `delta.tool_calls`. */
+  tools?: { type: string; function: { name?: string; description?: string; parameters?: unknown } }[];
   params: { temperature?: number; top_p?: number; max_tokens?: number; seed?: number; stop?: string[] };
   signal: AbortSignal;
   timeoutMs?: number;
@@ -25,6 +30,50 @@ export interface ProviderDelta {
   thinking?: string;
   finishReason?: string;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
+  /** Fragments of tool calls: the first of each index names it, the rest add pieces of its JSON arguments. */
+  toolCalls?: ToolCallFragment[];
+}
+
+export interface ToolCallFragment {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+/**
+ * Puts streamed tool calls back together (OpenAI `delta.tool_calls`: an index per call, its id and name once,
+ * its arguments as string pieces). Arguments that do not parse to an object are kept raw for the error.
+ */
+export class ToolCallAssembler {
+  private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
+
+  add(fragments: ToolCallFragment[]): void {
+    for (const f of fragments) {
+      const c = this.calls.get(f.index) ?? { name: '', args: '' };
+      if (f.id) c.id = f.id;
+      if (f.name) c.name += f.name;
+      if (f.arguments) c.args += f.arguments;
+      this.calls.set(f.index, c);
+    }
+  }
+
+  done(): ToolCall[] {
+    return [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, c]) => {
+        const call: ToolCall = { id: c.id || `call_${index}`, name: c.name, arguments: {} };
+        try {
+          const parsed: unknown = c.args.trim() ? JSON.parse(c.args) : {};
+          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+            call.arguments = parsed as Record<string, unknown>;
+          else call.rawArguments = c.args;
+        } catch {
+          call.rawArguments = c.args;
+        }
+        return call;
+      });
+  }
 }
 
 interface HttpErrorLike {
@@ -137,7 +186,8 @@ export async function* providerStream(req: ProviderRequest): AsyncGenerator<Prov
   const { params } = req;
   const args = {
     model: req.provider === 'auto' ? req.model : `${req.model}:${req.provider}`,
-    messages: req.messages,
+    messages: req.messages as ChatCompletionInputMessage[],
+    ...(req.tools ? { tools: req.tools as ChatCompletionInput['tools'] } : {}),
     ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
     ...(params.top_p !== undefined ? { top_p: params.top_p } : {}),
     ...(params.max_tokens !== undefined ? { max_tokens: params.max_tokens } : {}),
@@ -146,9 +196,21 @@ export async function* providerStream(req: ProviderRequest): AsyncGenerator<Prov
   };
   for await (const chunk of client.chatCompletionStream(args, { signal: req.signal })) {
     const choice = chunk.choices?.[0];
-    const delta = (choice?.delta ?? {}) as { content?: string | null; reasoning_content?: string; reasoning?: string };
+    const delta = (choice?.delta ?? {}) as {
+      content?: string | null;
+      reasoning_content?: string;
+      reasoning?: string;
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
     const out: ProviderDelta = {};
     if (delta.content) out.content = delta.content;
+    if (Array.isArray(delta.tool_calls) && delta.tool_calls.length)
+      out.toolCalls = delta.tool_calls.map((t, i) => ({
+        index: typeof t.index === 'number' ? t.index : i,
+        ...(t.id ? { id: t.id } : {}),
+        ...(t.function?.name ? { name: t.function.name } : {}),
+        ...(typeof t.function?.arguments === 'string' ? { arguments: t.function.arguments } : {}),
+      }));
     const thinking = delta.reasoning_content ?? delta.reasoning;
     if (thinking) out.thinking = thinking;
     if (choice?.finish_reason) out.finishReason = choice.finish_reason;

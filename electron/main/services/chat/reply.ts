@@ -1,16 +1,28 @@
-import type { ChatResponse } from 'ollama';
+import type { ChatResponse, Tool } from 'ollama';
 import type { ChatEvent, ChatFigures, ChatMessage, ToolCall } from '@shared/contract/chat';
-import { AppError, toAppError } from '@shared/errors';
+import { AppError } from '@shared/errors';
 import type { StreamContext } from '../../router';
 import type { Logger } from '../log';
 import type { OllamaService } from '../ollama/service';
-import { ollamaOptions, toOllamaMessages } from './code';
+import type { McpService } from '../mcp/manager';
+import { ollamaOptions, toOllamaMessages, toOpenAIMessages } from './code';
 import type { Conversation } from './conversation';
-import { MAX_ATTEMPTS, RETRY_STATUSES, backoff, httpStatusOf, providerError, providerStream } from './provider';
+import {
+  MAX_ATTEMPTS,
+  RETRY_STATUSES,
+  ToolCallAssembler,
+  backoff,
+  httpStatusOf,
+  providerError,
+  providerStream,
+} from './provider';
 import { replyError } from './reply-errors';
 import { newId } from './rows';
 import { toTurns } from './turns';
-import { DEFAULT_WEB_BASE, MAX_TOOL_ROUNDS, runWebTool, webToolDefs } from './web-tools';
+import { ToolApprovals } from './tools/approvals';
+import { runToolCalls } from './tools/tool-round';
+import { Toolbox } from './tools/toolbox';
+import { DEFAULT_WEB_BASE, MAX_TOOL_ROUNDS } from './tools/web-tools';
 
 export interface ReplyOptions {
   ollama: OllamaService;
@@ -25,9 +37,15 @@ export interface ReplyOptions {
   /** First retry back-off; doubles per attempt, capped at 8 s. */
   retryBaseMs?: number;
   maxToolRounds?: number;
+  /** How long one tool call may run (default 2 minutes). */
+  toolTimeoutMs?: number;
   /** How long to wait for the router's response headers. */
   providerTimeoutMs?: number;
+  /** MCP servers, loaded on first use. */
+  mcp: () => Promise<McpService>;
 }
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
 export type ReplyCtx = StreamContext<ChatEvent>;
 type Ctx = ReplyCtx;
@@ -135,14 +153,38 @@ export class ReplyWriter {
     private readonly capabilities: (meta: { backend: 'ollama' | 'provider'; model: string }) => Promise<string[]>,
   ) {}
 
-  /** Answers the conversation as it stands, running web tools for up to `maxToolRounds` rounds. */
+  /** Tool calls waiting for the user or running, answered by `chat.toolDecision`. */
+  readonly approvals = new ToolApprovals();
+
+  /**
+   * The tools this reply may offer: those of the conversation's sources, to router models and to Ollama models
+   * that report the `tools` capability. Why none are offered, when some were asked for, becomes a notice.
+   */
+  private async toolbox(conv: Conversation): Promise<{ box?: Toolbox; notices: string[] }> {
+    const meta = conv.meta;
+    if (!meta.toolSources.length) return { notices: [] };
+    if (meta.backend === 'ollama' && !(await this.capabilities(meta)).includes('tools'))
+      return { notices: [`${meta.model} cannot call tools (Ollama does not list "tools" among its capabilities).`] };
+    const box = await Toolbox.open(meta.toolSources, {
+      mcp: this.opts.mcp,
+      web: () => ({ apiKey: this.opts.ollamaApiKey(), base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE }),
+    });
+    return { box: box.tools.length ? box : undefined, notices: box.problems };
+  }
+
+  /** Answers the conversation as it stands, running tool calls for up to `maxToolRounds` rounds. */
   async reply(conv: Conversation, ctx: Ctx): Promise<ReplyResult> {
     const meta = conv.meta;
     const produced: ChatMessage[] = [];
-    const caps = meta.webSearch ? await this.capabilities(meta) : [];
-    const tools = meta.backend === 'ollama' && meta.webSearch && caps.includes('tools') ? webToolDefs : undefined;
+    const { box, notices } = await this.toolbox(conv);
     const maxRounds = this.opts.maxToolRounds ?? MAX_TOOL_ROUNDS;
     for (let round = 0; ; round++) {
+      // After the last allowed tool round, the model must answer without tools.
+      const offer = box && round < maxRounds ? box : undefined;
+      const notice = [
+        ...(round === 0 ? notices : []),
+        ...(box && !offer ? [`Tools were offered for ${maxRounds} rounds; this answer had to come without them.`] : []),
+      ].join(' ');
       const msg: ChatMessage = {
         id: newId('m'),
         role: 'assistant',
@@ -150,18 +192,17 @@ export class ReplyWriter {
         status: 'streaming',
         model: meta.model,
         createdAt: new Date().toISOString(),
+        ...(notice ? { notice } : {}),
       };
       conv.put(msg);
       ctx.emit({ type: 'message', message: msg });
       const live = new LiveReply(conv, msg, ctx, this.opts.checkpointMs ?? 500);
-      // After the last allowed tool round, the model must answer without tools.
-      const offer = tools && round < maxRounds ? tools : undefined;
       let turn: { toolCalls?: ToolCall[]; figures?: ChatFigures };
       try {
         turn =
           meta.backend === 'ollama'
-            ? await this.ollamaTurn(conv, live, offer, ctx)
-            : await this.providerTurn(conv, live, ctx);
+            ? await this.ollamaTurn(conv, live, offer?.defs, ctx)
+            : await this.providerTurn(conv, live, box, offer?.defs, ctx);
       } catch (e) {
         const aborted = ctx.signal.aborted;
         const err = aborted
@@ -171,48 +212,32 @@ export class ReplyWriter {
         this.opts.log.info('reply ended early', { id: meta.id, code: err.code, status: err.status });
         throw err;
       }
+      const calls = turn.toolCalls ?? [];
+      // Calls made when no tools were offered are kept and shown, never run.
+      const unoffered =
+        !offer && calls.length
+          ? `The model asked for ${calls.map((c) => c.name).join(', ')}, but no tools were offered in this reply: nothing was run.`
+          : '';
       const final = live.finish({
         status: 'complete',
-        ...(turn.toolCalls?.length ? { toolCalls: turn.toolCalls } : {}),
+        ...(calls.length ? { toolCalls: calls } : {}),
         ...(turn.figures ? { figures: turn.figures } : {}),
+        ...(unoffered ? { notice: [notice, unoffered].filter(Boolean).join(' ') } : {}),
       });
       produced.push(final);
-      if (!offer || !turn.toolCalls?.length) return { messages: produced };
-      for (const call of turn.toolCalls) {
-        if (ctx.signal.aborted) throw new AppError('aborted', 'Stopped.');
-        const result: ChatMessage = {
-          id: newId('m'),
-          role: 'tool',
-          content: '',
-          toolName: call.name,
-          status: 'complete',
-          createdAt: new Date().toISOString(),
-        };
-        if (call.id) result.toolCallId = call.id;
-        try {
-          result.content = await runWebTool(call.name, call.arguments, {
-            apiKey: this.opts.ollamaApiKey(),
-            base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE,
-            signal: ctx.signal,
-          });
-        } catch (e) {
-          if (ctx.signal.aborted) throw new AppError('aborted', 'Stopped.');
-          const err = toAppError(e);
-          result.status = 'error';
-          result.error = err.toJSON();
-          result.content = `Error: ${err.message}`;
-        }
-        conv.put(result);
-        ctx.emit({ type: 'message', message: result });
-        produced.push(result);
-      }
+      if (!offer || !calls.length) return { messages: produced };
+      const results = await runToolCalls(conv, calls, offer, ctx, {
+        approvals: this.approvals,
+        timeoutMs: this.opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      });
+      produced.push(...results);
     }
   }
 
   private async ollamaTurn(
     conv: Conversation,
     live: LiveReply,
-    tools: typeof webToolDefs | undefined,
+    tools: Tool[] | undefined,
     ctx: Ctx,
   ): Promise<{ toolCalls?: ToolCall[]; figures?: ChatFigures }> {
     const { meta } = conv;
@@ -236,9 +261,13 @@ export class ReplyWriter {
         emit: (part: ChatResponse) => {
           live.add(part.message?.content, part.message?.thinking);
           for (const tc of part.message?.tool_calls ?? []) {
-            const call: ToolCall = { name: tc.function.name, arguments: tc.function.arguments ?? {} };
-            const id = (tc as { id?: string }).id;
-            if (id) call.id = id;
+            const args: unknown = tc.function.arguments ?? {};
+            const call: ToolCall =
+              args && typeof args === 'object' && !Array.isArray(args)
+                ? { name: tc.function.name, arguments: args as Record<string, unknown> }
+                : { name: tc.function.name, arguments: {}, rawArguments: JSON.stringify(args) };
+            // Ollama's ids (`call_…`) are missing from older servers: the tool message needs one to answer.
+            call.id = (tc as { id?: string }).id || newId('m').replace('m_', 'call_');
             toolCalls.push(call);
           }
           if (part.done) figures = figuresOf(part);
@@ -249,13 +278,17 @@ export class ReplyWriter {
     return { toolCalls, figures };
   }
 
-  private async providerTurn(conv: Conversation, live: LiveReply, ctx: Ctx): Promise<{ figures?: ChatFigures }> {
+  private async providerTurn(
+    conv: Conversation,
+    live: LiveReply,
+    box: Toolbox | undefined,
+    tools: Tool[] | undefined,
+    ctx: Ctx,
+  ): Promise<{ toolCalls?: ToolCall[]; figures?: ChatFigures }> {
     const { meta } = conv;
     const { routerUrl, billTo } = this.opts.router();
-    const messages = toTurns(meta.system, history(conv), { tools: false }).map((t) => ({
-      role: t.role,
-      content: t.content,
-    }));
+    // With tool sources on, earlier tool turns go as OpenAI tool_calls / tool messages; without, they are left out.
+    const messages = toOpenAIMessages(toTurns(meta.system, history(conv), { tools: !!box }));
     const req = {
       routerUrl,
       billTo,
@@ -266,15 +299,18 @@ export class ReplyWriter {
       params: meta.params,
       signal: ctx.signal,
       timeoutMs: this.opts.providerTimeoutMs,
+      ...(tools ? { tools } : {}),
     };
     const started = performance.now();
     let firstToken: number | undefined;
     for (let attempt = 1; ; attempt++) {
       const figures: ChatFigures = {};
+      const calls = new ToolCallAssembler();
       try {
         for await (const d of providerStream(req)) {
           if (firstToken === undefined && (d.content || d.thinking)) firstToken = performance.now();
           live.add(d.content, d.thinking);
+          if (d.toolCalls) calls.add(d.toolCalls);
           if (d.finishReason) figures.doneReason = d.finishReason;
           if (d.usage?.prompt_tokens) figures.promptTokens = d.usage.prompt_tokens;
           if (d.usage?.completion_tokens) figures.evalTokens = d.usage.completion_tokens;
@@ -283,7 +319,8 @@ export class ReplyWriter {
         figures.totalMs = end - started;
         if (figures.evalTokens && firstToken !== undefined && end > firstToken)
           figures.tokensPerSecond = figures.evalTokens / ((end - firstToken) / 1000);
-        return { figures };
+        const toolCalls = calls.done();
+        return { figures, ...(toolCalls.length ? { toolCalls } : {}) };
       } catch (e) {
         if (ctx.signal.aborted) throw new AppError('aborted', 'Stopped.');
         const status = httpStatusOf(e);

@@ -7,7 +7,21 @@ export const newId = (prefix: 'c' | 'm') => `${prefix}_${Date.now().toString(36)
 export const DEFAULT_TITLE = 'New chat';
 
 /** The optional fields of a message that have no column of their own, kept as one JSON object. */
-const EXTRA_KEYS = ['images', 'toolCalls', 'toolName', 'toolCallId', 'error', 'figures', 'model'] as const;
+const EXTRA_KEYS = [
+  'images',
+  'toolCalls',
+  'toolName',
+  'toolCallId',
+  'toolSource',
+  'toolArguments',
+  'toolState',
+  'toolDecision',
+  'durationMs',
+  'notice',
+  'error',
+  'figures',
+  'model',
+] as const;
 
 export function messageToRow(m: ChatMessage, conversationId: string, parentId: string | null): MessageRow {
   const extra: Record<string, unknown> = {};

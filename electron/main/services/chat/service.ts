@@ -1,4 +1,10 @@
-import type { ChatMessage, ChatSearchResult, ConversationMeta, ConversationView } from '@shared/contract/chat';
+import type {
+  ChatMessage,
+  ChatSearchResult,
+  ConversationMeta,
+  ConversationView,
+  ToolSource,
+} from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
 import { AppError } from '@shared/errors';
 import type { SnippetService } from '../snippets/service';
@@ -8,6 +14,8 @@ import { exportFileName, toMarkdown } from './export-format';
 import { searchChats } from './search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './reply';
 import { ChatStore, newId } from './store';
+import { listToolSources } from './tools/toolbox';
+import { DEFAULT_WEB_BASE } from './tools/web-tools';
 
 export { ollamaOptions } from './code';
 
@@ -80,6 +88,31 @@ export class ChatService {
     const archive = this.store.exportAll();
     const filename = `hubdesk-conversations-${archive.exportedAt.slice(0, 10)}.json`;
     return { filename, mime: 'application/json', text: JSON.stringify(archive, null, 2) };
+  }
+
+  /** The built-in web tools and every MCP server, for the conversation settings. */
+  async toolSources(): Promise<{ sources: ToolSource[] }> {
+    const sources = await listToolSources({
+      mcp: this.opts.mcp,
+      web: () => ({ apiKey: this.opts.ollamaApiKey(), base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE }),
+    });
+    return { sources };
+  }
+
+  /** The user's answer to a tool call of a reply being written (approve, deny, or cancel a running call). */
+  toolDecision(
+    id: string,
+    messageId: string,
+    decision: 'once' | 'always' | 'deny' | 'cancel',
+  ): { meta: ConversationMeta } {
+    const { approvals } = this.writer;
+    if (decision === 'always') {
+      const key = approvals.waitingKey(id, messageId);
+      const allowed = this.store.meta(id).toolsAllowed;
+      if (!allowed.includes(key)) this.store.update(id, { toolsAllowed: [...allowed, key] });
+    }
+    approvals.decide(id, messageId, decision);
+    return { meta: this.store.meta(id) };
   }
 
   /** "Open as code": the conversation as runnable snippets (see conversationCode). */

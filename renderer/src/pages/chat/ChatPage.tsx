@@ -8,6 +8,7 @@ import { useRoute } from '../../store/route';
 import { CodePane } from './CodePane';
 import { ConversationSettings } from './ConversationSettings';
 import type { MessageActions } from './Message';
+import type { ToolAnswer } from './ToolMessage';
 import { MessageList } from './MessageList';
 import { ReplyError } from './ReplyError';
 import { Sidebar } from './Sidebar';
@@ -119,7 +120,7 @@ function Thread({ id }: { id: string }) {
   const busy = useChat((s) => !!s.running[id]);
   const replyError = useChat((s) => s.replyError[id]);
   const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
-  const { open, regenerate, editOnly, selectVersion, focusMessage } = useChat.getState();
+  const { open, regenerate, editOnly, selectVersion, focusMessage, answerTool } = useChat.getState();
   const [showSettings, setShowSettings] = useState(false);
   const [showCode, setShowCode] = useState(false);
   const [capabilities, setCapabilities] = useState<string[]>([]);
@@ -161,8 +162,9 @@ function Thread({ id }: { id: string }) {
         else void editOnly(id, m.id, content);
       },
       onSelectVersion: (messageId: string) => void selectVersion(id, messageId),
+      onToolAnswer: (messageId: string, answer: ToolAnswer) => answerTool(id, messageId, answer),
     }),
-    [id, regenerate, editOnly, selectVersion],
+    [id, regenerate, editOnly, selectVersion, answerTool],
   );
   useEffect(() => {
     if (!copied) return;

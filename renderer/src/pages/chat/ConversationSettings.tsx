@@ -3,6 +3,7 @@ import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../../api';
 import { useChat } from '../../store/chat';
+import { ToolSourcesPicker } from './ToolSourcesPicker';
 
 function NumberField({
   label,
@@ -137,15 +138,11 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
             </select>
           </>
         )}
-        <label className="toggle" title={tools ? '' : 'Needs an Ollama model with the tools capability'}>
-          <input
-            type="checkbox"
-            checked={meta.webSearch}
-            disabled={!tools && !meta.webSearch}
-            onChange={(e) => void save({ webSearch: e.target.checked })}
-          />
-          Web search
-        </label>
+        <ToolSourcesPicker
+          meta={meta}
+          canCallTools={meta.backend !== 'ollama' || !meta.model || !capabilities.length || tools}
+          onSave={(patch) => void save(patch)}
+        />
         <label className="toggle">
           <input
             type="checkbox"

@@ -1,12 +1,14 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
 import { MarkdownBody, Thinking } from './MarkdownBody';
+import { ToolMessage, type ToolAnswer } from './ToolMessage';
 
 export interface MessageActions {
   onCopy(m: ChatMessage): void;
   onRegenerate(): void;
   onSaveEdit(m: ChatMessage, content: string, regenerate: boolean): void;
   onSelectVersion(messageId: string): void;
+  onToolAnswer(messageId: string, answer: ToolAnswer): Promise<void>;
 }
 
 /** ‹ 2/3 ›: the versions of a regenerated reply or an edited question; the conversation follows the one shown. */
@@ -102,16 +104,12 @@ function Editor({
   );
 }
 
+/** The calls a reply made; each one's card (arguments, approval, result) follows as a tool message. */
 function ToolCalls({ m }: { m: ChatMessage }) {
   if (!m.toolCalls?.length) return null;
   return (
-    <div className="msg-toolcalls">
-      {m.toolCalls.map((c, i) => (
-        <div key={i} className="tool-call" data-testid="tool-call">
-          <span className="badge">tool call</span> <code>{c.name}</code>
-          <code className="tool-args">{JSON.stringify(c.arguments)}</code>
-        </div>
-      ))}
+    <div className="msg-toolcalls muted" data-testid="tool-call">
+      Called {m.toolCalls.map((c) => c.name).join(', ')}
     </div>
   );
 }
@@ -129,19 +127,7 @@ interface Props {
 export const Message = memo(function Message({ m, versions, isLast, busy, actions }: Props) {
   const [editing, setEditing] = useState(false);
 
-  if (m.role === 'tool') {
-    return (
-      <div className={`msg msg-tool${m.status === 'error' ? ' msg-failed' : ''}`} data-testid="msg-tool">
-        <details>
-          <summary>
-            <span className="badge">{m.toolName ?? 'tool'}</span>{' '}
-            {m.status === 'error' ? (m.error?.message ?? 'failed') : 'result'}
-          </summary>
-          <pre className="tool-result">{m.content}</pre>
-        </details>
-      </div>
-    );
-  }
+  if (m.role === 'tool') return <ToolMessage m={m} onAnswer={actions.onToolAnswer} />;
 
   const isUser = m.role === 'user';
   const streaming = m.status === 'streaming';
@@ -175,6 +161,11 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
           <MarkdownBody text={m.content} liveId={streaming ? m.id : undefined} />
         )}
         <ToolCalls m={m} />
+        {m.notice && (
+          <div className="msg-note" data-testid="msg-notice">
+            {m.notice}
+          </div>
+        )}
         {m.status === 'stopped' && (
           <div className="msg-note" data-testid="msg-stopped">
             Stopped
