@@ -4,11 +4,6 @@ import type { ToolCall } from '@shared/contract/chat';
 import { AppError, type ErrorCode } from '@shared/errors';
 import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fetch';
 
-/** Statuses retried before the first token: the request never started producing, so trying again is safe. */
-export const RETRY_STATUSES = [429, 502, 503, 504];
-export const MAX_ATTEMPTS = 3;
-export const MAX_BACKOFF_MS = 8_000;
-
 export interface ProviderRequest {
   routerUrl: string;
   token: string | undefined;
@@ -217,9 +212,4 @@ export async function* providerStream(req: ProviderRequest): AsyncGenerator<Prov
     if (chunk.usage) out.usage = chunk.usage as ProviderDelta['usage'];
     yield out;
   }
-}
-
-/** The wait before attempt `attempt + 1`: doubling from `baseMs`, capped. */
-export function backoff(attempt: number, baseMs: number): number {
-  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** (attempt - 1));
 }

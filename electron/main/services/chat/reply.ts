@@ -7,15 +7,8 @@ import type { OllamaService } from '../ollama/service';
 import type { McpService } from '../mcp/manager';
 import { ollamaOptions, toOllamaMessages, toOpenAIMessages } from './code';
 import type { Conversation } from './conversation';
-import {
-  MAX_ATTEMPTS,
-  RETRY_STATUSES,
-  ToolCallAssembler,
-  backoff,
-  httpStatusOf,
-  providerError,
-  providerStream,
-} from './provider';
+import { withRetry } from '../http/retry';
+import { ToolCallAssembler, httpStatusOf, providerError, providerStream } from './provider';
 import { replyError } from './reply-errors';
 import { newId } from './rows';
 import { toTurns } from './turns';
@@ -53,20 +46,6 @@ export type ReplyResult = { messages: ChatMessage[] };
 
 /** The context of the reply being written: the path before it (the reply itself is the last message). */
 const history = (conv: Conversation): ChatMessage[] => conv.messages.slice(0, -1);
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((ok, fail) => {
-    if (signal.aborted) return fail(new AppError('aborted', 'Stopped.'));
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      ok();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      fail(new AppError('aborted', 'Stopped.'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 /**
  * A reply being streamed: text goes to the renderer at once (the router coalesces per frame) and to the
@@ -303,37 +282,41 @@ export class ReplyWriter {
     };
     const started = performance.now();
     let firstToken: number | undefined;
-    for (let attempt = 1; ; attempt++) {
-      const figures: ChatFigures = {};
-      const calls = new ToolCallAssembler();
-      try {
-        for await (const d of providerStream(req)) {
-          if (firstToken === undefined && (d.content || d.thinking)) firstToken = performance.now();
-          live.add(d.content, d.thinking);
-          if (d.toolCalls) calls.add(d.toolCalls);
-          if (d.finishReason) figures.doneReason = d.finishReason;
-          if (d.usage?.prompt_tokens) figures.promptTokens = d.usage.prompt_tokens;
-          if (d.usage?.completion_tokens) figures.evalTokens = d.usage.completion_tokens;
-        }
-        const end = performance.now();
-        figures.totalMs = end - started;
-        if (figures.evalTokens && firstToken !== undefined && end > firstToken)
-          figures.tokensPerSecond = figures.evalTokens / ((end - firstToken) / 1000);
-        const toolCalls = calls.done();
-        return { figures, ...(toolCalls.length ? { toolCalls } : {}) };
-      } catch (e) {
-        if (ctx.signal.aborted) throw new AppError('aborted', 'Stopped.');
-        const status = httpStatusOf(e);
-        // Once tokens have arrived nothing is retried silently: the error ends the reply, keeping its text.
-        if (status !== undefined && RETRY_STATUSES.includes(status) && !live.started && attempt < MAX_ATTEMPTS) {
-          const waitMs = backoff(attempt, this.opts.retryBaseMs ?? 1_000);
-          ctx.emit({ type: 'retry', attempt: attempt + 1, waitMs, reason: `HTTP ${status}` });
-          this.opts.log.info('provider retry', { status, attempt, waitMs });
-          await sleep(waitMs, ctx.signal);
-          continue;
-        }
-        throw providerError(e, req);
-      }
+    try {
+      return await withRetry(
+        async () => {
+          const figures: ChatFigures = {};
+          const calls = new ToolCallAssembler();
+          for await (const d of providerStream(req)) {
+            if (firstToken === undefined && (d.content || d.thinking)) firstToken = performance.now();
+            live.add(d.content, d.thinking);
+            if (d.toolCalls) calls.add(d.toolCalls);
+            if (d.finishReason) figures.doneReason = d.finishReason;
+            if (d.usage?.prompt_tokens) figures.promptTokens = d.usage.prompt_tokens;
+            if (d.usage?.completion_tokens) figures.evalTokens = d.usage.completion_tokens;
+          }
+          const end = performance.now();
+          figures.totalMs = end - started;
+          if (figures.evalTokens && firstToken !== undefined && end > firstToken)
+            figures.tokensPerSecond = figures.evalTokens / ((end - firstToken) / 1000);
+          const toolCalls = calls.done();
+          return { figures, ...(toolCalls.length ? { toolCalls } : {}) };
+        },
+        {
+          statusOf: httpStatusOf,
+          // Once tokens have arrived nothing is retried silently: the error ends the reply, keeping its text.
+          retryable: () => !live.started,
+          onRetry: ({ attempt, waitMs, status }) => {
+            ctx.emit({ type: 'retry', attempt: attempt + 1, waitMs, reason: `HTTP ${status}` });
+            this.opts.log.info('provider retry', { status, attempt, waitMs });
+          },
+          baseMs: this.opts.retryBaseMs,
+          signal: ctx.signal,
+        },
+      );
+    } catch (e) {
+      if (ctx.signal.aborted) throw new AppError('aborted', 'Stopped.');
+      throw providerError(e, req);
     }
   }
 }

@@ -4,14 +4,21 @@ import { join } from 'node:path';
 import { AppError } from '@shared/errors';
 import type { HubFreshness } from '@shared/contract/hub';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { MAX_BACKOFF_MS, withRetry } from '../http/retry';
 import { timeoutFetch } from '../http/timeout-fetch';
 import type { Logger } from '../log';
 import { hubNetworkError, hubStatusError, parseRetryAfter, type HubRequestContext } from './errors';
 
-export const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-export const MAX_ATTEMPTS = 3;
-export const MAX_BACKOFF_MS = 8000;
-export const BASE_BACKOFF_MS = 1000;
+/** A status answer, kept with its Retry-After for the retry policy. */
+class StatusFailure extends Error {
+  constructor(
+    readonly error: AppError,
+    readonly status: number,
+    readonly retryAfter: number | undefined,
+  ) {
+    super(error.message);
+  }
+}
 
 export interface HubClientOptions {
   endpoint: () => string;
@@ -84,12 +91,6 @@ async function readCappedText(res: Response, maxBytes: number): Promise<CappedTe
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** The back-off before attempt `attempt + 1`: Retry-After when the Hub gives one, else 1 s, 2 s, 4 s… capped at 8 s. */
-export function backoffMs(attempt: number, retryAfterMs?: number): number {
-  if (retryAfterMs !== undefined) return retryAfterMs;
-  return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (attempt - 1));
-}
 
 /**
  * GETs JSON from the Hub: token when set, timeouts, retries on 429/502/503/504, and an on-disk cache
@@ -177,56 +178,71 @@ export class HubClient {
     if (token) headers.Authorization = `Bearer ${token}`;
     if (entry?.etag) headers['If-None-Match'] = entry.etag;
 
-    let failure: AppError | undefined;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      let res: Response;
-      try {
-        res = await this.fetch(url, { headers, signal });
-      } catch (e) {
-        failure = hubNetworkError(e, ctx);
-        break;
-      }
-      if (res.status === 304 && entry) {
-        await res.body?.cancel();
-        const fresh: CacheEntry = { ...entry, fetchedAt: new Date(this.now()).toISOString() };
-        this.writeCache(file, fresh);
-        return this.fromCache(fresh, 'revalidated');
-      }
-      if (res.ok) {
-        let body: unknown;
-        try {
-          body = await read(res);
-        } catch {
-          // A cut or garbled answer: like a Hub in trouble, a copy seen before is served instead (below).
-          failure = new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
-          break;
-        }
-        const fresh: CacheEntry = { url, fetchedAt: new Date(this.now()).toISOString(), body };
-        const etag = res.headers.get('etag');
-        const link = res.headers.get('link');
-        if (etag) fresh.etag = etag;
-        if (link) fresh.link = link;
-        this.writeCache(file, fresh);
-        return { body, link: link ?? undefined, freshness: { source: 'network', fetchedAt: fresh.fetchedAt } };
-      }
-      const retryAfter = parseRetryAfter(res.headers.get('retry-after'), this.now());
-      const text = await res.text().catch(() => '');
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON: the text is kept for the message.
-      }
-      failure = hubStatusError(res.status, body, ctx, retryAfter, res.headers.get('x-error-code') ?? undefined);
-      if (!RETRY_STATUSES.has(res.status) || attempt === MAX_ATTEMPTS) break;
-      // A Retry-After longer than the cap is not waited out here: the message tells the user when to retry.
-      if (retryAfter !== undefined && retryAfter > MAX_BACKOFF_MS) break;
-      const wait = backoffMs(attempt, retryAfter);
-      this.opts.log.warn('hub request retried', { status: res.status, attempt, waitMs: wait, what });
-      await this.sleep(wait);
-      if (signal?.aborted) throw new AppError('aborted', 'Cancelled.');
+    let failure: AppError;
+    try {
+      return await withRetry(
+        async () => {
+          let res: Response;
+          try {
+            res = await this.fetch(url, { headers, signal });
+          } catch (e) {
+            throw hubNetworkError(e, ctx);
+          }
+          if (res.status === 304 && entry) {
+            await res.body?.cancel();
+            const fresh: CacheEntry = { ...entry, fetchedAt: new Date(this.now()).toISOString() };
+            this.writeCache(file, fresh);
+            return this.fromCache(fresh, 'revalidated');
+          }
+          if (res.ok) {
+            let body: unknown;
+            try {
+              body = await read(res);
+            } catch {
+              // A cut or garbled answer: like a Hub in trouble, a copy seen before is served instead (below).
+              throw new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
+            }
+            const fresh: CacheEntry = { url, fetchedAt: new Date(this.now()).toISOString(), body };
+            const etag = res.headers.get('etag');
+            const link = res.headers.get('link');
+            if (etag) fresh.etag = etag;
+            if (link) fresh.link = link;
+            this.writeCache(file, fresh);
+            return { body, link: link ?? undefined, freshness: { source: 'network', fetchedAt: fresh.fetchedAt } };
+          }
+          const retryAfter = parseRetryAfter(res.headers.get('retry-after'), this.now());
+          const text = await res.text().catch(() => '');
+          let body: unknown = text;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            // Not JSON: the text is kept for the message.
+          }
+          const error = hubStatusError(res.status, body, ctx, retryAfter, res.headers.get('x-error-code') ?? undefined);
+          throw new StatusFailure(error, res.status, retryAfter);
+        },
+        {
+          statusOf: (e) => (e instanceof StatusFailure ? e.status : undefined),
+          // A Retry-After longer than the cap is not waited out here: the message tells the user when to retry.
+          retryable: (e) => {
+            const after = (e as StatusFailure).retryAfter;
+            return after === undefined ? true : after <= MAX_BACKOFF_MS && { retryAfterMs: after };
+          },
+          onRetry: ({ status, attempt, waitMs }) =>
+            this.opts.log.warn('hub request retried', { status, attempt, waitMs, what }),
+          sleep: async (ms) => {
+            await this.sleep(ms);
+            if (signal?.aborted) throw new AppError('aborted', 'Cancelled.');
+          },
+        },
+      );
+    } catch (e) {
+      if (e instanceof StatusFailure) failure = e.error;
+      else if (e instanceof AppError) failure = e;
+      else throw e;
+      if (failure.code === 'aborted') throw failure;
     }
-    const err = failure ?? new AppError('internal', 'Hub request failed.');
+    const err = failure;
     // No answer at all, or a Hub in trouble: a copy seen before is better than an error.
     const fallback =
       entry &&

@@ -21,6 +21,7 @@ import { ggufQuants } from '../hub/gguf';
 import type { Logger } from '../log';
 import { renderLocalServerSnippets } from './local-server';
 import { quoteCurlBody } from './shell-quoting';
+import { Lru } from '../lru';
 
 type InferenceArgs = Parameters<typeof inferenceSnippets.getInferenceSnippets>;
 type MappingEntry = NonNullable<InferenceArgs[2]>;
@@ -283,36 +284,12 @@ export interface GenerateArgs {
   ollamaHost?: string;
 }
 
-/** The same model record, provider and options always give the same snippets: keep them. */
-class Lru<V> {
-  private map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(k: string): V | undefined {
-    const v = this.map.get(k);
-    if (v !== undefined) {
-      this.map.delete(k);
-      this.map.set(k, v);
-    }
-    return v;
-  }
-  set(k: string, v: V): void {
-    this.map.delete(k);
-    this.map.set(k, v);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
-  }
-  clear(): void {
-    this.map.clear();
-  }
-  get size(): number {
-    return this.map.size;
-  }
-}
-
 /**
  * The snippet engine: the libraries' own generators, wrapped so a failing one shows its message
  * in its pane, cached by model, provider and options. Plain Node; the app, the CLI and benchmarks use it.
  */
 export class SnippetEngine {
+  // The same model record, provider and options always give the same snippets: keep them.
   private cache = new Lru<SnippetsResult>(500);
 
   constructor(private readonly log?: Logger) {
@@ -342,15 +319,28 @@ export class SnippetEngine {
     const sections: SnippetSection[] = [];
     let deeplinks: SnippetsResult['deeplinks'] = [];
     for (const kind of kinds) {
-      if (kind === 'inference')
-        sections.push(inferenceSection(args.model, provider, libraryOptions(options, args.accessToken)));
-      else if (kind === 'library') sections.push(librarySection(args.model));
-      else if (kind === 'local-app') {
-        const r = localAppSection(args.model, args.quant, this.log);
-        sections.push(r.section);
-        deeplinks = r.deeplinks;
-      } else
-        sections.push(localServerSection(args.model, args.quant, options, args.ollamaHost ?? 'http://127.0.0.1:11434'));
+      switch (kind) {
+        case 'inference':
+          sections.push(inferenceSection(args.model, provider, libraryOptions(options, args.accessToken)));
+          break;
+        case 'library':
+          sections.push(librarySection(args.model));
+          break;
+        case 'local-app': {
+          const r = localAppSection(args.model, args.quant, this.log);
+          sections.push(r.section);
+          deeplinks = r.deeplinks;
+          break;
+        }
+        case 'local-server':
+          sections.push(
+            localServerSection(args.model, args.quant, options, args.ollamaHost ?? 'http://127.0.0.1:11434'),
+          );
+          break;
+        default:
+          // A new kind in the contract fails to compile here until it has its section.
+          throw unknownKind(kind);
+      }
     }
     let sampleInput: string | undefined;
     try {
@@ -387,3 +377,8 @@ export function routeLibraryLogs(log: Logger): void {
 }
 
 export const knownProviders: readonly string[] = [...INFERENCE_PROVIDERS, 'auto'];
+
+/** Exhaustiveness: `kind` is `never` once every SnippetKind has its case. */
+function unknownKind(kind: never): Error {
+  return new Error(`No snippet section for kind ${String(kind)}`);
+}
