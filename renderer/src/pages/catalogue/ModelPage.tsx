@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Output } from '@shared/contract';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { GgufQuant } from '@shared/contract/hub-repo';
 import type { AppError } from '@shared/errors';
@@ -9,6 +10,7 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { SnippetWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
+import { parseHash } from '../../store/route';
 import { useSettings } from '../../store/settings';
 import { Freshness } from './Freshness';
 import { Lineage } from './Lineage';
@@ -18,7 +20,7 @@ import { Providers } from './Providers';
 import { Quants } from './Quants';
 import { readmeKey } from './RepoCard';
 import { RepoTabs } from './RepoTabs';
-import { prefetchHub } from './hub-live';
+import { prefetchHub, takeArrived, takePrefetched } from './hub-live';
 import { useFit } from './use-fit';
 
 type Live =
@@ -26,6 +28,21 @@ type Live =
   | { state: 'ok'; model: ModelRecord; freshness: HubFreshness; quants: GgufQuant[] }
   | { state: 'off' }
   | { state: 'error'; error: AppError };
+
+const modelKey = (id: string) => `model:${id}`;
+
+/**
+ * A model page's Hub calls (details and card) start as soon as its address is set, before React renders the
+ * page, so a page seen before opens from main's cache without waiting for its own first paint.
+ */
+function prefetchModelPage(hash: string): void {
+  const { page, params } = parseHash(hash);
+  if (page !== 'catalogue' || params[0] !== 'model' || !params[1]) return;
+  const id = params[1];
+  prefetchHub(modelKey(id), () => api.call('hub.model', { id }));
+  prefetchHub(readmeKey('model', id), () => api.call('hub.readme', { kind: 'model', id }));
+}
+window.addEventListener('hashchange', () => prefetchModelPage(location.hash));
 
 const noQuants: GgufQuant[] = [];
 const fmtCount = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
@@ -46,7 +63,12 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const embedded = view.models.get(id);
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const update = useSettings((s) => s.update);
-  const [live, setLive] = useState<Live>({ state: 'loading' });
+  // Details that arrived while the address changed (see prefetchModelPage) are shown in the first render.
+  const [live, setLive] = useState<Live>(() => {
+    const arrived = takeArrived<Output<'hub.model'>>(modelKey(id));
+    return arrived ? { state: 'ok', ...arrived } : { state: 'loading' };
+  });
+  const skipFirstLoad = useRef(live.state === 'ok');
   const [userPick, setPicked] = useState<string>();
 
   const load = useCallback(async () => {
@@ -55,7 +77,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       // With "Search the Hub" off, main answers only from its cache and sends nothing. The card is asked for
       // at the same time, not after the details.
       prefetchHub(readmeKey('model', id), () => api.call('hub.readme', { kind: 'model', id }));
-      const res = await api.call('hub.model', { id });
+      const res = await (takePrefetched<Output<'hub.model'>>(modelKey(id)) ?? api.call('hub.model', { id }));
       setLive({ state: 'ok', ...res });
     } catch (e) {
       const err = e as AppError;
@@ -63,7 +85,10 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       else setLive({ state: 'error', error: err });
     }
   }, [id]);
-  useEffect(() => void load(), [load, hubOn]);
+  useEffect(() => {
+    if (skipFirstLoad.current) skipFirstLoad.current = false;
+    else void load();
+  }, [load, hubOn]);
 
   let record: ModelRecord | undefined;
   if (embedded) {

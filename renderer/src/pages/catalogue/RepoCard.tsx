@@ -10,7 +10,7 @@ import { renderCardProgressively } from '../../lib/hub-card';
 import { formatBytes } from '../../lib/format';
 import { CardFields } from './CardFields';
 import { Freshness } from './Freshness';
-import { takePrefetched, useHubEndpoint, useHubLive } from './hub-live';
+import { takeArrived, takePrefetched, useHubEndpoint, useHubLive } from './hub-live';
 
 /** The key under which a page prefetches its card (see prefetchHub). */
 export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
@@ -23,6 +23,7 @@ export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; c
   const { live, reload } = useHubLive(
     () => takePrefetched<Output<'hub.readme'>>(readmeKey(kind, id)) ?? api.call('hub.readme', { kind, id }),
     [kind, id],
+    () => takeArrived<Output<'hub.readme'>>(readmeKey(kind, id)),
   );
   const body = useRef<HTMLDivElement>(null);
   // The markdown whose rendering has finished: the card is busy until it is the one shown.

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { AppError } from '@shared/errors';
 import { useSettings } from '../../store/settings';
@@ -20,9 +20,15 @@ export const isHubOff = (e: unknown) =>
 export function useHubLive<T extends { freshness: HubFreshness }>(
   fetcher: () => Promise<T>,
   deps: readonly unknown[],
+  /** An answer already at hand (a prefetch that has arrived): shown in the first render, not asked again. */
+  arrived?: () => T | undefined,
 ): { live: HubLive<Omit<T, 'freshness'>>; reload: () => void } {
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const [live, setLive] = useState<HubLive<Omit<T, 'freshness'>>>({ state: 'loading' });
+  const [first] = useState(() => arrived?.());
+  const skipFirst = useRef(first !== undefined);
+  const [live, setLive] = useState<HubLive<Omit<T, 'freshness'>>>(
+    first ? { state: 'ok', ...first } : { state: 'loading' },
+  );
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const load = useCallback(fetcher, deps);
   const reload = useCallback(() => {
@@ -36,28 +42,52 @@ export function useHubLive<T extends { freshness: HubFreshness }>(
       stale = true;
     };
   }, [load]);
-  useEffect(() => reload(), [reload, hubOn]);
+  useEffect(() => {
+    if (skipFirst.current) {
+      skipFirst.current = false;
+      return;
+    }
+    return reload();
+  }, [reload, hubOn]);
   return { live, reload: () => void reload() };
 }
 
-const prefetched = new Map<string, Promise<unknown>>();
+interface Prefetch {
+  promise: Promise<unknown>;
+  /** Set when the answer has arrived, so a page can show it in its first render. */
+  value?: unknown;
+}
+const prefetched = new Map<string, Prefetch>();
 
 /**
- * Starts a Hub call before the component that shows it mounts (a page's card while its details load), so the
- * two requests run side by side instead of one after the other. Unclaimed answers are dropped after 10 s.
+ * Starts a Hub call before the component that shows it mounts (a page's card while its details load; a model
+ * page's calls as soon as its address is set), so requests run side by side and early. One call per key until it
+ * is claimed; unclaimed answers are dropped after 10 s.
  */
 export function prefetchHub(key: string, fn: () => Promise<unknown>): void {
-  const p = fn();
-  p.catch(() => undefined);
-  prefetched.set(key, p);
-  setTimeout(() => prefetched.get(key) === p && prefetched.delete(key), 10_000);
+  if (prefetched.has(key)) return;
+  const entry: Prefetch = { promise: fn() };
+  entry.promise.then(
+    (v) => (entry.value = v),
+    () => undefined,
+  );
+  prefetched.set(key, entry);
+  setTimeout(() => prefetched.get(key) === entry && prefetched.delete(key), 10_000);
 }
 
 /** The prefetched call for `key`, once (a reload asks again). */
 export function takePrefetched<T>(key: string): Promise<T> | undefined {
   const p = prefetched.get(key);
   prefetched.delete(key);
-  return p as Promise<T> | undefined;
+  return p?.promise as Promise<T> | undefined;
+}
+
+/** The prefetched answer for `key` if it has already arrived, once: the page renders it without a loading step. */
+export function takeArrived<T>(key: string): T | undefined {
+  const p = prefetched.get(key);
+  if (!p || p.value === undefined) return undefined;
+  prefetched.delete(key);
+  return p.value as T;
 }
 
 /** The Hub the app talks to (Settings, or HF_ENDPOINT), for links and card URLs. */
