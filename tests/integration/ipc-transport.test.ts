@@ -112,8 +112,10 @@ describe('Electron IPC transport (ipcMain/webContents harness)', () => {
 
   it('cancel stops the work in main: the fixture sees the pull connection closed', async () => {
     ollama.progressIntervalMs = 50;
-    const h = client.stream('ollama.pull', { model: 'llama3.2' }, () => {});
-    await new Promise((r) => setTimeout(r, 150));
+    let events = 0;
+    const h = client.stream('ollama.pull', { model: 'llama3.2' }, (e) => (events += e.length));
+    // Cancel once the pull is under way (its first progress arrived), not after a guessed delay.
+    await expect.poll(() => events).toBeGreaterThan(0);
     h.cancel();
     await expect(h.result).rejects.toMatchObject({ code: 'aborted' });
     await expect.poll(() => ollama.requestsTo('/api/pull').at(-1)?.closedEarly).toBe(true);

@@ -106,8 +106,13 @@ describe('MCP client over stdio, against a real SDK server', () => {
     await expect(
       call({ server: 'fixture', tool: 'slow', arguments: { ms: 30_000 }, timeoutMs: 300 }).result,
     ).rejects.toMatchObject({ code: 'timeout', message: '"fixture" did not answer slow within 0.3 s.' });
+    // The fixture logs "slow: started" (stderr) when the call runs there: cancel then, not after a guessed delay.
+    const started = async () =>
+      (await app.client.call('mcp.log', { name: 'fixture' })).text.split('slow: started').length - 1;
+    const before = await started();
     const slow = call({ server: 'fixture', tool: 'slow', arguments: { ms: 30_000 } });
-    setTimeout(() => slow.cancel(), 100);
+    await expect.poll(started).toBe(before + 1);
+    slow.cancel();
     await expect(slow.result).rejects.toMatchObject({ code: 'aborted' });
     expect((await call({ server: 'fixture', tool: 'echo', arguments: { text: 'still here' } }).result).content).toEqual(
       [{ type: 'text', text: 'still here' }],

@@ -37,7 +37,8 @@ describe('web transport', () => {
     ollama.progressIntervalMs = 50;
     let events = 0;
     const h = app.client.stream('ollama.pull', { model: 'llama3.2' }, (e) => (events += e.length));
-    await new Promise((r) => setTimeout(r, 200));
+    // Cancel once the pull is under way (its first progress arrived), not after a guessed delay.
+    await expect.poll(() => events).toBeGreaterThan(0);
     h.cancel();
     const err = await h.result.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
