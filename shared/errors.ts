@@ -60,10 +60,6 @@ export class AppError extends Error implements AppErrorShape {
   }
 }
 
-export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError;
-}
-
 /** Turns anything thrown into an AppError; unknown throws become `internal` with their message. */
 export function toAppError(e: unknown): AppError {
   if (e instanceof AppError) return e;

@@ -30,7 +30,7 @@ export interface FitHardware {
   unified: boolean;
 }
 
-export type Verdict = 'vram' | 'partial' | 'ram' | 'too-large';
+type Verdict = 'vram' | 'partial' | 'ram' | 'too-large';
 
 export interface FitResult {
   verdict: Verdict;
@@ -46,8 +46,8 @@ export interface FitResult {
 /** Compute buffers and the runtime itself (llama.cpp / Ollama): a fixed half gigabyte is a fair allowance. */
 export const RUNTIME_OVERHEAD = 0.5 * GiB;
 /** The OS and other programs keep part of the RAM: a model may use this share of it. */
-export const RAM_USABLE_SHARE = 0.8;
-export const DEFAULT_CONTEXT = 4096;
+const RAM_USABLE_SHARE = 0.8;
+const DEFAULT_CONTEXT = 4096;
 export const FALLBACK_QUANT = 'Q4_K_M';
 
 type Meta = Record<string, unknown>;
@@ -144,7 +144,7 @@ export function fitQuant(fileBytes: number, kvBytes: number, hw: FitHardware, ct
 }
 
 /** True when the quant runs without splitting between GPU and CPU (in VRAM, or in RAM on a machine without GPU). */
-export const fitsFully = (v: Verdict) => v === 'vram' || v === 'ram';
+const fitsFully = (v: Verdict) => v === 'vram' || v === 'ram';
 
 /**
  * The default quantization: the largest file that fits fully; else Q4_K_M when the repo has it; else the smallest.

@@ -1,7 +1,7 @@
 import type { LineageRelation } from './contract/hub-repo';
 
 /** A base model this model derives from, and how (unknown when only `base_model` names it). */
-export interface BaseModelRef {
+interface BaseModelRef {
   id: string;
   relation?: LineageRelation;
 }

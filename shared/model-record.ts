@@ -16,7 +16,7 @@ export const providerMappingEntrySchema = z.object({
 });
 export type ProviderMappingEntry = z.infer<typeof providerMappingEntrySchema>;
 
-export const siblingSchema = z.object({ rfilename: z.string(), size: z.number().optional() });
+const siblingSchema = z.object({ rfilename: z.string(), size: z.number().optional() });
 
 /**
  * Everything HubDesk knows of a model: what the snippet builders of @huggingface/tasks and

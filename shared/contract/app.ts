@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { call } from './define';
 
-export const appInfoSchema = z.object({
+const appInfoSchema = z.object({
   name: z.literal('HubDesk'),
   version: z.string(),
   mode: z.enum(['desktop', 'web']),

@@ -3,10 +3,10 @@ import { modelRecordSchema } from '../model-record';
 import { call } from './define';
 
 /** `{id, description}` as @huggingface/tasks lists models, datasets, spaces and metrics of a task. */
-export const idDescriptionSchema = z.object({ id: z.string(), description: z.string() });
+const idDescriptionSchema = z.object({ id: z.string(), description: z.string() });
 
 /** One demo item of a task: text (`label`, `content`), a file (`img`/`audio` with `filename`) or a chart/table. */
-export const demoItemSchema = z.object({
+const demoItemSchema = z.object({
   type: z.string(),
   label: z.string().optional(),
   content: z.string().optional(),
@@ -20,7 +20,7 @@ export type DemoItem = z.infer<typeof demoItemSchema>;
  * `status`: `ok` has a page; `canonical` leads to `canonicalId`'s page; `missing` (no data) and `placeholder`
  * show what is known.
  */
-export const catalogueTaskSchema = z.object({
+const catalogueTaskSchema = z.object({
   id: z.string(),
   name: z.string(),
   modality: z.string(),
@@ -43,7 +43,7 @@ export const catalogueTaskSchema = z.object({
 });
 export type CatalogueTask = z.infer<typeof catalogueTaskSchema>;
 
-export const catalogueLibrarySchema = z.object({
+const catalogueLibrarySchema = z.object({
   id: z.string(),
   prettyLabel: z.string(),
   repoName: z.string(),
@@ -62,13 +62,13 @@ export const catalogueLibrarySchema = z.object({
 export type CatalogueLibrary = z.infer<typeof catalogueLibrarySchema>;
 
 /** A model named by the task data: a ModelRecord (snippets run on it offline) plus every task mentioning it. */
-export const catalogueModelSchema = modelRecordSchema.extend({
+const catalogueModelSchema = modelRecordSchema.extend({
   tasks: z.array(z.string()),
   widget: z.boolean(),
 });
 export type CatalogueModel = z.infer<typeof catalogueModelSchema>;
 
-export const catalogueItemSchema = z.object({
+const catalogueItemSchema = z.object({
   id: z.string(),
   description: z.string(),
   tasks: z.array(z.string()),

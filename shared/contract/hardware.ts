@@ -4,7 +4,7 @@ import { repoIdSchema } from './hub';
 
 // This machine's memory (for the GGUF fit verdicts) and the GGUF header facts the KV-cache estimate needs.
 
-export const gpuSchema = z.object({
+const gpuSchema = z.object({
   name: z.string(),
   vendor: z.enum(['nvidia', 'amd', 'apple']),
   /** Bytes. */
@@ -13,7 +13,7 @@ export const gpuSchema = z.object({
 });
 export type Gpu = z.infer<typeof gpuSchema>;
 
-export const hardwareSchema = z.object({
+const hardwareSchema = z.object({
   ramTotal: z.number(),
   ramFree: z.number(),
   gpus: z.array(gpuSchema),
@@ -32,7 +32,7 @@ export const hardwareOverrideSchema = z
   .strict();
 export type HardwareOverride = z.infer<typeof hardwareOverrideSchema>;
 
-export const hardwareViewSchema = z.object({
+const hardwareViewSchema = z.object({
   detected: hardwareSchema,
   /** How each probe went (`nvidia-smi: not installed`…), for the Settings page. */
   probes: z.array(z.object({ tool: z.string(), result: z.string() })),
@@ -43,7 +43,7 @@ export const hardwareViewSchema = z.object({
 export type HardwareView = z.infer<typeof hardwareViewSchema>;
 
 /** What the KV-cache estimate reads from a GGUF header (the keys llama.cpp writes). */
-export const ggufHeaderSchema = z.object({
+const ggufHeaderSchema = z.object({
   architecture: z.string().optional(),
   name: z.string().optional(),
   blockCount: z.number().optional(),

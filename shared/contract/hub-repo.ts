@@ -4,7 +4,7 @@ import { call } from './define';
 import { hubFreshnessSchema, repoIdSchema } from './hub';
 
 /** One quantization of a GGUF repo: its label (Q4_K_M…), its file(s) and their total size when known. */
-export const ggufQuantSchema = z.object({
+const ggufQuantSchema = z.object({
   label: z.string(),
   files: z.array(z.string()),
   size: z.number().optional(),
@@ -12,15 +12,15 @@ export const ggufQuantSchema = z.object({
 export type GgufQuant = z.infer<typeof ggufQuantSchema>;
 
 /** The three kinds of Hub repo; their paths differ (`/api/models`, `/api/datasets`, `/api/spaces`). */
-export const repoKindSchema = z.enum(['model', 'dataset', 'space']);
+const repoKindSchema = z.enum(['model', 'dataset', 'space']);
 export type RepoKind = z.infer<typeof repoKindSchema>;
 
 /** How a model derives from a base model, as the Hub tags it (`base_model:<relation>:<id>`). */
-export const lineageRelationSchema = z.enum(['finetune', 'adapter', 'merge', 'quantized']);
+const lineageRelationSchema = z.enum(['finetune', 'adapter', 'merge', 'quantized']);
 export type LineageRelation = z.infer<typeof lineageRelationSchema>;
 
 /** A Hub model named in a lineage list. */
-export const repoLinkSchema = z.object({
+const repoLinkSchema = z.object({
   id: z.string(),
   downloads: z.number().optional(),
   likes: z.number().optional(),
@@ -29,7 +29,7 @@ export const repoLinkSchema = z.object({
 export type RepoLink = z.infer<typeof repoLinkSchema>;
 
 /** A dataset or a Space, from `/api/datasets/{id}` or `/api/spaces/{id}`. */
-export const hubRepoInfoSchema = z.object({
+const hubRepoInfoSchema = z.object({
   kind: z.enum(['dataset', 'space']),
   id: z.string(),
   author: z.string().optional(),

@@ -4,16 +4,16 @@ import { hubKinds } from '../hub-kinds';
 import { hubFreshnessSchema } from './hub';
 
 export { hubKinds };
-export const hubKindSchema = z.enum(hubKinds);
+const hubKindSchema = z.enum(hubKinds);
 export type HubKind = z.infer<typeof hubKindSchema>;
 
 /** The orders the Hub offers, by the names people read (main maps them to `trendingScore`, `lastModified`…). */
-export const hubSorts = ['trending', 'downloads', 'likes', 'updated', 'created'] as const;
-export const hubSortSchema = z.enum(hubSorts);
+const hubSorts = ['trending', 'downloads', 'likes', 'updated', 'created'] as const;
+const hubSortSchema = z.enum(hubSorts);
 export type HubSort = z.infer<typeof hubSortSchema>;
 
 /** One row of a Hub list, whatever its kind; fields the kind does not have are absent. */
-export const hubRepoSummarySchema = z.object({
+const hubRepoSummarySchema = z.object({
   kind: hubKindSchema,
   id: z.string(),
   author: z.string().optional(),
@@ -40,7 +40,7 @@ const tagLike = z
   .max(80)
   .regex(/^[\w.+-]*$/, 'letters, digits, dots, dashes or underscores');
 
-export const hubSearchInputSchema = z
+const hubSearchInputSchema = z
   .object({
     kind: hubKindSchema.default('models'),
     search: z.string().trim().max(200).optional(),
@@ -71,7 +71,7 @@ export const hubSearchInputSchema = z
   .strict();
 export type HubSearchInput = z.output<typeof hubSearchInputSchema>;
 
-export const hubSearchOutputSchema = z.object({
+const hubSearchOutputSchema = z.object({
   kind: hubKindSchema,
   results: z.array(hubRepoSummarySchema),
   /** Cursor for the next page (from the `Link` header), absent on the last page. */

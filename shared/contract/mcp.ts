@@ -14,11 +14,11 @@ export const mcpServerNameSchema = z
   .max(64, 'at most 64 characters')
   .regex(/^[^\p{Cc}]+$/u, 'no control characters');
 
-export const mcpTransportSchema = z.enum(['stdio', 'http', 'sse']);
+const mcpTransportSchema = z.enum(['stdio', 'http', 'sse']);
 export type McpTransport = z.infer<typeof mcpTransportSchema>;
 
 /** A problem in the config text, pointing at the place the editor should mark (1-based line and column). */
-export const mcpConfigErrorSchema = z.object({
+const mcpConfigErrorSchema = z.object({
   message: z.string(),
   line: z.number().int().min(1),
   column: z.number().int().min(1),
@@ -28,7 +28,7 @@ export const mcpConfigErrorSchema = z.object({
 export type McpConfigError = z.infer<typeof mcpConfigErrorSchema>;
 
 /** One configured server, as the renderer may see it: secret values never, only which keys are set. */
-export const mcpServerConfigViewSchema = z.object({
+const mcpServerConfigViewSchema = z.object({
   name: z.string(),
   transport: mcpTransportSchema,
   disabled: z.boolean(),
@@ -40,7 +40,7 @@ export const mcpServerConfigViewSchema = z.object({
 });
 export type McpServerConfigView = z.infer<typeof mcpServerConfigViewSchema>;
 
-export const mcpConfigViewSchema = z.object({
+const mcpConfigViewSchema = z.object({
   /** The config text with every secret masked ("•••• abcd"); saving a mask unchanged keeps the stored value. */
   text: z.string(),
   servers: z.array(mcpServerConfigViewSchema),
@@ -54,7 +54,7 @@ export const mcpConfigViewSchema = z.object({
 });
 export type McpConfigView = z.infer<typeof mcpConfigViewSchema>;
 
-export const mcpToolSchema = z.object({
+const mcpToolSchema = z.object({
   name: z.string(),
   title: z.string().optional(),
   description: z.string().optional(),
@@ -62,10 +62,9 @@ export const mcpToolSchema = z.object({
 });
 export type McpTool = z.infer<typeof mcpToolSchema>;
 
-export const mcpServerStateSchema = z.enum(['stopped', 'starting', 'ready', 'error', 'restarting', 'disabled']);
-export type McpServerState = z.infer<typeof mcpServerStateSchema>;
+const mcpServerStateSchema = z.enum(['stopped', 'starting', 'ready', 'error', 'restarting', 'disabled']);
 
-export const mcpServerStatusSchema = z.object({
+const mcpServerStatusSchema = z.object({
   name: z.string(),
   transport: mcpTransportSchema,
   state: mcpServerStateSchema,
@@ -79,11 +78,11 @@ export const mcpServerStatusSchema = z.object({
 });
 export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 
-export const mcpServersViewSchema = z.object({ revision: z.number().int(), servers: z.array(mcpServerStatusSchema) });
+const mcpServersViewSchema = z.object({ revision: z.number().int(), servers: z.array(mcpServerStatusSchema) });
 export type McpServersView = z.infer<typeof mcpServersViewSchema>;
 
 /** One part of a tool result; large parts are cut, with `truncated` set. */
-export const mcpContentSchema = z.discriminatedUnion('type', [
+const mcpContentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), mimeType: z.string(), data: z.string() }),
   z.object({ type: z.literal('audio'), mimeType: z.string(), data: z.string() }),
@@ -92,7 +91,7 @@ export const mcpContentSchema = z.discriminatedUnion('type', [
 ]);
 export type McpContent = z.infer<typeof mcpContentSchema>;
 
-export const mcpToolResultSchema = z.object({
+const mcpToolResultSchema = z.object({
   server: z.string(),
   tool: z.string(),
   content: z.array(mcpContentSchema),

@@ -7,14 +7,14 @@ import { call, stream } from './define';
  * Ollama model names: [host/][namespace/]model[:tag], as the server parses them.
  * Checked before any request so a typo gets a clear message instead of a 400.
  */
-export const modelNameSchema = z
+const modelNameSchema = z
   .string()
   .trim()
   .min(1, MODEL_NAME_REQUIRED)
   .max(MODEL_NAME_MAX)
   .regex(MODEL_NAME_RE, MODEL_NAME_HINT);
 
-export const modelDetailsSchema = z.object({
+const modelDetailsSchema = z.object({
   parent_model: z.string().optional(),
   format: z.string().optional(),
   family: z.string().optional(),
@@ -23,7 +23,7 @@ export const modelDetailsSchema = z.object({
   quantization_level: z.string().optional(),
 });
 
-export const localModelSchema = z.object({
+const localModelSchema = z.object({
   name: z.string(),
   model: z.string(),
   modified_at: z.string(),
@@ -33,7 +33,7 @@ export const localModelSchema = z.object({
 });
 export type LocalModel = z.infer<typeof localModelSchema>;
 
-export const ollamaStatusSchema = z.object({
+const ollamaStatusSchema = z.object({
   host: z.string(),
   reachable: z.boolean(),
   version: z.string().optional(),
@@ -42,7 +42,7 @@ export const ollamaStatusSchema = z.object({
 export type OllamaStatus = z.infer<typeof ollamaStatusSchema>;
 
 /** One progress line of a pull/push/create, as Ollama sends it. */
-export const progressEventSchema = z.object({
+const progressEventSchema = z.object({
   status: z.string(),
   digest: z.string().optional(),
   total: z.number().optional(),
@@ -51,7 +51,7 @@ export const progressEventSchema = z.object({
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 
 /** A model loaded in memory (GET /api/ps). */
-export const runningModelSchema = z.object({
+const runningModelSchema = z.object({
   name: z.string(),
   model: z.string(),
   size: z.number(),
@@ -64,7 +64,7 @@ export const runningModelSchema = z.object({
 export type RunningModel = z.infer<typeof runningModelSchema>;
 
 /** What `ollama show` tells about a model; `model_info` keeps only scalar values (no token tables). */
-export const modelShowSchema = z.object({
+const modelShowSchema = z.object({
   name: z.string(),
   license: z.string().optional(),
   modelfile: z.string(),
@@ -80,7 +80,7 @@ export type ModelShow = z.infer<typeof modelShowSchema>;
 
 const parameterValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]);
 
-export const createInputSchema = z
+const createInputSchema = z
   .object({
     model: modelNameSchema,
     from: modelNameSchema,
@@ -93,7 +93,7 @@ export const createInputSchema = z
   .strict();
 export type CreateInput = z.infer<typeof createInputSchema>;
 
-export const embedResultSchema = z.object({
+const embedResultSchema = z.object({
   model: z.string(),
   embeddings: z.array(z.array(z.number())),
   total_duration: z.number().optional(),

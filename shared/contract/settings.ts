@@ -8,10 +8,10 @@ const httpUrl = z
   .max(2048)
   .refine((s) => /^https?:\/\/[^\s/]+/i.test(s), 'must be an http(s) URL');
 
-export const hubAccessSchema = z.enum(['ask', 'online', 'offline']);
+const hubAccessSchema = z.enum(['ask', 'online', 'offline']);
 export type HubAccess = z.infer<typeof hubAccessSchema>;
 
-export const themeSchema = z.enum(['system', 'light', 'dark']);
+const themeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof themeSchema>;
 
 export const settingsSchema = z.object({
@@ -43,7 +43,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
 
 /** A patch: a value sets the field, `null` returns it to its environment/default value. */
-export const settingsPatchSchema = z
+const settingsPatchSchema = z
   .object({
     ollamaHost: settingsSchema.shape.ollamaHost.nullable(),
     hubEndpoint: settingsSchema.shape.hubEndpoint.nullable(),
@@ -59,14 +59,14 @@ export const settingsPatchSchema = z
   .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
-export const settingSourceSchema = z.enum(['default', 'env', 'user']);
+const settingSourceSchema = z.enum(['default', 'env', 'user']);
 
 export const secretNames = ['hfToken', 'falKey', 'ollamaApiKey'] as const;
-export const secretNameSchema = z.enum(secretNames);
+const secretNameSchema = z.enum(secretNames);
 export type SecretName = z.infer<typeof secretNameSchema>;
 
 /** What the renderer may know of a secret: never its value. */
-export const secretStatusSchema = z.object({
+const secretStatusSchema = z.object({
   name: secretNameSchema,
   set: z.boolean(),
   last4: z.string().max(4).optional(),
@@ -79,14 +79,14 @@ export type SecretStatus = z.infer<typeof secretStatusSchema>;
 
 /** The settings that name a server main sends a key to. */
 export const endpointSettings = ['hubEndpoint', 'routerUrl', 'falRestBase', 'ollamaHost'] as const;
-export const endpointSettingSchema = z.enum(endpointSettings);
+const endpointSettingSchema = z.enum(endpointSettings);
 export type EndpointSetting = z.infer<typeof endpointSettingSchema>;
 
 /**
  * Which key goes where: a key is sent only to its own service's hosts, to a host set outside the page (environment,
  * command line), or to an origin the user approved outside the renderer.
  */
-export const keyBindingSchema = z.object({
+const keyBindingSchema = z.object({
   setting: endpointSettingSchema,
   key: secretNameSchema,
   origin: z.string(),
@@ -95,7 +95,7 @@ export const keyBindingSchema = z.object({
 });
 export type KeyBinding = z.infer<typeof keyBindingSchema>;
 
-export const settingsViewSchema = z.object({
+const settingsViewSchema = z.object({
   values: settingsSchema,
   sources: z.record(z.string(), settingSourceSchema),
   secrets: z.array(secretStatusSchema),

@@ -3,7 +3,7 @@ import { modelRecordSchema } from '../model-record';
 import { call } from './define';
 
 export const snippetKinds = ['inference', 'library', 'local-app', 'local-server'] as const;
-export const snippetKindSchema = z.enum(snippetKinds);
+const snippetKindSchema = z.enum(snippetKinds);
 export type SnippetKind = z.infer<typeof snippetKindSchema>;
 
 /** One generated snippet; `language` is python | js | sh (library snippets are classified by content). */
@@ -58,7 +58,7 @@ export const snippetOptionsSchema = z
   .strict();
 export type SnippetOptions = z.infer<typeof snippetOptionsSchema>;
 
-export const providerChoiceSchema = z.object({
+const providerChoiceSchema = z.object({
   id: z.string(),
   status: z.enum(['live', 'staging']).optional(),
   /** The provider's own model id (from the mapping). */
@@ -66,7 +66,7 @@ export const providerChoiceSchema = z.object({
 });
 export type ProviderChoice = z.infer<typeof providerChoiceSchema>;
 
-export const snippetSectionSchema = z.object({
+const snippetSectionSchema = z.object({
   kind: snippetKindSchema,
   snippets: z.array(snippetSchema),
   /** Why there are no snippets (e.g. the task/provider pair has none): shown instead of an empty editor. */
@@ -78,9 +78,9 @@ export const snippetSectionSchema = z.object({
 });
 export type SnippetSection = z.infer<typeof snippetSectionSchema>;
 
-export const deeplinkSchema = z.object({ app: z.string(), label: z.string(), url: z.string() });
+const deeplinkSchema = z.object({ app: z.string(), label: z.string(), url: z.string() });
 
-export const snippetsResultSchema = z.object({
+const snippetsResultSchema = z.object({
   modelId: z.string(),
   provider: z.string(),
   providers: z.array(providerChoiceSchema),
@@ -92,7 +92,7 @@ export const snippetsResultSchema = z.object({
 });
 export type SnippetsResult = z.infer<typeof snippetsResultSchema>;
 
-export const snippetsRequestSchema = z
+const snippetsRequestSchema = z
   .object({
     model: modelRecordSchema,
     quant: z

@@ -11,7 +11,7 @@ export interface SenderLike {
   once(event: 'destroyed', fn: () => void): void;
 }
 /** The frame that sent a message (Electron's WebFrameMain): null once it navigated away or was destroyed. */
-export interface FrameLike {
+interface FrameLike {
   url: string;
   /** null for a top-level (main) frame. */
   parent: unknown;

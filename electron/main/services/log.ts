@@ -1,7 +1,7 @@
 import { appendFileSync, chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
@@ -10,7 +10,7 @@ export interface Logger {
   error(msg: string, data?: Record<string, unknown>): void;
 }
 
-export interface LoggerOptions {
+interface LoggerOptions {
   /** JSON-lines log file (created 0600); omitted → nothing is written to disk. */
   file?: string;
   /** Current secret values: every one is masked in every line written. */

@@ -33,7 +33,7 @@ export interface Cipher {
 }
 
 /** How a secret set in the app is kept: OS keychain, a file that is only obfuscated, or memory only. */
-export type SecretStorage = 'keychain' | 'basic_text' | 'none';
+type SecretStorage = 'keychain' | 'basic_text' | 'none';
 
 /** The flag in secrets.json that records the user's choice to keep secrets on disk without a keyring. */
 const WEAK_OPT_IN = '$keepWithoutKeyring';

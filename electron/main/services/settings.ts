@@ -17,7 +17,7 @@ import type { SecretStore } from './secrets';
 
 type Env = Record<string, string | undefined>;
 
-export const defaultSettings: Settings = {
+const defaultSettings: Settings = {
   ollamaHost: 'http://127.0.0.1:11434',
   hubEndpoint: 'https://huggingface.co',
   routerUrl: 'https://router.huggingface.co',
@@ -39,7 +39,7 @@ export function normalizeOllamaHost(raw: string): string {
 }
 
 /** The environment variables that set endpoints outside the page (and so bind the endpoint's key to them). */
-export const endpointEnvVars: Record<EndpointSetting, string> = {
+const endpointEnvVars: Record<EndpointSetting, string> = {
   hubEndpoint: 'HF_ENDPOINT',
   routerUrl: 'HUBDESK_ROUTER_URL',
   falRestBase: 'HUBDESK_FAL_REST_BASE',
@@ -79,7 +79,7 @@ function userEndpoint(setting: EndpointSetting, raw: string): string {
  * Settings files of earlier versions: `hubSearch` (a switch that was off until the user turned it on) became
  * `hubAccess`; a stored value was a choice the user made, so it is kept as that choice.
  */
-export function migrateValues(values: unknown): unknown {
+function migrateValues(values: unknown): unknown {
   if (!values || typeof values !== 'object' || Array.isArray(values)) return values;
   const { hubSearch, ...rest } = values as Record<string, unknown>;
   if (typeof hubSearch === 'boolean' && rest.hubAccess === undefined) rest.hubAccess = hubSearch ? 'online' : 'offline';

@@ -40,7 +40,7 @@ export function mimeFor(file: string): string {
   return mime[extname(file)] ?? 'application/octet-stream';
 }
 
-export type StaticLookup = { status: 200; file: string; rel: string } | { status: 400 } | { status: 404 };
+type StaticLookup = { status: 200; file: string; rel: string } | { status: 400 } | { status: 404 };
 
 /**
  * The file under `root` a URL path names: a path without an extension is the single-page app's index.html;

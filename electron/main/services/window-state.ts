@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from './fs/atomic-write';
 
-export interface Bounds {
+interface Bounds {
   x?: number;
   y?: number;
   width: number;
@@ -9,7 +9,7 @@ export interface Bounds {
   maximized?: boolean;
 }
 
-export const defaultBounds: Bounds = { width: 1280, height: 820 };
+const defaultBounds: Bounds = { width: 1280, height: 820 };
 
 /** Remembers the window's size and position; a stored position off every display is dropped. */
 export function loadBounds(file: string, displays: { x: number; y: number; width: number; height: number }[]): Bounds {

@@ -1,7 +1,7 @@
 import { toAppError } from '@shared/errors';
 import type { Router, RunningStream, StreamSink } from '../router';
 
-export type CallRouter = Pick<Router, 'call' | 'stream'>;
+type CallRouter = Pick<Router, 'call' | 'stream'>;
 
 /**
  * A router whose real one is loaded on demand (load() starts it, once): calls wait for it, a stream cancelled before it starts never starts.

@@ -10,7 +10,7 @@ import type { Logger } from '../services/log';
 import { CONTENT_SECURITY_POLICY, lookupStatic, mimeFor } from '../services/static-files';
 import type { Router } from '../router';
 
-export interface WebServerOptions {
+interface WebServerOptions {
   /** The router, or a stand-in that waits for it (web.ts listens before the services are loaded). */
   router: Pick<Router, 'call' | 'stream'>;
   log: Logger;

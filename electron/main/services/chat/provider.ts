@@ -4,7 +4,7 @@ import type { ToolCall } from '@shared/contract/chat';
 import { AppError, type ErrorCode } from '@shared/errors';
 import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fetch';
 
-export interface ProviderRequest {
+interface ProviderRequest {
   routerUrl: string;
   token: string | undefined;
   billTo: string;
@@ -20,7 +20,7 @@ export interface ProviderRequest {
   timeoutMs?: number;
 }
 
-export interface ProviderDelta {
+interface ProviderDelta {
   content?: string;
   thinking?: string;
   finishReason?: string;
@@ -29,7 +29,7 @@ export interface ProviderDelta {
   toolCalls?: ToolCallFragment[];
 }
 
-export interface ToolCallFragment {
+interface ToolCallFragment {
   index: number;
   id?: string;
   name?: string;

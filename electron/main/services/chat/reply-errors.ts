@@ -2,7 +2,7 @@ import type { ChatBackend } from '@shared/contract/chat';
 import type { ReplyAction } from '@shared/reply-action';
 import { AppError, toAppError } from '@shared/errors';
 
-export const BILLING_URL = 'https://huggingface.co/settings/billing';
+const BILLING_URL = 'https://huggingface.co/settings/billing';
 
 const withAction = (e: AppError, message: string, action?: ReplyAction, code = e.code) =>
   new AppError(code, message, {

@@ -38,7 +38,7 @@ export interface ReplyOptions {
   mcp: () => Promise<McpService>;
 }
 
-export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
 export type ReplyCtx = StreamContext<ChatEvent>;
 type Ctx = ReplyCtx;

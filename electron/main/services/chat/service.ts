@@ -19,7 +19,7 @@ import { DEFAULT_WEB_BASE } from './tools/web-tools';
 
 export { ollamaOptions } from './code';
 
-export interface ChatServiceOptions extends ReplyOptions {
+interface ChatServiceOptions extends ReplyOptions {
   store: ChatStore;
 }
 

@@ -2,7 +2,7 @@ import { AppError } from '@shared/errors';
 import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fetch';
 import type { Logger } from '../log';
 
-export const FAL_TOKEN_SECONDS = 120;
+const FAL_TOKEN_SECONDS = 120;
 
 /**
  * The app alias fal's token endpoint expects, as @fal-ai/client's parseEndpointId reads it:
@@ -15,7 +15,7 @@ export function falAppAlias(endpointId: string): string {
   return parts[1];
 }
 
-export interface FalServiceOptions {
+interface FalServiceOptions {
   restBase: () => string;
   key: () => string | undefined;
   /** True when a key is set but not bound to the configured REST host (so none was given). */
@@ -25,7 +25,7 @@ export interface FalServiceOptions {
   fetch?: typeof fetch;
 }
 
-export interface FalTempToken {
+interface FalTempToken {
   token: string;
   app: string;
   expiresInSeconds: number;
@@ -96,7 +96,7 @@ export class FalService {
 }
 
 /** fal answers with a JSON string, or an object whose `detail` holds the token (plain text also seen). */
-export function parseToken(text: string): string | undefined {
+function parseToken(text: string): string | undefined {
   const t = text.trim();
   if (!t) return undefined;
   try {

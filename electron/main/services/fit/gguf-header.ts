@@ -2,7 +2,7 @@ import type { GgufHeader } from '@shared/contract/hardware';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
 
-export interface GgufHeaderOptions {
+interface GgufHeaderOptions {
   endpoint: () => string;
   token: () => string | undefined;
   /** Hub access on: nothing is sent otherwise. */

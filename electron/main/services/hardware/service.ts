@@ -8,14 +8,14 @@ import { parseNvidiaSmi, parseRocmSmi, parseSysctlMemsize } from './parse';
 /** Runs a tool and gives its stdout; rejects with `code: 'ENOENT'` when it is not installed. */
 export type RunTool = (cmd: string, args: string[], timeoutMs: number) => Promise<string>;
 
-export const runTool: RunTool = (cmd, args, timeoutMs) =>
+const runTool: RunTool = (cmd, args, timeoutMs) =>
   new Promise((resolve, reject) => {
     execFile(cmd, args, { timeout: timeoutMs, windowsHide: true, maxBuffer: 1024 * 1024 }, (err, stdout) =>
       err ? reject(err) : resolve(String(stdout)),
     );
   });
 
-export interface HardwareServiceOptions {
+interface HardwareServiceOptions {
   override: () => HardwareOverride | undefined;
   log: Logger;
   run?: RunTool;

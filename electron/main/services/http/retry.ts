@@ -5,9 +5,9 @@ import { AppError } from '@shared/errors';
  * rate limited or a gateway in trouble — are tried up to three times, waiting 1 s, 2 s… (doubling, capped at 8 s)
  * or what the server's Retry-After says. Anything else fails at once.
  */
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 export const MAX_ATTEMPTS = 3;
-export const BASE_BACKOFF_MS = 1_000;
+const BASE_BACKOFF_MS = 1_000;
 export const MAX_BACKOFF_MS = 8_000;
 
 /** The wait before attempt `attempt + 1`: the server's Retry-After when given, else doubling from `baseMs`, capped. */
@@ -17,7 +17,7 @@ export function backoffMs(attempt: number, opts: { baseMs?: number; retryAfterMs
 }
 
 /** Waits `ms`, or rejects with `aborted` as soon as `signal` fires. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((ok, fail) => {
     if (signal?.aborted) return fail(new AppError('aborted', 'Stopped.'));
     const onAbort = () => {
@@ -32,7 +32,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-export interface RetryOptions {
+interface RetryOptions {
   /**
    * Whether a failure may be tried again, given the HTTP status it carries: `false` to fail at once, or the
    * server's Retry-After (ms) when it sent one. Statuses outside RETRY_STATUSES never reach it.

@@ -20,7 +20,7 @@ class StatusFailure extends Error {
   }
 }
 
-export interface HubClientOptions {
+interface HubClientOptions {
   endpoint: () => string;
   token: () => string | undefined;
   /** Where answers are kept with their ETag. */

@@ -16,7 +16,7 @@ export const README_MAX_BYTES = 1_000_000;
 /** A Files tab lists at most this many entries at a time; a cursor brings the next part on request. */
 export const TREE_MAX_ENTRIES = 5_000;
 /** Models listed per lineage relation. */
-export const DERIVED_LIMIT = 20;
+const DERIVED_LIMIT = 20;
 
 export const OFF_MESSAGE =
   'Live Hub access is off. Choose "Use the Hub" in Settings → Hub access to ask huggingface.co (nothing is sent until you do).';
@@ -25,7 +25,7 @@ const enc = (id: string) => id.split('/').map(encodeURIComponent).join('/');
 const apiBase = (kind: RepoKind, id: string) => `/api/${kind}s/${enc(id)}`;
 const filePrefix = (kind: RepoKind) => (kind === 'model' ? '' : `/${kind}s`);
 
-export function readmePath(kind: RepoKind, id: string): string {
+function readmePath(kind: RepoKind, id: string): string {
   return `${filePrefix(kind)}/${enc(id)}/resolve/main/README.md`;
 }
 
@@ -42,7 +42,7 @@ const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string =>
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** A dataset's or a Space's info answer, keeping only what reads as the documented types. */
-export function toRepoInfo(kind: 'dataset' | 'space', id: string, raw: Record<string, unknown>): HubRepoInfo {
+function toRepoInfo(kind: 'dataset' | 'space', id: string, raw: Record<string, unknown>): HubRepoInfo {
   const out: HubRepoInfo = { kind, id: str(raw.id) ?? id, tags: strings(raw.tags) ?? [] };
   out.author = str(raw.author) ?? (out.id.includes('/') ? out.id.split('/')[0] : undefined);
   if (!out.author) delete out.author;

@@ -26,12 +26,12 @@ export const MODEL_LIST_EXPAND = [
   'tags',
 ] as const;
 
-export const DEFAULT_PAGE_SIZE = 30;
+const DEFAULT_PAGE_SIZE = 30;
 
 const what: Record<HubKind, string> = { models: 'model search', datasets: 'dataset search', spaces: 'Space search' };
 
 /** The query string of a first page, in the Hub's own parameters (as huggingface_hub's `list_models` sends them). */
-export function searchQuery(input: HubSearchInput): URLSearchParams {
+function searchQuery(input: HubSearchInput): URLSearchParams {
   const q = new URLSearchParams();
   const kind = input.kind;
   if (input.search) q.set('search', input.search);
@@ -57,7 +57,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** One row of any list, keeping only fields of the expected type (the Hub adds fields over time). */
-export function repoSummary(kind: HubKind, raw: Record<string, unknown>): HubRepoSummary | undefined {
+function repoSummary(kind: HubKind, raw: Record<string, unknown>): HubRepoSummary | undefined {
   const id = str(raw.id) ?? str(raw.modelId);
   if (!id) return undefined;
   const out: HubRepoSummary = {

@@ -16,14 +16,14 @@ import { searchHub } from './search';
 
 export { nextLink };
 
-export interface HubServiceOptions {
+interface HubServiceOptions {
   client: HubClient;
   /** Hub access is `online`: nothing goes to the network otherwise. */
   enabled: () => boolean;
 }
 
 /** The Hub's mapping as an array, whichever shape it came in (object keyed by provider, or array). */
-export function normalizeProviderMapping(raw: unknown, modelId: string): ProviderMappingEntry[] | undefined {
+function normalizeProviderMapping(raw: unknown, modelId: string): ProviderMappingEntry[] | undefined {
   if (raw === undefined || raw === null) return undefined;
   const entries: unknown[] = Array.isArray(raw)
     ? raw

@@ -3,7 +3,7 @@
  * column (JSON.parse gives no position in Node 20), and secret strings can be replaced in place without reformatting.
  */
 
-export interface JsonSpan {
+interface JsonSpan {
   /** Offset of the value's first character (for a string: its opening quote). */
   start: number;
   end: number;

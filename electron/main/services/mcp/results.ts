@@ -2,7 +2,7 @@ import type { McpContent } from '@shared/contract/mcp';
 
 /** Bounds on what a tool result may carry into the app (and later into a model's context). */
 export const RESULT_TEXT_MAX = 512 * 1024;
-export const RESULT_BINARY_MAX = 8 * 1024 * 1024;
+const RESULT_BINARY_MAX = 8 * 1024 * 1024;
 
 const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.round(n / 1024)} KB`);
 

@@ -4,7 +4,7 @@ import { AppError } from '@shared/errors';
  * The one parser for every server address the user or the environment gives main (Ollama host, Hub endpoint,
  * inference router, fal REST base). It runs once, in main: what it returns is what services call.
  */
-export interface Endpoint {
+interface Endpoint {
   /** `scheme://host[:port]`, lower-cased, as browsers and fetch compare origins. */
   origin: string;
   /** The origin plus the path without trailing slashes: the value stored in settings. */

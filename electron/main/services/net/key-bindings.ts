@@ -16,13 +16,13 @@ export const keyOfEndpoint: Record<EndpointSetting, SecretName> = {
 };
 
 /** The hosts each key is issued for. */
-export const builtinOrigins: Record<SecretName, readonly string[]> = {
+const builtinOrigins: Record<SecretName, readonly string[]> = {
   hfToken: ['https://huggingface.co', 'https://router.huggingface.co'],
   falKey: ['https://rest.fal.ai'],
   ollamaApiKey: ['https://ollama.com'],
 };
 
-export const keyLabels: Record<SecretName, string> = {
+const keyLabels: Record<SecretName, string> = {
   hfToken: 'Hugging Face token',
   falKey: 'fal key',
   ollamaApiKey: 'Ollama API key',
@@ -38,7 +38,7 @@ export interface ApprovalRequest {
 /** Asks the user, outside the renderer (desktop: a main-process dialog), whether a key may go to an origin. */
 export type AskApproval = (req: ApprovalRequest) => Promise<boolean>;
 
-export interface KeyBindingsOptions {
+interface KeyBindingsOptions {
   /** Where approvals persist (desktop); omitted → none are kept (web mode cannot approve anyway). */
   file?: string;
   secrets: SecretStore;

@@ -26,7 +26,7 @@ function valid(line: string): boolean {
   }
 }
 
-export function ndjsonFilter(log: Logger, url: string): TransformStream<Uint8Array, Uint8Array> {
+function ndjsonFilter(log: Logger, url: string): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let rest = '';

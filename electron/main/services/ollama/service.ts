@@ -14,7 +14,7 @@ import type { Logger } from '../log';
 import { ollamaError } from './errors';
 import { skipInvalidJsonLines } from './ndjson';
 
-export interface OllamaServiceOptions {
+interface OllamaServiceOptions {
   host: () => string;
   apiKey: () => string | undefined;
   log: Logger;
@@ -240,7 +240,7 @@ export class OllamaService {
 }
 
 /** Keeps only the fields Ollama's progress lines define (completed is absent while 0). */
-export function progress(p: { status: string; digest?: string; total?: number; completed?: number }): ProgressEvent {
+function progress(p: { status: string; digest?: string; total?: number; completed?: number }): ProgressEvent {
   const e: ProgressEvent = { status: p.status };
   if (p.digest) e.digest = p.digest;
   if (typeof p.total === 'number') e.total = p.total;

@@ -32,7 +32,7 @@ export function toModelData(model: ModelRecord): ModelData {
 }
 
 /** The options object handed to getInferenceSnippets: only the keys the user set; `inputs` JSON-encoded. */
-export function libraryOptions(o: SnippetOptions, accessToken?: string): Record<string, unknown> {
+function libraryOptions(o: SnippetOptions, accessToken?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (o.streaming) out.streaming = true;
   if (o.billTo) out.billTo = o.billTo;
@@ -48,7 +48,7 @@ export function libraryOptions(o: SnippetOptions, accessToken?: string): Record<
 }
 
 /** hf-inference, auto, then every provider of the model's mapping (with its status). */
-export function providerChoices(model: ModelRecord): ProviderChoice[] {
+function providerChoices(model: ModelRecord): ProviderChoice[] {
   const out: ProviderChoice[] = [{ id: 'hf-inference' }, { id: 'auto' }];
   for (const e of model.inferenceProviderMapping ?? []) {
     const existing = out.find((p) => p.id === e.provider);
@@ -58,7 +58,7 @@ export function providerChoices(model: ModelRecord): ProviderChoice[] {
   return out;
 }
 
-export function mappingEntry(model: ModelRecord, provider: string): MappingEntry | undefined {
+function mappingEntry(model: ModelRecord, provider: string): MappingEntry | undefined {
   return model.inferenceProviderMapping?.find((e) => e.provider === provider) as MappingEntry | undefined;
 }
 
@@ -72,10 +72,10 @@ const installs: Record<string, string> = {
   'js/openai': 'npm install openai',
   'js/ollama': 'npm install ollama',
 };
-export const installFor = (language: string, client: string): string | undefined => installs[`${language}/${client}`];
+const installFor = (language: string, client: string): string | undefined => installs[`${language}/${client}`];
 
 /** A repo of local weights only (GGUF, MLX): the Hub maps no provider to these unless it says so. */
-export function isLocalWeights(model: ModelRecord): boolean {
+function isLocalWeights(model: ModelRecord): boolean {
   const lib = model.library_name ?? '';
   return ['gguf', 'mlx'].includes(lib) || model.tags.includes('gguf') || model.tags.includes('mlx');
 }
@@ -136,7 +136,7 @@ const shellLine =
   /^(pip3?|npm|npx|git|curl|wget|brew|docker|hf|huggingface-cli|python3? -m|uv|conda|ollama|cortiq|mlagents-[\w-]+)\b/;
 
 /** Library snippets carry no language: classify by content (shell commands, JavaScript, otherwise Python). */
-export function guessLanguage(library: string, content: string): string {
+function guessLanguage(library: string, content: string): string {
   if (library === 'transformers.js') return 'js';
   const lines = content
     .split('\n')
@@ -169,7 +169,7 @@ function librarySection(model: ModelRecord): SnippetSection {
 }
 
 /** A GGUF file path for the quant picked on the model page, so the apps fill `<repo>:<quant>`. */
-export function ggufFileFor(model: ModelRecord, quant?: string): string | undefined {
+function ggufFileFor(model: ModelRecord, quant?: string): string | undefined {
   if (!quant) return undefined;
   const file = model.siblings?.find((s) => s.rfilename.endsWith('.gguf') && parseGGUFQuantLabel(s.rfilename) === quant);
   return file?.rfilename ?? `${model.id.split('/').pop()}-${quant}.gguf`;
@@ -273,7 +273,7 @@ function localServerSection(model: ModelRecord, quant: string | undefined, o: Sn
   };
 }
 
-export interface GenerateArgs {
+interface GenerateArgs {
   model: ModelRecord;
   quant?: string;
   kinds?: SnippetKind[];
@@ -364,7 +364,7 @@ export class SnippetEngine {
 }
 
 /** The inference library logs through a global logger: route it into the app's log (not the console). */
-export function routeLibraryLogs(log: Logger): void {
+function routeLibraryLogs(log: Logger): void {
   const fmt = (args: unknown[]) =>
     args.length ? { args: args.map((a) => (a instanceof Error ? a.message : String(a))) } : undefined;
   setLogger({

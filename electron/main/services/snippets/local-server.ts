@@ -51,7 +51,7 @@ function pythonLiteral(v: unknown, indent: string): string {
     : '{}';
 }
 
-export type BodyFormat = 'json' | 'python' | 'ts' | 'curl';
+type BodyFormat = 'json' | 'python' | 'ts' | 'curl';
 
 /** A JSON value as it is written in a snippet of each language; an unknown format fails with `Unsupported format`. */
 export function formatBody(value: unknown, format: string): string {
@@ -74,9 +74,9 @@ export function formatBody(value: unknown, format: string): string {
   }
 }
 
-export const defaultMessages = [{ role: 'user', content: 'What is the capital of France?' }];
+const defaultMessages = [{ role: 'user', content: 'What is the capital of France?' }];
 
-export interface LocalServerVars {
+interface LocalServerVars {
   /** The Ollama model name, e.g. `hf.co/owner/repo:Q4_K_M`. */
   model: string;
   host: string;

@@ -9,7 +9,7 @@ import { SnippetEngine } from './engine';
 /** The desktop's save dialog (an Electron adapter): returns the path the user chose, or undefined if cancelled. */
 export type SaveDialogPort = (opts: { defaultName: string; extension: string }) => Promise<string | undefined>;
 
-export interface SnippetServiceOptions {
+interface SnippetServiceOptions {
   log: Logger;
   ollamaHost: () => string;
   billTo: () => string;
@@ -17,7 +17,7 @@ export interface SnippetServiceOptions {
   saveDialog?: SaveDialogPort;
 }
 
-export interface SnippetRequest {
+interface SnippetRequest {
   model: ModelRecord;
   quant?: string;
   kinds?: SnippetKind[];

@@ -1,6 +1,6 @@
 import { AppError } from '@shared/errors';
 
-export type Answer = 'once' | 'always' | 'deny';
+type Answer = 'once' | 'always' | 'deny';
 
 interface Waiting {
   convId: string;

@@ -6,7 +6,7 @@ import { newId } from '../rows';
 import type { ToolApprovals } from './approvals';
 import type { Toolbox } from './toolbox';
 
-export interface ToolRoundOptions {
+interface ToolRoundOptions {
   approvals: ToolApprovals;
   /** How long one call may run before it ends with a timeout error (the model gets it back). */
   timeoutMs: number;

@@ -6,7 +6,7 @@ import type { McpService } from '../../mcp/manager';
 import { runWebTool, webToolDefs } from './web-tools';
 
 /** A tool as offered to a model, and where it runs. */
-export interface OfferedTool {
+interface OfferedTool {
   /** The name the model sees: the tool's own, or `server_tool` when two sources share one. */
   name: string;
   source: string;
@@ -16,19 +16,19 @@ export interface OfferedTool {
 }
 
 /** What a tool answered, ready for the model (text) and the user (text and images). */
-export interface ToolOutput {
+interface ToolOutput {
   content: string;
   images?: string[];
   isError: boolean;
 }
 
-export interface ToolboxDeps {
+interface ToolboxDeps {
   mcp: () => Promise<McpService>;
   web: () => { apiKey: string | undefined; base: string };
 }
 
 /** What a model may receive of one result: tools can return far more than a context holds. */
-export const MODEL_RESULT_MAX = 32_000;
+const MODEL_RESULT_MAX = 32_000;
 
 const WEB_LABEL = 'Web search and fetch (ollama.com)';
 
@@ -36,7 +36,7 @@ const WEB_LABEL = 'Web search and fetch (ollama.com)';
 const safeName = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
 
 /** The text of an MCP result: text and resources as they are, binaries named (images also go to the user). */
-export function mcpText(content: McpContent[]): { text: string; images: string[] } {
+function mcpText(content: McpContent[]): { text: string; images: string[] } {
   const parts: string[] = [];
   const images: string[] = [];
   for (const c of content) {
