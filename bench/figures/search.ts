@@ -25,7 +25,7 @@ declare const HubSearch: typeof import('../../renderer/src/pages/catalogue/searc
  */
 export async function search(ctx: BenchContext): Promise<Figure[]> {
   const code = await bundleForBrowser('renderer/src/pages/catalogue/search.ts', 'HubSearch');
-  const embedded = recordsFromCatalogue(new CatalogueService().get());
+  const embedded = recordsFromCatalogue(await new CatalogueService().get());
   const browser = await launchChromium();
   const out: Figure[] = [];
   try {

@@ -71,7 +71,7 @@ export async function snippets(ctx: BenchContext): Promise<Figure[]> {
     repeat.push(time(gen));
   }
 
-  const catalogue = new CatalogueService().get().models as ModelRecord[];
+  const catalogue = (await new CatalogueService().get()).models as ModelRecord[];
   const all: number[] = [];
   for (let r = 0; r < ctx.runs(5, 2); r++) {
     const engine = new SnippetEngine(log);

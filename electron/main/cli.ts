@@ -174,7 +174,7 @@ const hubEndpoint = (env: NodeJS.ProcessEnv) =>
   (env.HF_ENDPOINT?.trim() || 'https://huggingface.co').replace(/\/+$/, '');
 
 async function resolveModel(id: string, env: NodeJS.ProcessEnv): Promise<ModelRecord> {
-  const embedded = new CatalogueService().get().models.find((m) => m.id === id);
+  const embedded = (await new CatalogueService().get()).models.find((m) => m.id === id);
   if (embedded) {
     const { tasks: _tasks, widget: _widget, ...record } = embedded;
     return record;

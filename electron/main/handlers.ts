@@ -1,5 +1,5 @@
 import type { Handlers } from './router';
-import { isAllowedExternal } from './services/external';
+import { isAllowedExternal, loadExternalTargets } from './services/external';
 import type { Services } from './services';
 import { AppError } from '@shared/errors';
 
@@ -8,6 +8,7 @@ export function createHandlers(s: Services): Handlers {
   return {
     'app.info': () => s.info,
     'app.openExternal': async ({ url }) => {
+      await loadExternalTargets();
       if (!isAllowedExternal(url))
         throw new AppError('forbidden', `Links to ${new URL(url).host} are not opened by HubDesk.`);
       if (!s.openExternal) return { opened: false };

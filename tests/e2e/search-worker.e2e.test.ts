@@ -3,7 +3,7 @@ import type { Browser, Page, Worker } from 'playwright-core';
 import { CatalogueService } from '../../electron/main/services/catalogue/service';
 import { openApp, type WebApp } from './harness';
 
-const data = new CatalogueService().get();
+const data = await new CatalogueService().get();
 
 describe('typo-tolerant search runs off the page thread', () => {
   let app: WebApp;

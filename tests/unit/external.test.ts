@@ -1,6 +1,6 @@
 import { LOCAL_APPS } from '@huggingface/tasks';
 import { describe, expect, it } from 'vitest';
-import { isAllowedExternal } from '../../electron/main/services/external';
+import { isAllowedExternal, loadExternalTargets } from '../../electron/main/services/external';
 import { startTestApp } from '../helpers/app';
 
 describe('links that leave the app', () => {
@@ -15,7 +15,10 @@ describe('links that leave the app', () => {
     expect(isAllowedExternal('not a url')).toBe(false);
   });
 
-  it("allows the local apps' own deeplinks, as @huggingface/tasks builds them, and no other scheme", () => {
+  it("allows the local apps' own deeplinks, as @huggingface/tasks builds them, and no other scheme", async () => {
+    // Until the library has been loaded (on first use, not at start-up), no app scheme is allowed.
+    expect(isAllowedExternal('lmstudio://open_from_hf?model=org/model-GGUF')).toBe(false);
+    await loadExternalTargets();
     const model = {
       id: 'bartowski/Llama-3.2-1B-Instruct-GGUF',
       tags: ['gguf'],

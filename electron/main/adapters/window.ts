@@ -1,6 +1,6 @@
 import { BrowserWindow, screen, session, shell } from 'electron';
 import { join } from 'node:path';
-import { isAllowedExternal } from '../services/external';
+import { isAllowedExternal, loadExternalTargets } from '../services/external';
 import { APP_ORIGIN } from '../services/static-files';
 import { loadBounds, saveBounds } from '../services/window-state';
 
@@ -37,6 +37,7 @@ export function createMainWindow(dataDir: string, preload: string): BrowserWindo
   // A redirect is a navigation too: both are refused alike.
   win.webContents.on('will-navigate', (e) => e.preventDefault());
   win.webContents.on('will-redirect', (e) => e.preventDefault());
+  void loadExternalTargets();
   win.webContents.setWindowOpenHandler(({ url }) => {
     // Only web links: a custom app scheme (lmstudio:…) opens only from the Local apps buttons, through main.
     if (/^https:/i.test(url) && isAllowedExternal(url)) void shell.openExternal(url);

@@ -1,4 +1,4 @@
-import { LOCAL_APPS, type ModelData } from '@huggingface/tasks';
+import type { ModelData } from '@huggingface/tasks';
 import { externalHosts } from '@shared/contract/app';
 
 /** A model every local app accepts, only to learn what their deeplinks look like. */
@@ -12,29 +12,33 @@ const probe = {
 } as unknown as ModelData;
 
 let deeplinkTargets: { schemes: Set<string>; hosts: Set<string> } | undefined;
+let loading: Promise<void> | undefined;
 
-/** The protocols (lmstudio:, jan:…) and https hosts of the local apps' deeplinks, from @huggingface/tasks itself. */
-function localAppTargets(): { schemes: Set<string>; hosts: Set<string> } {
-  if (deeplinkTargets) return deeplinkTargets;
-  const schemes = new Set<string>();
-  const hosts = new Set<string>();
-  for (const app of Object.values(LOCAL_APPS)) {
-    if (!('deeplink' in app)) continue;
-    try {
-      const url = new URL(String(app.deeplink(probe, 'model-Q4_K_M.gguf')));
-      if (url.protocol === 'https:') hosts.add(url.hostname);
-      else if (!['http:', 'file:', 'javascript:', 'data:'].includes(url.protocol)) schemes.add(url.protocol);
-    } catch {
-      // An app whose deeplink does not build for the probe simply adds nothing.
+/**
+ * Learns the protocols (lmstudio:, jan:…) and https hosts of the local apps' deeplinks from @huggingface/tasks
+ * itself. Loaded on first use, not at start-up: until then only the fixed hosts are allowed.
+ */
+export function loadExternalTargets(): Promise<void> {
+  return (loading ??= import('@huggingface/tasks').then(({ LOCAL_APPS }) => {
+    const schemes = new Set<string>();
+    const hosts = new Set<string>();
+    for (const app of Object.values(LOCAL_APPS)) {
+      if (!('deeplink' in app)) continue;
+      try {
+        const url = new URL(String(app.deeplink(probe, 'model-Q4_K_M.gguf')));
+        if (url.protocol === 'https:') hosts.add(url.hostname);
+        else if (!['http:', 'file:', 'javascript:', 'data:'].includes(url.protocol)) schemes.add(url.protocol);
+      } catch {
+        // An app whose deeplink does not build for the probe simply adds nothing.
+      }
     }
-  }
-  deeplinkTargets = { schemes, hosts };
-  return deeplinkTargets;
+    deeplinkTargets = { schemes, hosts };
+  }));
 }
 
 /**
  * What may leave the app for the system: https links to known hosts (or their subdomains), and the local apps'
- * deeplinks ("Open in LM Studio"), which the system hands to the installed app.
+ * deeplinks ("Open in LM Studio"), which the system hands to the installed app (once loadExternalTargets is done).
  */
 export function isAllowedExternal(raw: string): boolean {
   let url: URL;
@@ -44,7 +48,7 @@ export function isAllowedExternal(raw: string): boolean {
     return false;
   }
   if (url.username || url.password) return false;
-  const apps = localAppTargets();
+  const apps = deeplinkTargets ?? { schemes: new Set<string>(), hosts: new Set<string>() };
   if (apps.schemes.has(url.protocol)) return true;
   if (url.protocol !== 'https:') return false;
   const host = url.hostname.toLowerCase();

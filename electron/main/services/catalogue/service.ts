@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type { CatalogueData } from '@shared/contract/catalogue';
-import { buildCatalogue } from './build';
 
 function tasksVersion(): string {
   try {
@@ -10,12 +9,11 @@ function tasksVersion(): string {
   }
 }
 
-/** The embedded catalogue, built once from @huggingface/tasks on first request. */
+/** The embedded catalogue, built once from @huggingface/tasks on first request (the library loads then). */
 export class CatalogueService {
-  private data?: CatalogueData;
+  private data?: Promise<CatalogueData>;
 
-  get(): CatalogueData {
-    this.data ??= buildCatalogue(tasksVersion());
-    return this.data;
+  get(): Promise<CatalogueData> {
+    return (this.data ??= import('./build').then(({ buildCatalogue }) => buildCatalogue(tasksVersion())));
   }
 }

@@ -2,7 +2,6 @@ import type { Message as OllamaMessage } from 'ollama';
 import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
 import { AppError } from '@shared/errors';
-import { renderLocalServerSnippets } from '../snippets/local-server';
 import type { SnippetService } from '../snippets/service';
 import type { Conversation } from './conversation';
 import { fitTurns, toTurns, type Turn } from './turns';
@@ -59,11 +58,11 @@ const clip = (t: Turn): Turn => ({ ...t, content: t.content.slice(0, 20_000) });
  * exactly what the chat request sends (`toTurns`), ending with the last user turn so running it reproduces the
  * last reply.
  */
-export function conversationCode(
+export async function conversationCode(
   conv: Conversation,
   snippets: SnippetService,
   ollamaHost: string,
-): { snippets: Snippet[]; notice?: string } {
+): Promise<{ snippets: Snippet[]; notice?: string }> {
   const { meta } = conv;
   if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
   // The router request carries tool turns only while the conversation has tool sources on: the code does the same.
@@ -76,7 +75,9 @@ export function conversationCode(
   return meta.backend === 'ollama' ? ollamaCode(meta, fit, ollamaHost) : routerCode(meta, fit, snippets);
 }
 
-function ollamaCode(meta: ConversationMeta, turns: Turn[], host: string): { snippets: Snippet[] } {
+async function ollamaCode(meta: ConversationMeta, turns: Turn[], host: string): Promise<{ snippets: Snippet[] }> {
+  // The local-server templates (and their template engine) load with the first "Open as code".
+  const { renderLocalServerSnippets } = await import('../snippets/local-server');
   const base = {
     model: meta.model,
     host,
@@ -100,13 +101,13 @@ function ollamaCode(meta: ConversationMeta, turns: Turn[], host: string): { snip
   };
 }
 
-function routerCode(
+async function routerCode(
   meta: ConversationMeta,
   turns: Turn[],
   snippets: SnippetService,
-): { snippets: Snippet[]; notice?: string } {
+): Promise<{ snippets: Snippet[]; notice?: string }> {
   const p = meta.params;
-  const res = snippets.generate({
+  const res = await snippets.generate({
     model: {
       id: meta.model,
       pipeline_tag: 'text-generation',

@@ -1,4 +1,3 @@
-import { InferenceClient } from '@huggingface/inference';
 import type { ChatCompletionInput, ChatCompletionInputMessage } from '@huggingface/tasks';
 import type { ToolCall } from '@shared/contract/chat';
 import { AppError, type ErrorCode } from '@shared/errors';
@@ -171,6 +170,8 @@ export async function* providerStream(req: ProviderRequest): AsyncGenerator<Prov
   if (!req.token)
     throw new AppError('unauthorized', 'No Hugging Face token is set — set it in Settings to chat with hosted models.');
   if (!req.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
+  // Loaded on the first router reply, not at start-up.
+  const { InferenceClient } = await import('@huggingface/inference');
   const client = new InferenceClient(req.token, {
     endpointUrl: `${req.routerUrl.replace(/\/+$/, '')}/v1`,
     fetch: timeoutFetch(req.timeoutMs ?? 30_000),

@@ -116,7 +116,7 @@ export class ChatService {
   }
 
   /** "Open as code": the conversation as runnable snippets (see conversationCode). */
-  code(id: string, snippets: SnippetService): { snippets: Snippet[]; notice?: string } {
+  code(id: string, snippets: SnippetService): Promise<{ snippets: Snippet[]; notice?: string }> {
     return conversationCode(this.store.get(id), snippets, this.opts.ollama.host);
   }
 

@@ -9,7 +9,6 @@ import {
   type ProviderMappingEntry,
 } from '@shared/model-record';
 import type { HubClient } from './client';
-import { ggufQuants } from './gguf';
 import { nextLink } from './links';
 import { HubRepoDetails, OFF_MESSAGE } from './repo';
 import { searchHub } from './search';
@@ -114,7 +113,7 @@ export class HubService {
       if (!base) throw new AppError('forbidden', OFF_MESSAGE, { details: { reason: 'hub-off' } });
       const expanded = this.client.cached(expandPath);
       const model = toModelRecord(id, base.body as Record<string, unknown>, expanded?.body as Record<string, unknown>);
-      return { model, freshness: base.freshness, quants: ggufQuants(model.siblings) };
+      return { model, freshness: base.freshness, quants: await quantsOf(model) };
     }
     const base = await this.client.get(basePath, what);
     let expanded: Record<string, unknown> | undefined;
@@ -127,6 +126,13 @@ export class HubService {
     if (!base.body || typeof base.body !== 'object' || Array.isArray(base.body))
       throw new AppError('upstream', `The Hub at ${this.client.host} sent an unreadable answer for the ${what}.`);
     const model = toModelRecord(id, base.body as Record<string, unknown>, expanded);
-    return { model, freshness: base.freshness, quants: ggufQuants(model.siblings) };
+    return { model, freshness: base.freshness, quants: await quantsOf(model) };
   }
+}
+
+/** A repo's GGUF quants; the quant tables of @huggingface/tasks load with the first GGUF repo, not at start-up. */
+async function quantsOf(model: ModelRecord): Promise<GgufQuant[]> {
+  if (!model.siblings?.some((f) => f.rfilename.toLowerCase().endsWith('.gguf'))) return [];
+  const { ggufQuants } = await import('./gguf');
+  return ggufQuants(model.siblings);
 }

@@ -4,7 +4,7 @@ import { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
 import { writeFileAtomic } from '../fs/atomic-write';
 import type { Logger } from '../log';
-import { SnippetEngine } from './engine';
+import type { SnippetEngine } from './engine';
 
 /** The desktop's save dialog (an Electron adapter): returns the path the user chose, or undefined if cancelled. */
 export type SaveDialogPort = (opts: { defaultName: string; extension: string }) => Promise<string | undefined>;
@@ -27,10 +27,13 @@ interface SnippetRequest {
 
 /** The workbench's main-side calls: generate (cached), render with the real token, save through the dialog. */
 export class SnippetService {
-  readonly engine: SnippetEngine;
+  private loading?: Promise<SnippetEngine>;
 
-  constructor(private readonly opts: SnippetServiceOptions) {
-    this.engine = new SnippetEngine(opts.log);
+  constructor(private readonly opts: SnippetServiceOptions) {}
+
+  /** The engine and the libraries behind it (@huggingface/inference, @huggingface/tasks) load on first use. */
+  private engine(): Promise<SnippetEngine> {
+    return (this.loading ??= import('./engine').then(({ SnippetEngine }) => new SnippetEngine(this.opts.log)));
   }
 
   private args(req: SnippetRequest) {
@@ -44,17 +47,17 @@ export class SnippetService {
     };
   }
 
-  generate(req: SnippetRequest): SnippetsResult {
-    return this.engine.generate({ ...this.args(req), accessToken: req.tempToken });
+  async generate(req: SnippetRequest): Promise<SnippetsResult> {
+    return (await this.engine()).generate({ ...this.args(req), accessToken: req.tempToken });
   }
 
   /** "Insert my token": the inference snippets with the user's real token written in, after the user confirmed. */
-  withToken(req: SnippetRequest): SnippetsResult {
+  async withToken(req: SnippetRequest): Promise<SnippetsResult> {
     const token = this.opts.hfToken();
     if (!token)
       throw new AppError('unauthorized', 'No Hugging Face token is set: add one in Settings, then try again.');
     this.opts.log.info('snippets rendered with the user token', { model: req.model.id });
-    return this.engine.generate({ ...this.args(req), kinds: ['inference'], accessToken: token });
+    return (await this.engine()).generate({ ...this.args(req), kinds: ['inference'], accessToken: token });
   }
 
   async save(fileName: string, content: string): Promise<{ saved: boolean; path?: string }> {
