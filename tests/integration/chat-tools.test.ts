@@ -49,6 +49,7 @@ describe('tools in chat: MCP servers for Ollama and router conversations, with a
   beforeEach(() => {
     ollama.requests.length = 0;
     router.requests.length = 0;
+    router.clearFaults();
     ollama.chatScript = defaultChatScript;
   });
 
@@ -295,6 +296,27 @@ describe('tools in chat: MCP servers for Ollama and router conversations, with a
       expect(py).toContain('"tool_calls": [');
       expect(py).toContain('"arguments": "{\\"a\\":2,\\"b\\":40}"');
       expect(py).toMatch(/"role": "tool",\s+"tool_call_id": "call_r1",\s+"content": "42"/);
+    });
+
+    it('a provider that refuses tools (400) says how to go on: tools off, or another provider', async () => {
+      const conv = await routerConv();
+      router.failWith(400, {
+        times: 1,
+        body: {
+          error: { message: '"auto" tool choice requires --enable-auto-tool-choice', type: 'invalid_request_error' },
+        },
+      });
+      const { error, result } = await send(conv.id, 'add');
+      expect(result).toBeUndefined();
+      expect(error).toMatchObject({ code: 'invalid_input' });
+      expect(error!.message).toMatch(
+        /auto-tool-choice.*may not support tool calling: turn this conversation's tools off/,
+      );
+      const saved = await app.client.call('chat.get', { id: conv.id });
+      expect(saved.messages.map((m) => [m.role, m.status])).toEqual([
+        ['user', 'complete'],
+        ['assistant', 'error'],
+      ]);
     });
 
     it('arguments that are not JSON are answered with an error the model reads, not run', async () => {

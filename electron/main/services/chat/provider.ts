@@ -94,7 +94,10 @@ export function httpStatusOf(e: unknown): number | undefined {
 }
 
 /** Turns what the inference client threw into a message a person can act on. */
-export function providerError(e: unknown, req: Pick<ProviderRequest, 'routerUrl' | 'model' | 'provider'>): AppError {
+export function providerError(
+  e: unknown,
+  req: Pick<ProviderRequest, 'routerUrl' | 'model' | 'provider' | 'tools'>,
+): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof TimeoutError)
     return new AppError(
@@ -110,8 +113,15 @@ export function providerError(e: unknown, req: Pick<ProviderRequest, 'routerUrl'
     const where = req.provider === 'auto' ? 'any provider' : `provider ${req.provider}`;
     const make = (code: ErrorCode, message: string) =>
       new AppError(code, message, { status, details: detail ? { detail } : undefined });
+    // Tools are the usual reason a provider refuses an otherwise fine request: say so, with the way out.
+    const tools = req.tools?.length
+      ? " The model or provider may not support tool calling: turn this conversation's tools off, or choose another provider."
+      : '';
     if (status === 400)
-      return make('invalid_input', `The request was refused as invalid${why}. Check the model id and the parameters.`);
+      return make(
+        'invalid_input',
+        `The request was refused as invalid${why}. Check the model id and the parameters.${tools}`,
+      );
     if (status === 401) return make('unauthorized', 'The Hugging Face token was rejected — set it in Settings.');
     if (status === 403)
       return make(
@@ -131,7 +141,7 @@ export function providerError(e: unknown, req: Pick<ProviderRequest, 'routerUrl'
     if (status === 422)
       return make(
         'invalid_input',
-        `The provider could not use these settings${why}. Change the parameters (e.g. max tokens) and try again.`,
+        `The provider could not use these settings${why}. Change the parameters (e.g. max tokens) and try again.${tools}`,
       );
     if (status === 429)
       return make(
