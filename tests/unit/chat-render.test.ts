@@ -49,6 +49,27 @@ describe('streaming Markdown', () => {
     expect(dom(renderMarkdown(text))).toBe(oneShot(text));
   });
 
+  it('a long finished message opened cold shows its end at once, then fills in to the same DOM', async () => {
+    const text = Array.from({ length: 40 }, () => Object.values(samples).join('\n\n')).join('\n\n');
+    expect(text.length).toBeGreaterThan(12_000);
+    const root = document.createElement('div');
+    const md = new IncrementalMarkdown(root, { progressive: true });
+    md.update(text, true);
+    const wrappers = [...root.children];
+    const empty = wrappers.filter((w) => w.innerHTML === '').length;
+    // The end is there in the first pass; earlier blocks wait, in place (their wrappers keep the order).
+    expect(wrappers.at(-1)!.innerHTML).not.toBe('');
+    expect(empty).toBeGreaterThan(0);
+    expect(wrappers[0].innerHTML).toBe('');
+    await md.whenComplete();
+    expect(unwrapped(root)).toBe(oneShot(text));
+    // A change while it fills in renders what is left at once.
+    const again = new IncrementalMarkdown(document.createElement('div'), { progressive: true });
+    again.update(text, true);
+    again.update(`${text}\n\nOne more line.`, true);
+    await again.whenComplete();
+  });
+
   it('splitting incrementally gives the same blocks as splitting the whole text', () => {
     for (const text of Object.values(samples)) {
       let prev = splitBlocks('');

@@ -9,43 +9,107 @@ export function renderMarkdown(text: string): string {
     .join('');
 }
 
+/** A finished message larger than this (in characters) opens from its end: what is on screen first. */
+const COLD_OPEN_FIRST = 12_000;
+/** Work per task while the rest of a cold open is filled in. */
+const FILL_BUDGET_MS = 8;
+
 /**
  * Keeps an element showing a growing Markdown text. Each top-level block has its own wrapper (`display: contents`),
  * rendered once and left alone while later text arrives; only blocks whose source changed are rendered again —
  * normally just the last. While streaming, the last block is healed for display; when the text is final, nothing is
  * rebuilt unless the healed tail differs from the real one.
+ *
+ * With `progressive`, a long finished message shown from nothing (a conversation opened) renders its last blocks at
+ * once — the end is what a chat shows first — and the earlier ones in short tasks after each paint, bottom up.
  */
 export class IncrementalMarkdown {
   private split?: Split;
   /** What each wrapper shows: the block's source as rendered (healed for an open tail). */
-  private shown: string[] = [];
+  private shown: (string | undefined)[] = [];
   private readonly els: HTMLElement[] = [];
+  private fill?: { cancelled: boolean };
+  private filled: Promise<void> = Promise.resolve();
 
-  constructor(private readonly root: HTMLElement) {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly opts: { progressive?: boolean } = {},
+  ) {
     root.replaceChildren();
+  }
+
+  /** Settles when every block is on screen (at once, unless a progressive cold open is still filling in). */
+  whenComplete(): Promise<void> {
+    return this.filled;
   }
 
   update(rawText: string, final: boolean): void {
     const text = rawText.replace(/\r\n?/g, '\n');
+    if (this.fill) this.fill.cancelled = true;
+    this.fill = undefined;
     this.split = splitBlocks(text, this.split);
     const blocks = this.split.blocks;
+    const cold = this.opts.progressive && final && this.els.length === 0 && text.length > COLD_OPEN_FIRST;
+    // On a cold open, blocks before `from` get empty wrappers now and their content after the first paint.
+    let from = 0;
+    if (cold) {
+      let size = 0;
+      from = blocks.length;
+      while (from > 0 && size < COLD_OPEN_FIRST) size += blocks[--from].raw.length;
+    }
     for (let i = 0; i < blocks.length; i++) {
-      const open = !final && i === blocks.length - 1;
-      const source = open ? healTail(blocks[i].raw) : blocks[i].raw;
-      if (this.shown[i] === source) continue;
-      let el = this.els[i];
-      if (!el) {
-        el = document.createElement('div');
-        el.className = 'md-block';
-        this.root.append(el);
-        this.els.push(el);
+      if (i < from) {
+        this.wrapper(i);
+        continue;
       }
-      el.innerHTML = renderBlock(source, open);
-      this.shown[i] = source;
+      const open = !final && i === blocks.length - 1;
+      this.show(i, open ? healTail(blocks[i].raw) : blocks[i].raw, open);
     }
     while (this.els.length > blocks.length) {
       this.els.pop()!.remove();
       this.shown.pop();
     }
+    this.filled = from > 0 ? this.fillIn(from) : Promise.resolve();
+  }
+
+  private wrapper(i: number): HTMLElement {
+    let el = this.els[i];
+    if (!el) {
+      el = document.createElement('div');
+      el.className = 'md-block';
+      this.root.append(el);
+      this.els.push(el);
+    }
+    return el;
+  }
+
+  private show(i: number, source: string, transient: boolean): void {
+    if (this.shown[i] === source) return;
+    this.wrapper(i).innerHTML = renderBlock(source, transient);
+    this.shown[i] = source;
+  }
+
+  /** Renders blocks `from - 1` down to 0, a budget's worth per task, each task after a paint. */
+  private fillIn(from: number): Promise<void> {
+    const job = { cancelled: false };
+    this.fill = job;
+    const blocks = this.split!.blocks;
+    let next = from - 1;
+    return new Promise<void>((done) => {
+      const step = () => {
+        if (job.cancelled) return done();
+        const t0 = performance.now();
+        while (next >= 0 && performance.now() - t0 < FILL_BUDGET_MS) {
+          this.show(next, blocks[next].raw, false);
+          next--;
+        }
+        if (next >= 0) requestAnimationFrame(() => setTimeout(step, 0));
+        else {
+          if (this.fill === job) this.fill = undefined;
+          done();
+        }
+      };
+      requestAnimationFrame(() => setTimeout(step, 0));
+    });
   }
 }

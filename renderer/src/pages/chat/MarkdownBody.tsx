@@ -10,7 +10,7 @@ export function MarkdownBody({ text, liveId }: { text: string; liveId?: string }
   const ref = useRef<HTMLDivElement>(null);
   const view = useRef<IncrementalMarkdown | null>(null);
   useLayoutEffect(() => {
-    const md = (view.current ??= new IncrementalMarkdown(ref.current!));
+    const md = (view.current ??= new IncrementalMarkdown(ref.current!, { progressive: true }));
     if (!liveId) {
       md.update(text, true);
       return;
