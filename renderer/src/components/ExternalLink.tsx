@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { api, isDesktop } from '../api';
+import { isDesktop } from '../api';
+import { openExternal } from '../hooks/app';
 import { Icon } from './Icon';
 
 /**
@@ -28,7 +29,7 @@ export function ExternalLink({
       onClick={(e) => {
         if (!isDesktop) return;
         e.preventDefault();
-        void api.call('app.openExternal', { url: href }).catch(() => {});
+        openExternal(href);
       }}
     >
       {children}

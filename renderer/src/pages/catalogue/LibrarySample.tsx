@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
 import type { CatalogueLibrary } from '@shared/contract/catalogue';
 import type { Snippet } from '@shared/contract/snippets';
 import type { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
-import { api } from '../../api';
 import { Loading } from '../../components/States';
+import { useLibrarySample } from '../../hooks/catalogue';
 import { useCatalogue } from '../../store/catalogue';
 import { CatLink } from './links';
 import './fit.css';
@@ -18,7 +17,6 @@ type State =
  */
 export function LibrarySample({ lib }: { lib: CatalogueLibrary }) {
   const models = useCatalogue((s) => s.view?.models);
-  const [out, setOut] = useState<State>({ state: 'loading' });
   // The richest record makes the best sample: generators read transformersInfo and config when they are there.
   const richness = (m: ModelRecord) => (m.transformersInfo ? 4 : 0) + (m.config ? 2 : 0) + (m.pipeline_tag ? 1 : 0);
   const sample = [...(models?.values() ?? [])]
@@ -27,23 +25,15 @@ export function LibrarySample({ lib }: { lib: CatalogueLibrary }) {
   const record: ModelRecord = sample
     ? (({ tasks: _t, widget: _w, ...rest }) => rest)(sample)
     : { id: 'your-org/your-model', library_name: lib.id, tags: [lib.id] };
-  const key = JSON.stringify(record);
-
-  useEffect(() => {
-    if (!lib.hasSnippets) return;
-    let live = true;
-    setOut({ state: 'loading' });
-    api.call('snippets.generate', { model: JSON.parse(key) as ModelRecord, kinds: ['library'] }).then(
-      (r) => {
-        const section = r.sections[0];
-        // A generator may open with a warning snippet ("Type of model unknown"): show a real one when there is one.
-        const snippet = section?.snippets.find((x) => !x.content.startsWith('# ⚠️')) ?? section?.snippets[0];
-        if (live) setOut({ state: 'ok', snippet, notice: section?.error ?? section?.notice });
-      },
-      (e: AppError) => live && setOut({ state: 'error', error: e }),
-    );
-    return () => void (live = false);
-  }, [key, lib.hasSnippets]);
+  const query = useLibrarySample(record, lib.hasSnippets);
+  let out: State = { state: 'loading' };
+  if (query.state === 'error') out = { state: 'error', error: query.error as AppError };
+  if (query.state === 'ok') {
+    const section = query.data.sections[0];
+    // A generator may open with a warning snippet ("Type of model unknown"): show a real one when there is one.
+    const snippet = section?.snippets.find((x) => !x.content.startsWith('# ⚠️')) ?? section?.snippets[0];
+    out = { state: 'ok', snippet, notice: section?.error ?? section?.notice };
+  }
 
   if (!lib.hasSnippets) return null;
   return (

@@ -1,13 +1,9 @@
-import { useEffect, useState } from 'react';
-import type { LineageRelation, RepoLink } from '@shared/contract/hub-repo';
-import type { AppError } from '@shared/errors';
+import type { LineageRelation } from '@shared/contract/hub-repo';
 import { baseModels, derivedHeading } from '@shared/lineage';
 import type { ModelRecord } from '@shared/model-record';
-import { api } from '../../api';
+import { LINEAGE_RELATIONS as RELATIONS, useDerivedRepos } from '../../hooks/catalogue';
 import { CatLink } from './links';
-import { isHubOff } from './hub-live';
 
-const RELATIONS: LineageRelation[] = ['quantized', 'finetune', 'adapter', 'merge'];
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const relationWord: Record<LineageRelation, string> = {
   quantized: 'quantized from',
@@ -16,28 +12,10 @@ const relationWord: Record<LineageRelation, string> = {
   merge: 'merged from',
 };
 
-type Derived = Partial<Record<LineageRelation, { models: RepoLink[]; more: boolean }>>;
-
 /** Base models (up the tree) and the Hub repos derived from this one (down the tree), both as links. */
 export function Lineage({ model }: { model: ModelRecord }) {
   const bases = baseModels(model.cardData, model.tags);
-  const [derived, setDerived] = useState<Derived>({});
-  const [error, setError] = useState<AppError>();
-
-  useEffect(() => {
-    let stale = false;
-    setDerived({});
-    setError(undefined);
-    for (const relation of RELATIONS) {
-      api.call('hub.derived', { id: model.id, relation }).then(
-        (res) => !stale && setDerived((d) => ({ ...d, [relation]: res })),
-        (e: unknown) => !stale && !isHubOff(e) && setError(e as AppError),
-      );
-    }
-    return () => {
-      stale = true;
-    };
-  }, [model.id]);
+  const { derived, error } = useDerivedRepos(model.id);
 
   const lists = RELATIONS.filter((r) => (derived[r]?.models.length ?? 0) > 0);
   if (bases.length === 0 && lists.length === 0 && !error) return null;

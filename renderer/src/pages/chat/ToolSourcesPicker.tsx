@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
-import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
+import { useToolSources } from '../../hooks/chat';
 import { hrefFor } from '../../store/route';
 
 const STATE_TEXT: Record<ToolSource['state'], string> = {
@@ -27,27 +26,9 @@ export function ToolSourcesPicker({
   canCallTools: boolean;
   onSave(patch: Partial<Pick<ConversationMeta, 'toolSources' | 'toolsAllowed'>>): void;
 }) {
-  const [sources, setSources] = useState<ToolSource[]>();
-  const [error, setError] = useState<AppErrorShape>();
   const ref = useRef<HTMLDetailsElement>(null);
-
   const [open, setOpen] = useState(false);
-
-  const load = useCallback(() => {
-    setError(undefined);
-    api.call('chat.toolSources', {}).then(
-      (r) => setSources(r.sources),
-      (e: AppErrorShape) => setError(e),
-    );
-  }, []);
-  useEffect(load, [load]);
-  // While the panel is open and a server is still starting, its state and tools are asked again each second.
-  const settling = sources?.some((s) => s.state === 'starting' || s.state === 'restarting' || s.state === 'stopped');
-  useEffect(() => {
-    if (!open || !settling) return;
-    const t = setTimeout(load, 1000);
-    return () => clearTimeout(t);
-  }, [open, settling, sources, load]);
+  const { sources, error, reload: load } = useToolSources(open);
 
   // The boxes answer at once; the saved conversation catches up (and wins) when its meta arrives.
   const [chosen, setChosen] = useState(meta.toolSources);

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { EndpointSetting, KeyBinding, SecretName, SettingsView } from '@shared/contract/settings';
 import type { AppError } from '@shared/errors';
-import { api } from '../../api';
 import { useSettings } from '../../store/settings';
 
 const settingLabels: Record<EndpointSetting, string> = {
@@ -33,7 +32,7 @@ function Row({ b, canApprove, keySet }: { b: KeyBinding; canApprove: boolean; ke
     setError(undefined);
     try {
       // Main shows its own dialog naming the host and the key; this page only learns the answer.
-      useSettings.setState({ view: await api.call('keys.approve', { setting: b.setting }) });
+      await useSettings.getState().approveKey(b.setting);
     } catch (e) {
       setError((e as AppError).message);
     }

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { SettingsView } from '@shared/contract/settings';
 import type { AppError } from '@shared/errors';
-import { api } from '../../api';
 import { useSettings } from '../../store/settings';
 
 /** Says plainly how secrets set here are kept; without a keyring, keeping them on disk is the user's choice. */
@@ -13,7 +12,7 @@ export function SecretStorageNote({ view }: { view: SettingsView }) {
   const toggle = async (keep: boolean) => {
     setError(undefined);
     try {
-      useSettings.setState({ view: await api.call('secrets.keepWithoutKeyring', { keep }) });
+      await useSettings.getState().keepSecretsWithoutKeyring(keep);
     } catch (e) {
       setError((e as AppError).message);
     }

@@ -1,0 +1,7 @@
+import { api } from '../api';
+
+/** Hands a link to the system browser (or a local app's deeplink to that app); main decides what may leave. */
+export function openExternal(url: string): void {
+  // A refused link simply does not open: main logs why, and the page has nothing to add.
+  void api.call('app.openExternal', { url }).catch(() => {});
+}

@@ -1,0 +1,59 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AppErrorShape } from '@shared/errors';
+
+/** What a screen shows of one answer from main: loading, the answer, or the error (with Retry). */
+export type Query<T> =
+  | { state: 'loading'; reload(): void }
+  | { state: 'ok'; data: T; reload(): void }
+  | { state: 'error'; error: AppErrorShape; reload(): void };
+
+/**
+ * The one way a component waits for main: runs `fetch` when `deps` change (never with `enabled` false), drops
+ * answers that arrive after a newer request, and keeps the last error for the screen's error state.
+ */
+export function useQuery<T>(fetch: () => Promise<T>, deps: readonly unknown[], enabled = true): Query<T> {
+  const [state, setState] = useState<
+    { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; error: AppErrorShape }
+  >({ state: 'loading' });
+  const seq = useRef(0);
+  const fetchRef = useRef(fetch);
+  fetchRef.current = fetch;
+  const run = useCallback(() => {
+    const mine = ++seq.current;
+    setState({ state: 'loading' });
+    fetchRef.current().then(
+      (data) => mine === seq.current && setState({ state: 'ok', data }),
+      (error: AppErrorShape) => mine === seq.current && setState({ state: 'error', error }),
+    );
+  }, []);
+  useEffect(() => {
+    if (enabled) run();
+    // An answer that arrives after the inputs changed (or the component left) is dropped.
+    return () => void (seq.current += 1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [enabled, run, ...deps]);
+  return { ...state, reload: run };
+}
+
+/** A call a user starts (save, approve, open): `run` resolves with the answer, `busy` and `error` for the screen. */
+export function useAction<A extends unknown[], T>(
+  fn: (...args: A) => Promise<T>,
+): { run: (...args: A) => Promise<T | undefined>; busy: boolean; error?: AppErrorShape; clear(): void } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppErrorShape>();
+  const fnRef = useRef(fn);
+  fnRef.current = fn;
+  const run = useCallback(async (...args: A) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      return await fnRef.current(...args);
+    } catch (e) {
+      setError(e as AppErrorShape);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { run, busy, error, clear: () => setError(undefined) };
+}
