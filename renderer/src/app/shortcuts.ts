@@ -12,8 +12,9 @@ export function useShortcuts() {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       if (e.key === 'k' || e.key === 'K') {
         e.preventDefault();
-        if (useRoute.getState().page !== 'catalogue') go('catalogue');
-        useSearchFocus.getState().focus();
+        const from = useRoute.getState().page !== 'catalogue' ? location.hash : undefined;
+        if (from) go('catalogue');
+        useSearchFocus.getState().focus(from);
       } else if (e.key === ',') {
         e.preventDefault();
         go('settings');

@@ -9,6 +9,7 @@ import { CodePane } from './CodePane';
 import { ConversationSettings } from './ConversationSettings';
 import type { MessageActions } from './Message';
 import { MessageList } from './MessageList';
+import { ReplyAnnouncer } from './ReplyAnnouncer';
 import { ReplyError } from './ReplyError';
 import { Sidebar } from './Sidebar';
 import { download } from './download';
@@ -235,6 +236,7 @@ function Thread({ id }: { id: string }) {
           {copied}
         </div>
       )}
+      <ReplyAnnouncer convId={id} />
       <Composer meta={meta} capabilities={capabilities} />
     </section>
   );
