@@ -111,7 +111,9 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
     await page.getByTestId('snippet-editor').locator('.monaco-editor').waitFor();
     await page.getByTestId('model-quants').waitFor();
     await check('model page (GGUF, fit verdicts)');
-    await screenshot(page, 'a11y-model-page');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'a11y-model-page-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('settings, then the embedded catalogue offline: home, modality, results', async () => {

@@ -105,6 +105,9 @@ describe('keyboard paths (web mode, Chromium)', () => {
     expect(await activeOption()).toMatchObject({ id: 'search-option-1', selected: 'true' });
     expect(await listbox.locator('[aria-selected="true"]').count()).toBe(1);
     await screenshot(page, 'keyboard-search-active');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'keyboard-search-active-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.keyboard.press('ArrowUp');
     expect(await activeOption()).toMatchObject({ id: 'search-option-0' });
     // The focus never left the box.
@@ -149,6 +152,9 @@ describe('keyboard paths (web mode, Chromium)', () => {
     expect(await active('data-testid')).toBe('copy-snippet');
     expect(presses).toEqual(['Enter', 'Tab', 'Enter']);
     await screenshot(page, 'keyboard-copy-focused');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'keyboard-copy-focused-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // The next press copies it.
     await page.keyboard.press('Enter');
