@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
@@ -51,6 +51,9 @@ describe('keyboard paths (web mode, Chromium)', () => {
     await page.getByTestId('first-run').waitFor();
     await page.keyboard.press('Enter'); // "Use the Hugging Face Hub"
     await page.getByTestId('hub-list-models').locator('a.hub-row').first().waitFor();
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await screenshot(page, `keyboard-failed-${ctx.task.name.slice(0, 30)}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -130,7 +133,6 @@ describe('keyboard paths (web mode, Chromium)', () => {
 
   it('from a search result to the first snippet’s Copy in 3 key presses (Enter, Tab, Enter)', async () => {
     await page.keyboard.press('Control+k');
-    await page.keyboard.press('Control+a');
     await page.keyboard.type('llama-3.2-1b');
     await expect.poll(() => page.getByTestId('hub-list-models').locator('a.hub-row').count()).toBe(1);
     await page.keyboard.press('ArrowDown');
@@ -303,5 +305,28 @@ describe('keyboard paths (web mode, Chromium)', () => {
       .replace(/\s*Reply complete\.$/, '');
     expect(all).toBe(SENTENCES);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it('offline, the embedded results are the listbox (the Hub pages seen before are a plain list beside it)', async () => {
+    await page.keyboard.press('Control+,');
+    await expect.poll(hash).toBe('#/settings');
+    await tabTo('[data-testid="hub-access-offline"]', 40);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('hub-access-offline').getAttribute('aria-checked')).toBe('true');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('whisper');
+    const results = page.getByTestId('catalogue-results');
+    await results.getByRole('option').first().waitFor();
+    expect(await results.getAttribute('role')).toBe('listbox');
+    expect(await page.locator('#catalogue-search').getAttribute('aria-controls')).toBe(
+      await results.getAttribute('id'),
+    );
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const opt = await activeOption();
+    expect(opt).toMatchObject({ id: 'search-option-1', selected: 'true' });
+    const href = await page.locator('#search-option-1').getAttribute('href');
+    await page.keyboard.press('Enter');
+    await expect.poll(hash).toBe(href);
   });
 });

@@ -16,8 +16,11 @@ export function SearchBox({ hubOn, detail }: { hubOn: boolean; detail: boolean }
   const focusRequest = useSearchFocus((s) => s.request);
   const { list, active, move, reset } = useSearchListbox();
   const input = useRef<HTMLInputElement>(null);
+  // Ctrl/Cmd+K: the box takes the focus with its text selected, so typing starts a new search.
   useEffect(() => {
-    if (focusRequest) input.current?.focus();
+    if (!focusRequest) return;
+    input.current?.focus();
+    input.current?.select();
   }, [focusRequest]);
   // A new query starts again from the box.
   useEffect(() => reset(), [query, reset]);
