@@ -310,14 +310,27 @@ describe('keyboard paths (web mode, Chromium)', () => {
   it('offline, the embedded results are the listbox (the Hub pages seen before are a plain list beside it)', async () => {
     await page.keyboard.press('Control+,');
     await expect.poll(hash).toBe('#/settings');
-    await tabTo('[data-testid="hub-access-offline"]', 40);
-    await page.keyboard.press('Enter');
+    // A radio group: one tab stop (the checked choice); the arrow key moves and checks.
+    await tabTo('[data-testid="hub-access-online"]', 40);
+    expect(await page.getByTestId('hub-access-offline').getAttribute('tabindex')).toBe('-1');
+    await page.keyboard.press('ArrowRight');
+    expect(await active('data-testid')).toBe('hub-access-offline');
     await expect.poll(() => page.getByTestId('hub-access-offline').getAttribute('aria-checked')).toBe('true');
     await page.keyboard.press('Control+k');
     await page.keyboard.type('whisper');
     const results = page.getByTestId('catalogue-results');
     await results.getByRole('option').first().waitFor();
     expect(await results.getAttribute('role')).toBe('listbox');
+    // The kind filter after the box is a radio group too.
+    await page.keyboard.press('Tab');
+    expect(await active('aria-checked')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('All');
+    await page.keyboard.press('ArrowRight');
+    expect(await active('data-testid')).toBe('kind-task');
+    expect(await active('aria-checked')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Shift+Tab');
+    expect(await active('id')).toBe('catalogue-search');
     expect(await page.locator('#catalogue-search').getAttribute('aria-controls')).toBe(
       await results.getAttribute('id'),
     );

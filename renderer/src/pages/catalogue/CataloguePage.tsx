@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { OptionSelect } from '../../components/OptionSelect';
+import { RadioGroup } from '../../components/RadioGroup';
 import { SkipLink } from '../../components/SkipLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '../../store/catalogue';
@@ -21,6 +22,7 @@ const LibraryView = lazy(() => import('./LibraryView').then((m) => ({ default: m
 const ModelPage = lazy(() => import('./ModelPage').then((m) => ({ default: m.ModelPage })));
 const TaskPage = lazy(() => import('./TaskPage').then((m) => ({ default: m.TaskPage })));
 
+const kindChoices = ['all', ...searchKinds] as const;
 const kindBadge: Record<SearchKind, string> = {
   task: 'task',
   library: 'library',
@@ -161,28 +163,23 @@ function Browse({ view }: { view: CatalogueView }) {
   return (
     <>
       <div className="cat-filters" role="group" aria-label="Filters">
-        <div className="segmented" role="radiogroup" aria-label="Kind">
-          <button
-            className={!filters.kind ? 'on' : ''}
-            role="radio"
-            aria-checked={!filters.kind}
-            onClick={() => setFilters({ kind: undefined })}
-          >
-            All
-          </button>
-          {searchKinds.map((k) => (
-            <button
-              key={k}
-              role="radio"
-              aria-checked={filters.kind === k}
-              className={filters.kind === k ? 'on' : ''}
-              onClick={() => setFilters({ kind: k })}
-              data-testid={`kind-${k}`}
-            >
-              {kindLabels[k]} <span className="cat-count">{counts[k]}</span>
-            </button>
-          ))}
-        </div>
+        <RadioGroup
+          label="Kind"
+          items={kindChoices}
+          value={filters.kind ?? 'all'}
+          onChange={(k) => setFilters({ kind: k === 'all' ? undefined : k })}
+          testid={(k) => (k === 'all' ? undefined : `kind-${k}`)}
+        >
+          {(k) =>
+            k === 'all' ? (
+              'All'
+            ) : (
+              <>
+                {kindLabels[k]} <span className="cat-count">{counts[k]}</span>
+              </>
+            )
+          }
+        </RadioGroup>
         <OptionSelect
           label="Modality"
           any="Any modality"
