@@ -89,6 +89,17 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
     await page.getByText(/having trouble \(HTTP 503\)/).waitFor();
     await check('search: Hub error');
     hub.clearFailures();
+    await search('speech');
+    await page.getByTestId('hub-tab-datasets').click();
+    const datasets = page.getByTestId('hub-list-datasets').locator('a.hub-row');
+    await datasets.first().waitFor();
+    await check('search results: datasets');
+    await datasets.first().click();
+    await page.getByTestId('repo-tabs').waitFor();
+    await check('dataset page');
+    await page.getByTestId('hub-tab-models').waitFor({ state: 'detached' });
+    await page.goto(`${app.origin}/#/catalogue`);
+    await page.getByTestId('hub-tab-models').click();
     await search('');
   });
 
@@ -107,6 +118,11 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
     await check('model page (chat model)');
     await page.getByTestId('kind-library').click();
     await check('snippet workbench: library');
+    await page.getByTestId('kind-inference').click();
+    await page.getByRole('button', { name: 'Insert my token' }).click();
+    await page.getByTestId('no-token').waitFor();
+    await check('snippet workbench: no token to insert');
+    await page.getByTestId('no-token').getByRole('button', { name: 'OK' }).click();
     await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(GGUF)}`);
     await page.getByTestId('snippet-editor').locator('.monaco-editor').waitFor();
     await page.getByTestId('model-quants').waitFor();
@@ -174,6 +190,14 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
     await page.getByTestId('composer').press('Enter');
     await page.getByTestId('msg-assistant').and(page.locator('[data-status="complete"]')).waitFor();
     await check('chat: a conversation');
+    await page.getByRole('button', { name: 'Open as code' }).click();
+    await page.getByTestId('code-pane').locator('.monaco-editor').waitFor();
+    await check('chat: open as code');
+    await page.getByRole('button', { name: 'Close code' }).click();
+    await page.getByLabel('Search conversations').fill('Hello');
+    await page.getByTestId('search-results').waitFor();
+    await check('chat: search results');
+    await page.getByLabel('Search conversations').fill('');
     await page.getByTestId('composer').fill('slow please');
     await page.getByTestId('composer').press('Enter');
     await page.getByTestId('msg-streaming').waitFor();
