@@ -208,6 +208,16 @@ describe('keyboard paths (web mode, Chromium)', () => {
     await tabTo('[role="tablist"][aria-label="Client"] [role="tab"]', 5);
     expect(await active('aria-selected')).toBe('true');
     await screenshot(page, 'keyboard-snippet-tabs');
+
+    // The editor is no keyboard trap: Tab goes in and out again; Ctrl+K works from inside it too.
+    await tabTo('.monaco-editor *', 12);
+    const inEditor = () => page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'));
+    await page.keyboard.press('Tab');
+    expect(await inEditor()).toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    expect(await inEditor()).toBe(true);
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => active('id')).toBe('catalogue-search');
   });
 
   it('the model details drawer is a modal dialog: focus trapped, Escape closes, focus returns', async () => {

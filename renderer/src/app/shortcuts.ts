@@ -20,7 +20,8 @@ export function useShortcuts() {
         go('settings');
       }
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // Capture phase: the app's shortcuts win over a focused editor's own (Monaco takes Ctrl+K as a chord prefix).
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, [go]);
 }
