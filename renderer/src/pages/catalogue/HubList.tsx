@@ -35,7 +35,7 @@ const HubRow = memo(function HubRow({
   r: HubRepoSummary;
   view: CatalogueView;
   index: number;
-  /** Whether this row is the search box's active option (undefined: a plain list), and how many rows there are. */
+  /** Whether this row is the search box's active option (undefined: a plain list); the list's size, -1 unknown. */
   active: boolean | undefined;
   count: number;
 }) {
@@ -164,7 +164,8 @@ export function HubList({
               view={view}
               index={v.index}
               active={listbox ? v.index === active : undefined}
-              count={st.results.length}
+              // The Hub has no total: "unknown" (-1) while more pages exist, so a new page re-renders no row.
+              count={st.next ? -1 : st.results.length}
             />
           </div>
         ))}
