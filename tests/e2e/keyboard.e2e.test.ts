@@ -53,7 +53,8 @@ describe('keyboard paths (web mode, Chromium)', () => {
     await page.getByTestId('hub-list-models').locator('a.hub-row').first().waitFor();
   });
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await screenshot(page, `keyboard-failed-${ctx.task.name.slice(0, 30)}`);
+    if (ctx.task.result?.state === 'fail')
+      await screenshot(page, `keyboard-failed-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -321,7 +322,9 @@ describe('keyboard paths (web mode, Chromium)', () => {
     await page.keyboard.press('Control+,');
     await expect.poll(hash).toBe('#/settings');
     // A radio group: one tab stop (the checked choice); the arrow key moves and checks.
-    await tabTo('[data-testid="hub-access-online"]', 40);
+    await page.getByTestId('hub-access-online').waitFor();
+    // Tab goes on from where the last focused control was (the chat composer, gone): round the page if need be.
+    await tabTo('[data-testid="hub-access-online"]', 150);
     expect(await page.getByTestId('hub-access-offline').getAttribute('tabindex')).toBe('-1');
     await page.keyboard.press('ArrowRight');
     expect(await active('data-testid')).toBe('hub-access-offline');
