@@ -23,7 +23,12 @@ describe('Hub-first search in Chromium (web mode)', () => {
     await hub?.stop();
   });
 
-  const activeId = () => page.evaluate(() => document.activeElement?.getAttribute('data-id') ?? null);
+  /** The result the search box (a combobox) points at with aria-activedescendant. */
+  const activeId = () =>
+    page.evaluate(() => {
+      const id = document.activeElement?.getAttribute('aria-activedescendant');
+      return id ? (document.getElementById(id)?.getAttribute('data-id') ?? null) : null;
+    });
 
   it('first-run choice → search a GGUF repo by name, keyboard only: type, results, open', async () => {
     await page.getByTestId('first-run').waitFor();

@@ -29,7 +29,7 @@ describe('typo-tolerant search runs off the page thread', () => {
     const results = page.getByTestId('catalogue-results');
     await results.getByText(model.id, { exact: true }).first().waitFor();
 
-    await page.getByRole('searchbox').fill('');
+    await page.getByRole('combobox', { name: 'Search the catalogue' }).fill('');
     await page.keyboard.type('wisper'); // no exact match: only the typo-tolerant pass finds whisper
     await results.getByText(model.id, { exact: true }).first().waitFor();
     expect(workers.filter((w) => w.url().includes('search-worker'))).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Icon, type IconName } from '../components/Icon';
+import { SkipLink } from '../components/SkipLink';
 import { Loading } from '../components/States';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
 import { FirstRun } from '../pages/first-run/FirstRun';
@@ -47,6 +48,9 @@ export function App() {
 
   return (
     <div className="app">
+      <SkipLink target="main-content" testid="skip-main">
+        Skip to main content
+      </SkipLink>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           <img src="./favicon.svg" alt="" width={26} height={26} />
@@ -65,7 +69,7 @@ export function App() {
           </a>
         ))}
       </nav>
-      <main className="content">
+      <main className="content" id="main-content" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           {page === 'catalogue' && <CataloguePage />}
           {page === 'models' && <ModelsPage />}

@@ -12,14 +12,16 @@ export function useShortcuts() {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       if (e.key === 'k' || e.key === 'K') {
         e.preventDefault();
-        if (useRoute.getState().page !== 'catalogue') go('catalogue');
-        useSearchFocus.getState().focus();
+        const from = useRoute.getState().page !== 'catalogue' ? location.hash : undefined;
+        if (from) go('catalogue');
+        useSearchFocus.getState().focus(from);
       } else if (e.key === ',') {
         e.preventDefault();
         go('settings');
       }
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // Capture phase: the app's shortcuts win over a focused editor's own (Monaco takes Ctrl+K as a chord prefix).
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   }, [go]);
 }

@@ -63,6 +63,8 @@ export default function MonacoPane({ value, language, onChange, label, revision 
         loading={<Loading label="Loading editor…" />}
         options={{
           ariaLabel: label,
+          // Tab moves the focus on, as everywhere else on the page (an editor that keeps Tab is a keyboard trap).
+          tabFocusMode: true,
           minimap: { enabled: false },
           scrollBeyondLastLine: false,
           fontSize: 13,

@@ -1,6 +1,46 @@
-import type { Snippet } from '@shared/contract/snippets';
+import type { Snippet, SnippetKind, SnippetsResult } from '@shared/contract/snippets';
+import { tabId, TabList } from '../../components/Tabs';
 
 export const languageLabels: Record<string, string> = { python: 'Python', js: 'JavaScript', sh: 'Shell' };
+const snippetKinds = ['inference', 'library', 'local-app', 'local-server'] as const;
+export const kindLabels: Record<SnippetKind, string> = {
+  inference: 'Inference',
+  library: 'Library',
+  'local-app': 'Local apps',
+  'local-server': 'Local server',
+};
+
+/** The snippet kinds, each with its count once generated; they control the panel `sw-kind-panel`. */
+export function KindTabs(p: { kind: SnippetKind; result?: SnippetsResult; onPick(kind: SnippetKind): void }) {
+  return (
+    <TabList
+      label="Snippet kind"
+      items={snippetKinds}
+      value={p.kind}
+      onChange={p.onPick}
+      idPrefix="sw-kind"
+      panelId="sw-kind-panel"
+      className="sw-tabs"
+      tabClassName="sw-tab"
+      testid={(k) => `kind-${k}`}
+    >
+      {(k) => {
+        const n = p.result?.sections.find((s) => s.kind === k)?.snippets.length;
+        return (
+          <>
+            {kindLabels[k]}
+            {n !== undefined && <span className="sw-count">{n}</span>}
+          </>
+        );
+      }}
+    </TabList>
+  );
+}
+
+/** The pane the language and client tabs control, labelled by both. */
+export const PANE_ID = 'sw-pane';
+export const paneLabelledBy = (language?: string, client?: string) =>
+  `${tabId('sw-lang', language ?? '')} ${tabId('sw-client', client ?? '')}`;
 
 /** Language and client tabs, and the variant picker when a client has several snippets. */
 export function SnippetPickers(p: {
@@ -16,34 +56,30 @@ export function SnippetPickers(p: {
 }) {
   return (
     <div className="sw-pickers">
-      <div className="segmented" role="tablist" aria-label="Language">
-        {p.languages.map((l) => (
-          <button
-            key={l}
-            role="tab"
-            aria-selected={l === p.language}
-            className={l === p.language ? 'on' : ''}
-            onClick={() => p.onLanguage(l)}
-            data-testid={`lang-${l}`}
-          >
-            {languageLabels[l] ?? l}
-          </button>
-        ))}
-      </div>
-      <div className="segmented" role="tablist" aria-label="Client">
-        {p.clients.map((c) => (
-          <button
-            key={c}
-            role="tab"
-            aria-selected={c === p.client}
-            className={c === p.client ? 'on' : ''}
-            onClick={() => p.onClient(c)}
-            data-testid={`client-${c}`}
-          >
-            {c}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label="Language"
+        items={p.languages}
+        value={p.language}
+        onChange={p.onLanguage}
+        idPrefix="sw-lang"
+        panelId={PANE_ID}
+        className="segmented"
+        testid={(l) => `lang-${l}`}
+      >
+        {(l) => languageLabels[l] ?? l}
+      </TabList>
+      <TabList
+        label="Client"
+        items={p.clients}
+        value={p.client}
+        onChange={p.onClient}
+        idPrefix="sw-client"
+        panelId={PANE_ID}
+        className="segmented"
+        testid={(c) => `client-${c}`}
+      >
+        {(c) => c}
+      </TabList>
       {p.variants.length > 1 && (
         <select
           value={p.variant}

@@ -1,5 +1,7 @@
+import { useRef } from 'react';
 import type { SnippetsResult } from '@shared/contract/snippets';
 import { ExternalLink } from '../../components/ExternalLink';
+import { useDialog } from '../../components/useDialog';
 import { hrefFor } from '../../store/route';
 
 /**
@@ -27,8 +29,15 @@ export function TokenConfirm({
         </button>
       </div>
     );
+  return <ConfirmToken onConfirm={onConfirm} onCancel={onCancel} />;
+}
+
+/** The confirmation itself: a small alert dialog that holds the focus (Cancel first) until answered. */
+function ConfirmToken({ onConfirm, onCancel }: { onConfirm(): void; onCancel(): void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useDialog(ref, onCancel, '[data-cancel]');
   return (
-    <div className="sw-confirm" role="alertdialog" aria-label="Insert your token">
+    <div ref={ref} className="sw-confirm" role="alertdialog" aria-label="Insert your token">
       <p>
         This writes your real Hugging Face token into the snippets. Anyone who sees the code can use your account. Keep
         it out of repositories and screenshots.
@@ -36,7 +45,7 @@ export function TokenConfirm({
       <button className="btn btn-danger sw-small" onClick={onConfirm} data-testid="confirm-token">
         Insert my token
       </button>
-      <button className="btn sw-small" onClick={onCancel}>
+      <button className="btn sw-small" onClick={onCancel} data-cancel>
         Cancel
       </button>
     </div>

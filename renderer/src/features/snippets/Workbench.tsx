@@ -3,6 +3,7 @@ import type { Snippet, SnippetKind, SnippetOptions, SnippetsResult } from '@shar
 import type { AppErrorShape } from '@shared/errors';
 import { api, isDesktop } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
+import { tabId } from '../../components/Tabs';
 import { useSettings } from '../../store/settings';
 import { snippetFileName } from './file-name';
 import { Deeplinks, TokenConfirm } from './TokenConfirm';
@@ -11,16 +12,18 @@ import type { SnippetWorkbenchProps } from './SnippetWorkbench';
 import './snippets.css';
 
 // Monaco is a separate chunk: it loads only when a snippet pane opens.
-import { languageLabels, PaneToolbar, SnippetNotes, SnippetPickers } from './PaneParts';
+import {
+  KindTabs,
+  kindLabels,
+  languageLabels,
+  PANE_ID,
+  paneLabelledBy,
+  PaneToolbar,
+  SnippetNotes,
+  SnippetPickers,
+} from './PaneParts';
 
 const MonacoPane = lazy(() => import('./MonacoPane'));
-
-const kindLabels: Record<SnippetKind, string> = {
-  inference: 'Inference',
-  library: 'Library',
-  'local-app': 'Local apps',
-  'local-server': 'Local server',
-};
 
 function runsLocally(m: { library_name?: string; tags: string[] }): boolean {
   return m.library_name === 'gguf' || m.library_name === 'mlx' || m.tags.includes('gguf') || m.tags.includes('mlx');
@@ -197,198 +200,183 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
 
   return (
     <section className="card snippet-workbench" data-testid="snippet-workbench" aria-label="Use this model">
-      <div className="sw-tabs" role="tablist" aria-label="Snippet kind">
-        {(['inference', 'library', 'local-app', 'local-server'] as const).map((k) => {
-          const n = result?.sections.find((s) => s.kind === k)?.snippets.length;
-          return (
-            <button
-              key={k}
-              role="tab"
-              aria-selected={kind === k}
-              className={`sw-tab${kind === k ? ' on' : ''}`}
-              onClick={() => pickKind(k)}
-              data-testid={`kind-${k}`}
-            >
-              {kindLabels[k]}
-              {n !== undefined && <span className="sw-count">{n}</span>}
-            </button>
-          );
-        })}
-      </div>
-
-      {(kind === 'inference' || kind === 'local-server') && (
-        <div className="sw-options" aria-label="Snippet options">
-          {kind === 'inference' && (
-            <label className="sw-opt">
-              <span>Provider</span>
-              <select
-                value={effectiveProvider}
-                onChange={(e) => setProvider(e.target.value)}
-                data-testid="opt-provider"
-                aria-label="Provider"
-              >
-                {(result?.providers ?? [{ id: effectiveProvider }]).map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.id}
-                    {p.status ? ` (${p.status})` : ''}
-                  </option>
-                ))}
-                {result && !result.providers.some((p) => p.id === effectiveProvider) && (
-                  <option value={effectiveProvider}>{effectiveProvider}</option>
-                )}
-              </select>
-            </label>
-          )}
-          <label className="sw-check">
-            <input
-              type="checkbox"
-              checked={streaming}
-              onChange={(e) => setStreaming(e.target.checked)}
-              data-testid="opt-stream"
-            />
-            Streaming
-          </label>
-          {kind === 'inference' && (
-            <>
-              <label className="sw-check" title="Call the provider's own API with its key, not the HF router">
-                <input type="checkbox" checked={direct} onChange={(e) => setDirect(e.target.checked)} />
-                Direct to provider
-              </label>
+      <KindTabs kind={kind} result={result} onPick={pickKind} />
+      <div id="sw-kind-panel" role="tabpanel" aria-labelledby={tabId('sw-kind', kind)}>
+        {(kind === 'inference' || kind === 'local-server') && (
+          <div className="sw-options" aria-label="Snippet options">
+            {kind === 'inference' && (
               <label className="sw-opt">
-                <span>Bill to</span>
-                <input
-                  value={effectiveBillTo}
-                  onChange={(e) => setBillTo(e.target.value)}
-                  placeholder="organisation"
-                  size={12}
-                  aria-label="Bill to organisation"
-                />
+                <span>Provider</span>
+                <select
+                  value={effectiveProvider}
+                  onChange={(e) => setProvider(e.target.value)}
+                  data-testid="opt-provider"
+                  aria-label="Provider"
+                >
+                  {(result?.providers ?? [{ id: effectiveProvider }]).map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.id}
+                      {p.status ? ` (${p.status})` : ''}
+                    </option>
+                  ))}
+                  {result && !result.providers.some((p) => p.id === effectiveProvider) && (
+                    <option value={effectiveProvider}>{effectiveProvider}</option>
+                  )}
+                </select>
               </label>
-              <label className="sw-opt">
-                <span>Endpoint</span>
-                <input
-                  value={endpointUrl}
-                  onChange={(e) => setEndpointUrl(e.target.value)}
-                  placeholder="https://…"
-                  size={18}
-                  aria-label="Custom endpoint URL"
-                  aria-invalid={endpointUrl.trim() !== '' && !/^https?:\/\/\S+/i.test(endpointUrl.trim())}
-                />
-              </label>
-              <label className="sw-opt sw-grow">
-                <span>{isChat ? 'Message' : 'Input'}</span>
-                <input
-                  value={inputs}
-                  onChange={(e) => setInputs(e.target.value)}
-                  placeholder={
-                    isChat ? 'What is the capital of France?' : (result?.sampleInput ?? 'custom sample input')
-                  }
-                  aria-label={isChat ? 'Custom user message' : 'Custom sample input'}
-                  data-testid="opt-inputs"
-                />
-              </label>
-            </>
-          )}
-        </div>
-      )}
-
-      {kind === 'inference' && section?.warning && (
-        <div className="sw-warning sw-unserved" role="note" data-testid="unserved-note">
-          <strong>Will not run as it is:</strong> {section.warning}
-        </div>
-      )}
-      {error ? (
-        <ErrorState error={error} title="Could not generate snippets" onRetry={() => void load()} />
-      ) : !result ? (
-        <Loading label="Generating snippets…" />
-      ) : section?.error ? (
-        <ErrorState error={{ code: 'upstream', message: section.error }} title="The snippet library failed" />
-      ) : snippets.length === 0 ? (
-        <>
-          <Empty title={`No ${kindLabels[kind].toLowerCase()} snippets`}>
-            <span data-testid="snippet-notice">{section?.notice ?? 'Nothing to show for this model.'}</span>
-          </Empty>
-          {kind === 'local-app' && <Deeplinks result={result} />}
-        </>
-      ) : (
-        <div className={`sw-body${loading ? ' sw-stale' : ''}`}>
-          <SnippetPickers
-            languages={languages}
-            language={lang}
-            clients={clients}
-            client={cli}
-            variants={variants}
-            variant={idx}
-            onLanguage={(l) => {
-              setLanguage(l);
-              setVariant(0);
-            }}
-            onClient={(c) => {
-              setClient(c);
-              setVariant(0);
-            }}
-            onVariant={setVariant}
-          />
-          {current && <SnippetNotes snippet={current} onCopy={(text) => void copy(text, 'Install command')} />}
-
-          {overlay && kind === 'inference' && (
-            <div className="sw-warning" role="note">
-              {overlay.source === 'hf'
-                ? 'Your real Hugging Face token is written in these snippets. Do not commit or share them.'
-                : 'A temporary fal token is written in these snippets.'}
-              {overlay.expiresAt && <Countdown until={overlay.expiresAt} onExpire={expire} />}
-            </div>
-          )}
-
-          <div className="sw-pane">
-            <PaneToolbar
-              title={
-                current?.title ?? `${languageLabels[current?.language ?? ''] ?? current?.language} · ${current?.client}`
-              }
-              edited={edited}
-              canReset={edited || !!overlay}
-              busy={busy}
-              onCopy={() => void copy(content, 'Snippet')}
-              onReset={() => {
-                setEdits((e) => {
-                  const next = { ...e };
-                  delete next[key];
-                  return next;
-                });
-                if (overlay && !edited) setOverlay(undefined);
-                setResets((n) => n + 1);
-              }}
-              onSave={() => void save()}
-              onMyToken={kind === 'inference' && !overlay ? () => setConfirmToken(true) : undefined}
-              onFalToken={
-                kind === 'inference' && effectiveProvider === 'fal-ai' && falEntry && !overlay
-                  ? () => void insertFalToken()
-                  : undefined
-              }
-            />
-            {confirmToken && (
-              <TokenConfirm
-                tokenSet={tokenSet}
-                onConfirm={() => void insertMyToken()}
-                onCancel={() => setConfirmToken(false)}
-              />
             )}
-            {current && (
-              <Suspense fallback={<Loading label="Loading editor…" />}>
-                <MonacoPane
-                  key={key}
-                  value={content}
-                  language={current.language}
-                  label={`${current.language} ${current.client} snippet`}
-                  revision={`${resets}\n${current.content}`}
-                  onChange={(v) => setEdits((e) => ({ ...e, [key]: { base: current.content, text: v } }))}
-                />
-              </Suspense>
+            <label className="sw-check">
+              <input
+                type="checkbox"
+                checked={streaming}
+                onChange={(e) => setStreaming(e.target.checked)}
+                data-testid="opt-stream"
+              />
+              Streaming
+            </label>
+            {kind === 'inference' && (
+              <>
+                <label className="sw-check" title="Call the provider's own API with its key, not the HF router">
+                  <input type="checkbox" checked={direct} onChange={(e) => setDirect(e.target.checked)} />
+                  Direct to provider
+                </label>
+                <label className="sw-opt">
+                  <span>Bill to</span>
+                  <input
+                    value={effectiveBillTo}
+                    onChange={(e) => setBillTo(e.target.value)}
+                    placeholder="organisation"
+                    size={12}
+                    aria-label="Bill to organisation"
+                  />
+                </label>
+                <label className="sw-opt">
+                  <span>Endpoint</span>
+                  <input
+                    value={endpointUrl}
+                    onChange={(e) => setEndpointUrl(e.target.value)}
+                    placeholder="https://…"
+                    size={18}
+                    aria-label="Custom endpoint URL"
+                    aria-invalid={endpointUrl.trim() !== '' && !/^https?:\/\/\S+/i.test(endpointUrl.trim())}
+                  />
+                </label>
+                <label className="sw-opt sw-grow">
+                  <span>{isChat ? 'Message' : 'Input'}</span>
+                  <input
+                    value={inputs}
+                    onChange={(e) => setInputs(e.target.value)}
+                    placeholder={
+                      isChat ? 'What is the capital of France?' : (result?.sampleInput ?? 'custom sample input')
+                    }
+                    aria-label={isChat ? 'Custom user message' : 'Custom sample input'}
+                    data-testid="opt-inputs"
+                  />
+                </label>
+              </>
             )}
           </div>
-          {kind === 'local-app' && <Deeplinks result={result} />}
-        </div>
-      )}
+        )}
+
+        {kind === 'inference' && section?.warning && (
+          <div className="sw-warning sw-unserved" role="note" data-testid="unserved-note">
+            <strong>Will not run as it is:</strong> {section.warning}
+          </div>
+        )}
+        {error ? (
+          <ErrorState error={error} title="Could not generate snippets" onRetry={() => void load()} />
+        ) : !result ? (
+          <Loading label="Generating snippets…" />
+        ) : section?.error ? (
+          <ErrorState error={{ code: 'upstream', message: section.error }} title="The snippet library failed" />
+        ) : snippets.length === 0 ? (
+          <>
+            <Empty title={`No ${kindLabels[kind].toLowerCase()} snippets`}>
+              <span data-testid="snippet-notice">{section?.notice ?? 'Nothing to show for this model.'}</span>
+            </Empty>
+            {kind === 'local-app' && <Deeplinks result={result} />}
+          </>
+        ) : (
+          <div className={`sw-body${loading ? ' sw-stale' : ''}`}>
+            <SnippetPickers
+              languages={languages}
+              language={lang}
+              clients={clients}
+              client={cli}
+              variants={variants}
+              variant={idx}
+              onLanguage={(l) => {
+                setLanguage(l);
+                setVariant(0);
+              }}
+              onClient={(c) => {
+                setClient(c);
+                setVariant(0);
+              }}
+              onVariant={setVariant}
+            />
+            {current && <SnippetNotes snippet={current} onCopy={(text) => void copy(text, 'Install command')} />}
+
+            {overlay && kind === 'inference' && (
+              <div className="sw-warning" role="note">
+                {overlay.source === 'hf'
+                  ? 'Your real Hugging Face token is written in these snippets. Do not commit or share them.'
+                  : 'A temporary fal token is written in these snippets.'}
+                {overlay.expiresAt && <Countdown until={overlay.expiresAt} onExpire={expire} />}
+              </div>
+            )}
+
+            <div className="sw-pane" id={PANE_ID} role="tabpanel" aria-labelledby={paneLabelledBy(lang, cli)}>
+              <PaneToolbar
+                title={
+                  current?.title ??
+                  `${languageLabels[current?.language ?? ''] ?? current?.language} · ${current?.client}`
+                }
+                edited={edited}
+                canReset={edited || !!overlay}
+                busy={busy}
+                onCopy={() => void copy(content, 'Snippet')}
+                onReset={() => {
+                  setEdits((e) => {
+                    const next = { ...e };
+                    delete next[key];
+                    return next;
+                  });
+                  if (overlay && !edited) setOverlay(undefined);
+                  setResets((n) => n + 1);
+                }}
+                onSave={() => void save()}
+                onMyToken={kind === 'inference' && !overlay ? () => setConfirmToken(true) : undefined}
+                onFalToken={
+                  kind === 'inference' && effectiveProvider === 'fal-ai' && falEntry && !overlay
+                    ? () => void insertFalToken()
+                    : undefined
+                }
+              />
+              {confirmToken && (
+                <TokenConfirm
+                  tokenSet={tokenSet}
+                  onConfirm={() => void insertMyToken()}
+                  onCancel={() => setConfirmToken(false)}
+                />
+              )}
+              {current && (
+                <Suspense fallback={<Loading label="Loading editor…" />}>
+                  <MonacoPane
+                    key={key}
+                    value={content}
+                    language={current.language}
+                    label={`${current.language} ${current.client} snippet`}
+                    revision={`${resets}\n${current.content}`}
+                    onChange={(v) => setEdits((e) => ({ ...e, [key]: { base: current.content, text: v } }))}
+                  />
+                </Suspense>
+              )}
+            </div>
+            {kind === 'local-app' && <Deeplinks result={result} />}
+          </div>
+        )}
+      </div>
       <div className="sw-toast" role="status" aria-live="polite" data-testid="toast">
         {toast}
       </div>

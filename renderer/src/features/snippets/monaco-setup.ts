@@ -19,7 +19,19 @@ self.MonacoEnvironment = {
 monaco.editor.defineTheme('hubdesk-light', {
   base: 'vs',
   inherit: true,
-  rules: [],
+  // The tokens 'vs' paints below 4.5:1 on this background, darkened (axe-core colour-contrast).
+  rules: [
+    { token: 'number', foreground: '067a4f' },
+    { token: 'attribute.value.number', foreground: '067a4f' },
+    { token: 'attribute.value.unit', foreground: '067a4f' },
+    { token: 'type', foreground: '006b6b' },
+    { token: 'annotation', foreground: '666666' },
+    { token: 'metatag.html', foreground: '666666' },
+    { token: 'metatag.xml', foreground: '666666' },
+    { token: 'attribute.name', foreground: 'c00000' },
+    { token: 'string.sql', foreground: 'c00000' },
+    { token: 'metatag.content.html', foreground: 'c00000' },
+  ],
   colors: { 'editor.background': '#fbfbfc', 'editorGutter.background': '#fbfbfc' },
 });
 monaco.editor.defineTheme('hubdesk-dark', {

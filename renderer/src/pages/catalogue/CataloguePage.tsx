@@ -1,14 +1,16 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { SEARCH_INPUT_ID } from '../../app/shortcuts';
 import { OptionSelect } from '../../components/OptionSelect';
+import { RadioGroup } from '../../components/RadioGroup';
+import { SkipLink } from '../../components/SkipLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '../../store/catalogue';
 import { useRoute } from '../../store/route';
-import { useSearchFocus } from '../../store/search-focus';
+import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { BackLink, catalogueHref, CatLink } from './links';
+import { SearchBox } from './SearchBox';
 import { kindLabels, searchKinds, type SearchKind, type SearchRecord } from './search';
 import { useSearch } from './useSearch';
 import './catalogue.css';
@@ -20,6 +22,7 @@ const LibraryView = lazy(() => import('./LibraryView').then((m) => ({ default: m
 const ModelPage = lazy(() => import('./ModelPage').then((m) => ({ default: m.ModelPage })));
 const TaskPage = lazy(() => import('./TaskPage').then((m) => ({ default: m.TaskPage })));
 
+const kindChoices = ['all', ...searchKinds] as const;
 const kindBadge: Record<SearchKind, string> = {
   task: 'task',
   library: 'library',
@@ -28,9 +31,9 @@ const kindBadge: Record<SearchKind, string> = {
   app: 'Space',
 };
 
-function ResultRow({ r, view }: { r: SearchRecord; view: CatalogueView }) {
+function ResultRow({ r, view, option }: { r: SearchRecord; view: CatalogueView; option: object }) {
   return (
-    <a className="cat-row" href={catalogueHref(r.kind, r.id)} data-kind={r.kind}>
+    <a className="cat-row" href={catalogueHref(r.kind, r.id)} data-kind={r.kind} {...option}>
       <span className={`badge cat-kind cat-kind-${r.kind}`}>{kindBadge[r.kind]}</span>
       <span className="cat-row-main">
         <span className="cat-row-title">
@@ -54,20 +57,34 @@ function Results({ view, indices }: { view: CatalogueView; indices: number[] }) 
     estimateSize: () => 58,
     overscan: 12,
   });
+  const list = useMemo(
+    () => ({
+      count: indices.length,
+      scrollTo: (i: number) => virt.scrollToIndex(i),
+      href: (i: number) => {
+        const r = view.index.records[indices[i]];
+        return catalogueHref(r.kind, r.id);
+      },
+    }),
+    [indices, view, virt],
+  );
+  const active = useSearchOptions(list);
   if (indices.length === 0) return <Empty title="Nothing matches">Check the spelling, or clear a filter.</Empty>;
   return (
     <div
       ref={parent}
       className="cat-results"
       data-testid="catalogue-results"
-      role="list"
+      id={SEARCH_LISTBOX_ID}
+      role="listbox"
+      aria-label="Results in the embedded catalogue"
       style={{ height: `min(calc(100vh - 230px), ${virt.getTotalSize() + 2}px)` }}
     >
       <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
         {virt.getVirtualItems().map((v) => (
           <div
             key={v.key}
-            role="listitem"
+            role="none"
             className="cat-row-wrap"
             style={{
               position: 'absolute',
@@ -78,7 +95,11 @@ function Results({ view, indices }: { view: CatalogueView; indices: number[] }) 
               transform: `translateY(${v.start}px)`,
             }}
           >
-            <ResultRow r={view.index.records[indices[v.index]]} view={view} />
+            <ResultRow
+              r={view.index.records[indices[v.index]]}
+              view={view}
+              option={optionProps(v.index, active, indices.length)}
+            />
           </div>
         ))}
       </div>
@@ -142,28 +163,23 @@ function Browse({ view }: { view: CatalogueView }) {
   return (
     <>
       <div className="cat-filters" role="group" aria-label="Filters">
-        <div className="segmented" role="radiogroup" aria-label="Kind">
-          <button
-            className={!filters.kind ? 'on' : ''}
-            role="radio"
-            aria-checked={!filters.kind}
-            onClick={() => setFilters({ kind: undefined })}
-          >
-            All
-          </button>
-          {searchKinds.map((k) => (
-            <button
-              key={k}
-              role="radio"
-              aria-checked={filters.kind === k}
-              className={filters.kind === k ? 'on' : ''}
-              onClick={() => setFilters({ kind: k })}
-              data-testid={`kind-${k}`}
-            >
-              {kindLabels[k]} <span className="cat-count">{counts[k]}</span>
-            </button>
-          ))}
-        </div>
+        <RadioGroup
+          label="Kind"
+          items={kindChoices}
+          value={filters.kind ?? 'all'}
+          onChange={(k) => setFilters({ kind: k === 'all' ? undefined : k })}
+          testid={(k) => (k === 'all' ? undefined : `kind-${k}`)}
+        >
+          {(k) =>
+            k === 'all' ? (
+              'All'
+            ) : (
+              <>
+                {kindLabels[k]} <span className="cat-count">{counts[k]}</span>
+              </>
+            )
+          }
+        </RadioGroup>
         <OptionSelect
           label="Modality"
           any="Any modality"
@@ -241,15 +257,9 @@ function Detail({ kind, id, view }: { kind: string; id: string; view: CatalogueV
 
 export function CataloguePage() {
   const params = useRoute((s) => s.params);
-  const { view, error, load, query, setQuery } = useCatalogue();
-  const focusRequest = useSearchFocus((s) => s.request);
+  const { view, error, load } = useCatalogue();
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const go = useRoute((s) => s.go);
-  const input = useRef<HTMLInputElement>(null);
   useEffect(() => void load(), [load]);
-  useEffect(() => {
-    if (focusRequest) input.current?.focus();
-  }, [focusRequest]);
 
   const [kind, ...rest] = params;
   const id = rest.join('/');
@@ -259,32 +269,7 @@ export function CataloguePage() {
     <section className="page cat-page">
       <header className="page-header">
         <h1>Catalogue</h1>
-        <input
-          ref={input}
-          id={SEARCH_INPUT_ID}
-          className="search"
-          type="search"
-          placeholder={
-            hubOn
-              ? 'Search the Hub’s models, datasets, Spaces…  (Ctrl+K)'
-              : 'Search tasks, libraries, models…  (Ctrl+K)'
-          }
-          aria-label="Search the catalogue"
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            if (detail) go('catalogue');
-          }}
-          onKeyDown={(e) => {
-            // Down from the search box goes to the first result.
-            if (e.key !== 'ArrowDown') return;
-            const first = document.querySelector<HTMLElement>('.hub-list a, .cat-results a');
-            if (first) {
-              e.preventDefault();
-              first.focus();
-            }
-          }}
-        />
+        <SearchBox hubOn={hubOn} detail={detail} />
       </header>
       {error ? (
         <ErrorState error={error} title="Could not load the catalogue" onRetry={() => void load()} />
@@ -292,6 +277,11 @@ export function CataloguePage() {
         <Loading label="Loading the catalogue…" />
       ) : detail ? (
         <div className="cat-detail">
+          {kind === 'model' && (
+            <SkipLink target="use-this-model" prefer="[data-testid=copy-snippet]" testid="skip-use">
+              Skip to Use this model
+            </SkipLink>
+          )}
           <BackLink />
           <Suspense fallback={<Loading />}>
             <Detail kind={kind} id={id} view={view} />

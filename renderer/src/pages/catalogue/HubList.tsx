@@ -1,16 +1,18 @@
-import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { HubKind, HubRepoSummary } from '@shared/contract/hub-search';
 import { ErrorState } from '../../components/States';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';
+import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { catalogueHref, type CatalogueKind } from './links';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 export const hubPageKind: Record<HubKind, CatalogueKind> = { models: 'model', datasets: 'dataset', spaces: 'app' };
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH_ROWS = 8;
+const hubKindNames: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
 const ROW_HEIGHT = 58;
 
 /** Whether the embedded catalogue names this repo too (it is marked, not listed twice). */
@@ -23,10 +25,29 @@ function inCatalogue(view: CatalogueView, r: HubRepoSummary): boolean {
 }
 
 /** A row re-renders only when its own result changes (a new page leaves the rows on screen alone). */
-const HubRow = memo(function HubRow({ r, view, index }: { r: HubRepoSummary; view: CatalogueView; index: number }) {
+const HubRow = memo(function HubRow({
+  r,
+  view,
+  index,
+  active,
+  count,
+}: {
+  r: HubRepoSummary;
+  view: CatalogueView;
+  index: number;
+  /** Whether this row is the search box's active option (undefined: a plain list); the list's size, -1 unknown. */
+  active: boolean | undefined;
+  count: number;
+}) {
   const age = r.lastModified ? formatAge(r.lastModified) : undefined;
   return (
-    <a className="cat-row hub-row" href={catalogueHref(hubPageKind[r.kind], r.id)} data-index={index} data-id={r.id}>
+    <a
+      className="cat-row hub-row"
+      href={catalogueHref(hubPageKind[r.kind], r.id)}
+      data-index={index}
+      data-id={r.id}
+      {...(active !== undefined && optionProps(index, active ? index : -1, count))}
+    >
       <span className="cat-row-main">
         <span className="cat-row-title">
           <span className="mono">{r.id}</span>
@@ -59,7 +80,18 @@ const HubRow = memo(function HubRow({ r, view, index }: { r: HubRepoSummary; vie
 });
 
 /** One kind's results, virtualized; scrolling near the end asks for the next page (the `Link` cursor). */
-export function HubList({ kind, st, view }: { kind: HubKind; st: KindResults; view: CatalogueView }) {
+export function HubList({
+  kind,
+  st,
+  view,
+  listbox,
+}: {
+  kind: HubKind;
+  st: KindResults;
+  view: CatalogueView;
+  /** Whether this list is the search box's listbox (the Hub's answer), or a list beside it (seen before, cached). */
+  listbox: boolean;
+}) {
   const more = useHubSearch((s) => s.more);
   const parent = useRef<HTMLDivElement>(null);
   const footer = st.next || st.error || st.loading ? 1 : 0;
@@ -85,58 +117,75 @@ export function HubList({ kind, st, view }: { kind: HubKind; st: KindResults; vi
     );
   }, [st.results, kind]);
 
-  // Arrow keys move between rows (the list is virtualized: the next row is scrolled in first).
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    const at = Number((document.activeElement as HTMLElement | null)?.dataset.index ?? -1);
-    const to = Math.max(0, Math.min(st.results.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
-    e.preventDefault();
-    virt.scrollToIndex(to);
-    requestAnimationFrame(() => parent.current?.querySelector<HTMLElement>(`[data-index="${to}"]`)?.focus());
-  };
+  const list = useMemo(
+    () =>
+      listbox
+        ? {
+            count: st.results.length,
+            scrollTo: (i: number) => virt.scrollToIndex(i),
+            href: (i: number) => catalogueHref(hubPageKind[kind], st.results[i].id),
+          }
+        : undefined,
+    [listbox, st.results, kind, virt],
+  );
+  const active = useSearchOptions(list);
 
+  const place = (v: { size: number; start: number }) =>
+    ({
+      position: 'absolute',
+      top: 0,
+      left: 0,
+      right: 0,
+      height: v.size,
+      transform: `translateY(${v.start}px)`,
+    }) as const;
+  const rows = items.filter((v) => v.index < st.results.length);
+  const end = items.find((v) => v.index >= st.results.length);
+
+  // The footer (loading more, or an error with its button) sits beside the rows, not among the listbox's options.
   return (
     <div
       ref={parent}
       className={`cat-results hub-list${st.refreshing ? ' stale' : ''}`}
       data-testid={`hub-list-${kind}`}
-      role="list"
       aria-busy={st.loading || st.refreshing}
-      onKeyDown={onKeyDown}
-      style={{ height: `min(calc(100vh - 290px), ${virt.getTotalSize() + 2}px)` }}
+      style={{ height: `min(calc(100vh - 290px), ${virt.getTotalSize() + 2}px)`, position: 'relative' }}
     >
-      <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
-        {items.map((v) => (
-          <div
-            key={v.key}
-            role="listitem"
-            className="cat-row-wrap"
-            style={{
-              position: 'absolute',
-              top: 0,
-              left: 0,
-              right: 0,
-              height: v.size,
-              transform: `translateY(${v.start}px)`,
-            }}
-          >
-            {v.index < st.results.length ? (
-              <HubRow r={st.results[v.index]} view={view} index={v.index} />
-            ) : st.error ? (
-              <div className="hub-list-end" role="alert">
-                <span className="field-error">{st.error.message}</span>
-                <button className="btn" onClick={() => void more(kind)}>
-                  Try again
-                </button>
-              </div>
-            ) : (
-              <div className="hub-list-end muted small" role="status">
-                Loading more…
-              </div>
-            )}
+      <div
+        id={listbox ? SEARCH_LISTBOX_ID : undefined}
+        role={listbox ? 'listbox' : 'list'}
+        aria-label={`${hubKindNames[kind]} on the Hub`}
+        style={{ height: virt.getTotalSize(), position: 'relative' }}
+      >
+        {rows.map((v) => (
+          <div key={v.key} role={listbox ? 'none' : 'listitem'} className="cat-row-wrap" style={place(v)}>
+            <HubRow
+              r={st.results[v.index]}
+              view={view}
+              index={v.index}
+              active={listbox ? v.index === active : undefined}
+              // The Hub has no total: "unknown" (-1) while more pages exist, so a new page re-renders no row.
+              count={st.next ? -1 : st.results.length}
+            />
           </div>
         ))}
       </div>
+      {end && (
+        <div className="cat-row-wrap" style={place(end)}>
+          {st.error ? (
+            <div className="hub-list-end" role="alert">
+              <span className="field-error">{st.error.message}</span>
+              <button className="btn" onClick={() => void more(kind)}>
+                Try again
+              </button>
+            </div>
+          ) : (
+            <div className="hub-list-end muted small" role="status">
+              Loading more…
+            </div>
+          )}
+        </div>
+      )}
     </div>
   );
 }
@@ -147,11 +196,13 @@ export function HubKindView({
   st,
   view,
   noun,
+  listbox,
 }: {
   kind: HubKind;
   st: KindResults;
   view: CatalogueView;
   noun: string;
+  listbox: boolean;
 }) {
   const retry = useHubSearch((s) => s.retry);
   if (st.error && st.results.length === 0)
@@ -170,5 +221,5 @@ export function HubKindView({
         <p className="state-body">Try fewer words, another sort, or clear a filter.</p>
       </div>
     );
-  return <HubList kind={kind} st={st} view={view} />;
+  return <HubList kind={kind} st={st} view={view} listbox={listbox} />;
 }

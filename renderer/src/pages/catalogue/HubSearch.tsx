@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { hubKinds, type HubKind } from '@shared/hub-kinds';
+import { tabId, TabList } from '../../components/Tabs';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';
@@ -67,35 +68,26 @@ export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; qu
   const st = byKind[kind];
   // Offline with nothing cached for this search: no section (unless filters are set, so they can be cleared).
   if (cachedOnly && !filtered && hubKinds.every((k) => byKind[k].results.length === 0)) return null;
-  const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
-    const next = hubKinds[(hubKinds.indexOf(kind) + step + hubKinds.length) % hubKinds.length];
-    setKind(next);
-    document.getElementById(`hub-tab-${next}`)?.focus();
-  };
-
   return (
     <section className="hub-search" data-testid="hub-search" aria-label={cachedOnly ? 'Seen on the Hub' : 'On the Hub'}>
       <div className="hub-head">
         <h2>{cachedOnly ? 'Seen on the Hub' : 'On the Hub'}</h2>
-        <div className="hub-tabs" role="tablist" aria-label="Kind" onKeyDown={onTabKey}>
-          {hubKinds.map((k) => (
-            <button
-              key={k}
-              id={`hub-tab-${k}`}
-              role="tab"
-              aria-selected={k === kind}
-              aria-controls="hub-tabpanel"
-              tabIndex={k === kind ? 0 : -1}
-              className={k === kind ? 'on' : ''}
-              data-testid={`hub-tab-${k}`}
-              onClick={() => setKind(k)}
-            >
+        <TabList
+          label="Kind"
+          items={hubKinds}
+          value={kind}
+          onChange={setKind}
+          idPrefix="hub"
+          panelId="hub-tabpanel"
+          className="hub-tabs"
+          testid={(k) => `hub-tab-${k}`}
+        >
+          {(k) => (
+            <>
               {hubKindLabels[k]} <span className="cat-count">{tabCount(byKind[k])}</span>
-            </button>
-          ))}
-        </div>
+            </>
+          )}
+        </TabList>
         {st.freshness?.source === 'cache' && (
           <span className="badge badge-warn" data-testid="hub-cache-age" title={st.freshness.reason}>
             cached · {formatAge(st.freshness.fetchedAt)}
@@ -103,11 +95,11 @@ export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; qu
         )}
       </div>
       <HubFilters view={view} kind={kind} />
-      <div id="hub-tabpanel" role="tabpanel" aria-labelledby={`hub-tab-${kind}`}>
+      <div id="hub-tabpanel" role="tabpanel" aria-labelledby={tabId('hub', kind)}>
         {cachedOnly && hubOff(st) ? (
           <p className="muted small">No {nouns[kind]} for this search in the cache.</p>
         ) : (
-          <HubKindView kind={kind} st={st} view={view} noun={nouns[kind]} />
+          <HubKindView kind={kind} st={st} view={view} noun={nouns[kind]} listbox={!cachedOnly} />
         )}
       </div>
     </section>

@@ -224,7 +224,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       {(live.state === 'ok' || live.state === 'loading') && (
         <RepoTabs kind="model" id={id} cardData={live.state === 'ok' ? live.model.cardData : undefined} />
       )}
-      <section className="cat-use" data-testid="use-this-model">
+      <section className="cat-use" id="use-this-model" data-testid="use-this-model">
         <h2>Use this model</h2>
         <SnippetWorkbench model={record} quant={picked} />
       </section>

@@ -38,7 +38,7 @@ function HardwareLine({ plan }: { plan: FitPlan }) {
   );
   const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
   return (
-    <span data-testid="fit-hardware">
+    <span className="fit-hardware" data-testid="fit-hardware">
       {h.source === 'override' ? 'Your hardware (set in Settings): ' : 'This machine: '}
       {gb(h.effective.ramTotal)} RAM
       {gpu

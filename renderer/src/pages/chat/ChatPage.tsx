@@ -10,6 +10,7 @@ import { ConversationSettings } from './ConversationSettings';
 import type { MessageActions } from './Message';
 import type { ToolAnswer } from './ToolMessage';
 import { MessageList } from './MessageList';
+import { ReplyAnnouncer } from './ReplyAnnouncer';
 import { ReplyError } from './ReplyError';
 import { Sidebar } from './Sidebar';
 import { download } from './download';
@@ -237,6 +238,7 @@ function Thread({ id }: { id: string }) {
           {copied}
         </div>
       )}
+      <ReplyAnnouncer convId={id} />
       <Composer meta={meta} capabilities={capabilities} />
     </section>
   );

@@ -3,6 +3,7 @@ import type { Snippet } from '@shared/contract/snippets';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../../api';
 import { ErrorState, Loading } from '../../components/States';
+import { tabId, TabList } from '../../components/Tabs';
 
 // Monaco is a separate chunk, shared with the snippet workbench: it loads only when this pane opens.
 const MonacoPane = lazy(() => import('../../features/snippets/MonacoPane'));
@@ -35,19 +36,17 @@ export function CodePane({ id, version, onClose }: { id: string; version: string
     <div className="code-pane" data-testid="code-pane">
       <div className="code-pane-head">
         <strong>Open as code</strong>
-        <div className="segmented" role="tablist">
-          {state.snippets?.map((s, i) => (
-            <button
-              key={i}
-              role="tab"
-              aria-selected={i === tab}
-              className={i === tab ? 'on' : ''}
-              onClick={() => setTab(i)}
-            >
-              {label(s)}
-            </button>
-          ))}
-        </div>
+        <TabList
+          label="Language and client"
+          items={(state.snippets ?? []).map((_, i) => String(i))}
+          value={String(tab)}
+          onChange={(v) => setTab(Number(v))}
+          idPrefix="code"
+          panelId="code-pane-panel"
+          className="segmented"
+        >
+          {(v) => label(state.snippets![Number(v)])}
+        </TabList>
         <span className="spacer" />
         <button
           className="btn btn-ghost btn-xs"
@@ -65,27 +64,34 @@ export function CodePane({ id, version, onClose }: { id: string; version: string
           Close
         </button>
       </div>
-      {state.error ? (
-        <ErrorState error={state.error} title="No snippet for this conversation" />
-      ) : !state.snippets ? (
-        <Loading label="Writing the snippet…" />
-      ) : current ? (
-        <>
-          {current.install && <code className="code-install">{current.install}</code>}
-          {state.notice && <p className="muted small">{state.notice}</p>}
-          <Suspense fallback={<Loading label="Loading editor…" />}>
-            <MonacoPane
-              value={text}
-              language={current.language}
-              onChange={setText}
-              revision={`${version}:${tab}`}
-              label={`Snippet: ${label(current)}`}
-            />
-          </Suspense>
-        </>
-      ) : (
-        <p className="muted">{state.notice ?? 'The snippet engine has no snippet for this model.'}</p>
-      )}
+      <div
+        id="code-pane-panel"
+        role="tabpanel"
+        aria-labelledby={tabId('code', String(tab))}
+        style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
+      >
+        {state.error ? (
+          <ErrorState error={state.error} title="No snippet for this conversation" />
+        ) : !state.snippets ? (
+          <Loading label="Writing the snippet…" />
+        ) : current ? (
+          <>
+            {current.install && <code className="code-install">{current.install}</code>}
+            {state.notice && <p className="muted small">{state.notice}</p>}
+            <Suspense fallback={<Loading label="Loading editor…" />}>
+              <MonacoPane
+                value={text}
+                language={current.language}
+                onChange={setText}
+                revision={`${version}:${tab}`}
+                label={`Snippet: ${label(current)}`}
+              />
+            </Suspense>
+          </>
+        ) : (
+          <p className="muted">{state.notice ?? 'The snippet engine has no snippet for this model.'}</p>
+        )}
+      </div>
     </div>
   );
 }

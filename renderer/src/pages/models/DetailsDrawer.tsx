@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { LocalModel, ModelShow } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../../api';
 import { Icon } from '../../components/Icon';
+import { useDialog } from '../../components/useDialog';
 import { ErrorState, Loading } from '../../components/States';
 import { formatAge, formatBytes } from '../../lib/format';
 import { newChatHref } from '../../store/route';
@@ -76,11 +77,8 @@ export function DetailsDrawer({
     };
   }, [model.name, attempt]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const ref = useRef<HTMLElement>(null);
+  useDialog(ref, onClose);
 
   const arch = show ? String(show.model_info['general.architecture'] ?? '') : '';
   const ctx = show?.model_info[`${arch}.context_length`];
@@ -88,6 +86,7 @@ export function DetailsDrawer({
   return (
     <div className="drawer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <aside
+        ref={ref}
         className="drawer"
         role="dialog"
         aria-modal="true"

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import type { LocalModel } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../../api';
+import { useDialog } from '../../components/useDialog';
 import { formatBytes } from '../../lib/format';
 import { usePulls } from '../../store/pulls';
 import { modelNameProblem } from '@shared/model-name';
@@ -21,12 +22,7 @@ export function Modal({
 }) {
   const id = useId();
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    ref.current?.querySelector<HTMLElement>('input, textarea, .modal-footer .btn')?.focus();
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useDialog(ref, onClose, 'input, textarea, .modal-footer .btn');
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HubAccess } from '@shared/contract/settings';
 import type { AppError } from '@shared/errors';
+import { RadioGroup } from '../../components/RadioGroup';
 import { useSettings } from '../../store/settings';
 import { hubAccessText } from '../first-run/FirstRun';
 
@@ -18,20 +19,15 @@ export function HubAccessSetting() {
   return (
     <div className="card" data-testid="hub-access-setting">
       <h2>Hub access</h2>
-      <div className="segmented" role="radiogroup" aria-label="Hub access">
-        {(['online', 'offline'] as const).map((c) => (
-          <button
-            key={c}
-            role="radio"
-            aria-checked={current === c}
-            className={current === c ? 'on' : ''}
-            data-testid={`hub-access-${c}`}
-            onClick={() => choose(c)}
-          >
-            {c === 'online' ? 'Use the Hub' : 'Stay offline'}
-          </button>
-        ))}
-      </div>
+      <RadioGroup
+        label="Hub access"
+        items={['online', 'offline'] as const}
+        value={current}
+        onChange={choose}
+        testid={(c) => `hub-access-${c}`}
+      >
+        {(c) => (c === 'online' ? 'Use the Hub' : 'Stay offline')}
+      </RadioGroup>
       <p className="help">
         {current ? hubAccessText[current].sends : 'Not chosen yet: nothing is sent to the Hub.'}
         {current === 'online' && endpoint && (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SecretName, SecretStatus, SettingKey, Theme } from '@shared/contract/settings';
 import type { AppError } from '@shared/errors';
+import { RadioGroup } from '../../components/RadioGroup';
 import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
 import { useStatus } from '../../store/status';
@@ -177,19 +178,9 @@ export function SettingsPage() {
       </header>
       <div className="card">
         <h2>Appearance</h2>
-        <div className="segmented" role="radiogroup" aria-label="Theme">
-          {themes.map((t) => (
-            <button
-              key={t}
-              role="radio"
-              aria-checked={view.values.theme === t}
-              className={view.values.theme === t ? 'on' : ''}
-              onClick={() => void update({ theme: t })}
-            >
-              {t === 'system' ? 'Follow system' : t[0].toUpperCase() + t.slice(1)}
-            </button>
-          ))}
-        </div>
+        <RadioGroup label="Theme" items={themes} value={view.values.theme} onChange={(t) => void update({ theme: t })}>
+          {(t) => (t === 'system' ? 'Follow system' : t[0].toUpperCase() + t.slice(1))}
+        </RadioGroup>
       </div>
       <HubAccessSetting />
       <div className="card">
