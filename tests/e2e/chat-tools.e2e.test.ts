@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { mcpConfigText, stdioEntry } from '../fixtures/mcp-fixture';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { tempDir } from '../helpers/app';
+import { checkBothThemes } from './a11y';
 import { openApp, screenshot, type WebApp } from './harness';
 
 /**
@@ -57,18 +58,21 @@ describe('tools in chat in Chromium: approve, run, answer', () => {
     await source.getByRole('checkbox').check();
     await page.getByTestId('tool-picker').getByText('Tools (1)').waitFor();
     await screenshot(page, 'chat-tools-picker');
+    expect(await checkBothThemes(page, 'chat: tool sources open')).toEqual([]);
     await page.getByTestId('tool-picker').click();
 
     await send('What is 2 + 40?');
     await toolCard().getByText('waiting for your approval').waitFor();
     expect(await toolCard().getByLabel('Arguments of add').innerText()).toBe('{\n  "a": 2,\n  "b": 40\n}');
     await screenshot(page, 'chat-tools-approval');
+    expect(await checkBothThemes(page, 'chat: a tool call waiting for approval')).toEqual([]);
     await toolCard().getByRole('button', { name: 'Allow once' }).click();
 
     await toolCard().getByTestId('tool-result').getByText('42', { exact: true }).waitFor();
     await expect.poll(() => toolCard().getByTestId('tool-state').innerText()).toMatch(/^done in \d/);
     await page.getByTestId('msg-assistant').last().getByText('The tool answered 42.').waitFor();
     await screenshot(page, 'chat-tools-answered');
+    expect(await checkBothThemes(page, 'chat: a tool result and the answer')).toEqual([]);
 
     await page.reload();
     await toolCard().getByTestId('tool-result').getByText('42', { exact: true }).waitFor();
