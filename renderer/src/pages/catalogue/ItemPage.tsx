@@ -1,13 +1,12 @@
 import type { CatalogueItem, CatalogueTask } from '@shared/contract/catalogue';
 import type { HubRepoInfo } from '@shared/contract/hub-repo';
-import { api } from '../../api';
 import { ExternalLink } from '../../components/ExternalLink';
 import { Empty, Loading } from '../../components/States';
 import { formatAge } from '../../lib/format';
 import { repoWebPath } from '../../lib/hub-card-text';
 import { useSettings } from '../../store/settings';
 import { Freshness } from './Freshness';
-import { useHubEndpoint, useHubLive } from './hub-live';
+import { useHubEndpoint, useHubRepo } from './hub-live';
 import { CatLink, catalogueHref } from './links';
 import { RepoTabs } from './RepoTabs';
 
@@ -57,7 +56,7 @@ export function ItemPage({
   const noun = kind === 'dataset' ? 'dataset' : 'Space';
   const endpoint = useHubEndpoint();
   const update = useSettings((s) => s.update);
-  const { live, reload } = useHubLive(() => api.call('hub.repo', { kind: repoKind, id }), [repoKind, id]);
+  const { live, reload } = useHubRepo(repoKind, id);
   const hubPage = `${endpoint.replace(/\/+$/, '')}/${repoWebPath(repoKind, id)}`;
   const repo = live.state === 'ok' ? live.repo : undefined;
 

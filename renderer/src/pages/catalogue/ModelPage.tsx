@@ -1,10 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Output } from '@shared/contract';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { GgufQuant } from '@shared/contract/hub-repo';
 import type { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
-import { api } from '../../api';
 import { ExternalLink } from '../../components/ExternalLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { SnippetWorkbench } from '../../features/snippets/SnippetWorkbench';
@@ -18,9 +16,8 @@ import { CatLink, hubUrl } from './links';
 import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
-import { readmeKey } from './RepoCard';
 import { RepoTabs } from './RepoTabs';
-import { prefetchHub, takeArrived, takePrefetched } from './hub-live';
+import { arrivedModel, hubModel, prefetchModel, prefetchReadme } from './hub-live';
 import { useFit } from './use-fit';
 
 type Live =
@@ -29,8 +26,6 @@ type Live =
   | { state: 'off' }
   | { state: 'error'; error: AppError };
 
-const modelKey = (id: string) => `model:${id}`;
-
 /**
  * A model page's Hub calls (details and card) start as soon as its address is set, before React renders the
  * page, so a page seen before opens from main's cache without waiting for its own first paint.
@@ -38,9 +33,7 @@ const modelKey = (id: string) => `model:${id}`;
 function prefetchModelPage(hash: string): void {
   const { page, params } = parseHash(hash);
   if (page !== 'catalogue' || params[0] !== 'model' || !params[1]) return;
-  const id = params[1];
-  prefetchHub(modelKey(id), () => api.call('hub.model', { id }));
-  prefetchHub(readmeKey('model', id), () => api.call('hub.readme', { kind: 'model', id }));
+  prefetchModel(params[1]);
 }
 window.addEventListener('hashchange', () => prefetchModelPage(location.hash));
 
@@ -65,7 +58,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const update = useSettings((s) => s.update);
   // Details that arrived while the address changed (see prefetchModelPage) are shown in the first render.
   const [live, setLive] = useState<Live>(() => {
-    const arrived = takeArrived<Output<'hub.model'>>(modelKey(id));
+    const arrived = arrivedModel(id);
     return arrived ? { state: 'ok', ...arrived } : { state: 'loading' };
   });
   const skipFirstLoad = useRef(live.state === 'ok');
@@ -76,8 +69,8 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
     try {
       // With "Search the Hub" off, main answers only from its cache and sends nothing. The card is asked for
       // at the same time, not after the details.
-      prefetchHub(readmeKey('model', id), () => api.call('hub.readme', { kind: 'model', id }));
-      const res = await (takePrefetched<Output<'hub.model'>>(modelKey(id)) ?? api.call('hub.model', { id }));
+      prefetchReadme('model', id);
+      const res = await hubModel(id);
       setLive({ state: 'ok', ...res });
     } catch (e) {
       const err = e as AppError;

@@ -1,8 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Output } from '@shared/contract';
 import type { RepoKind } from '@shared/contract/hub-repo';
 import type { AppError } from '@shared/errors';
-import { api } from '../../api';
 import { ExternalLink } from '../../components/ExternalLink';
 import { ErrorState, Loading } from '../../components/States';
 import { hubUrlRewriter, repoWebPath } from '../../lib/hub-card-text';
@@ -10,21 +8,14 @@ import { renderCardProgressively } from '../../lib/hub-card';
 import { formatBytes } from '../../lib/format';
 import { CardFields } from './CardFields';
 import { Freshness } from './Freshness';
-import { takeArrived, takePrefetched, useHubEndpoint, useHubLive } from './hub-live';
-
-/** The key under which a page prefetches its card (see prefetchHub). */
-export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
+import { useHubEndpoint, useHubReadme } from './hub-live';
 
 const noun = { model: 'model card', dataset: 'dataset card', space: 'Space card' };
 
 /** A repo's README rendered as sanitised markdown, front matter shown as fields above it. */
 export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; cardData?: Record<string, unknown> }) {
   const endpoint = useHubEndpoint();
-  const { live, reload } = useHubLive(
-    () => takePrefetched<Output<'hub.readme'>>(readmeKey(kind, id)) ?? api.call('hub.readme', { kind, id }),
-    [kind, id],
-    () => takeArrived<Output<'hub.readme'>>(readmeKey(kind, id)),
-  );
+  const { live, reload } = useHubReadme(kind, id);
   const body = useRef<HTMLDivElement>(null);
   // The markdown whose rendering has finished: the card is busy until it is the one shown.
   const [renderedFor, setRenderedFor] = useState<string>();

@@ -1,14 +1,13 @@
 import { useMemo, useState } from 'react';
 import type { RepoKind, TreeEntry } from '@shared/contract/hub-repo';
 import type { AppError } from '@shared/errors';
-import { api } from '../../api';
 import { ExternalLink } from '../../components/ExternalLink';
 import { ErrorState, Loading } from '../../components/States';
 import { buildFileTree, type FolderNode } from '../../lib/file-tree';
 import { formatBytes } from '../../lib/format';
 import { repoWebPath } from '../../lib/hub-card-text';
 import { Freshness } from './Freshness';
-import { useHubEndpoint, useHubLive } from './hub-live';
+import { treePage, useHubEndpoint, useHubTree } from './hub-live';
 
 /** Rows shown per folder before "Show more": a folder of 10,000 files must not become 10,000 DOM rows at once. */
 const ROWS_PER_FOLDER = 200;
@@ -97,7 +96,7 @@ function FileRow({ entry, depth, blob }: { entry: TreeEntry; depth: number; blob
 /** The Files tab: the repo tree with folder totals and LFS marks, bounded for huge repos. */
 export function RepoFiles({ kind, id }: { kind: RepoKind; id: string }) {
   const endpoint = useHubEndpoint();
-  const { live, reload } = useHubLive(() => api.call('hub.tree', { kind, id }), [kind, id]);
+  const { live, reload } = useHubTree(kind, id);
   const [more, setMore] = useState<{ entries: TreeEntry[]; next?: string; error?: AppError; busy?: boolean }>({
     entries: [],
   });
@@ -117,7 +116,7 @@ export function RepoFiles({ kind, id }: { kind: RepoKind; id: string }) {
     if (!next) return;
     setMore((m) => ({ ...m, busy: true, error: undefined }));
     try {
-      const res = await api.call('hub.tree', { kind, id, cursor: next });
+      const res = await treePage(kind, id, next);
       setMore((m) => ({ entries: [...m.entries, ...res.entries], next: res.next }));
     } catch (e) {
       setMore((m) => ({ ...m, busy: false, error: e as AppError }));

@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Output } from '@shared/contract';
 import type { HubFreshness } from '@shared/contract/hub';
+import type { RepoKind } from '@shared/contract/hub-repo';
+import { api } from '../../api';
 import type { AppError } from '@shared/errors';
 import { useSettings } from '../../store/settings';
 
@@ -94,3 +97,44 @@ export function takeArrived<T>(key: string): T | undefined {
 export function useHubEndpoint(): string {
   return useSettings((s) => s.view?.values.hubEndpoint) ?? 'https://huggingface.co';
 }
+
+/** A dataset's or a Space's details from the Hub (or main's cache). */
+export const useHubRepo = (kind: Exclude<RepoKind, 'model'>, id: string) =>
+  useHubLive(() => api.call('hub.repo', { kind, id }), [kind, id]);
+
+/** The first page of a repo's file tree; `treePage` fetches the next ones. */
+export const useHubTree = (kind: RepoKind, id: string) =>
+  useHubLive(() => api.call('hub.tree', { kind, id }), [kind, id]);
+
+export const treePage = (kind: RepoKind, id: string, cursor: string): Promise<Output<'hub.tree'>> =>
+  api.call('hub.tree', { kind, id, cursor });
+
+/** The key under which a page prefetches its card (see prefetchHub). */
+export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
+
+/** A repo's README: the prefetched answer when the page asked for it early, else asked now. */
+export const useHubReadme = (kind: RepoKind, id: string) =>
+  useHubLive(
+    () => takePrefetched<Output<'hub.readme'>>(readmeKey(kind, id)) ?? api.call('hub.readme', { kind, id }),
+    [kind, id],
+    () => takeArrived<Output<'hub.readme'>>(readmeKey(kind, id)),
+  );
+
+const modelKey = (id: string) => `model:${id}`;
+
+/** Starts a repo's card call early (a page asks for its details and its card side by side). */
+export const prefetchReadme = (kind: RepoKind, id: string) =>
+  prefetchHub(readmeKey(kind, id), () => api.call('hub.readme', { kind, id }));
+
+/** Starts a model page's Hub calls (details and card) before the page renders. */
+export function prefetchModel(id: string): void {
+  prefetchHub(modelKey(id), () => api.call('hub.model', { id }));
+  prefetchReadme('model', id);
+}
+
+/** A model's Hub details: the prefetched call when there is one, else asked now. */
+export const hubModel = (id: string): Promise<Output<'hub.model'>> =>
+  takePrefetched<Output<'hub.model'>>(modelKey(id)) ?? api.call('hub.model', { id });
+
+/** A model's Hub details if a prefetch has already brought them (for the page's first render). */
+export const arrivedModel = (id: string) => takeArrived<Output<'hub.model'>>(modelKey(id));
