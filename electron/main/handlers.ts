@@ -62,7 +62,8 @@ export function createHandlers(s: Services): Handlers {
     'chat.list': ({ query }) => s.chat.list(query),
     'chat.search': ({ query }) => s.chat.search(query),
     'chat.create': (init) => s.chat.store.create(init),
-    'chat.get': ({ id }) => s.chat.get(id),
+    'chat.get': ({ id, around }) => s.chat.get(id, around),
+    'chat.older': ({ id, before, limit }) => s.chat.store.get(id).older(before, limit),
     'chat.update': ({ id, patch }) => s.chat.store.update(id, patch),
     'chat.delete': ({ id }) => {
       s.chat.store.delete(id);

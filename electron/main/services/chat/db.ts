@@ -61,6 +61,17 @@ export const MIGRATIONS: string[] = [
      INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
      INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
    END;`,
+  // Opening reads a window of the path, not the whole tree: versions (siblings) are looked up per conversation
+  // and parent, roots included; a reply left streaming is found without a scan. Saving a message rewrites the
+  // conversation row: its title is re-indexed only when it changed (one fsync'd commit stays small).
+  `DROP INDEX messages_by_parent;
+   CREATE INDEX messages_by_conversation_parent ON messages(conversation_id, parent_id);
+   CREATE INDEX messages_streaming ON messages(status) WHERE status = 'streaming';
+   DROP TRIGGER conversations_au;
+   CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations WHEN old.title IS NOT new.title BEGIN
+     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
+   END;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -203,14 +214,43 @@ export class ChatDb {
          VALUES (@id, @conversation_id, @parent_id, @role, @content, @thinking, @status, @extra, @created_at)`,
       ),
       replaceMsg: p(
-        `UPDATE messages SET content = @content, thinking = @thinking, status = @status, extra = @extra
-         WHERE id = @id AND conversation_id = @conversation_id`,
+        `UPDATE messages SET content = @content, thinking = @thinking, status = @status, extra = @extra,
+         created_at = @created_at WHERE id = @id AND conversation_id = @conversation_id`,
       ),
       appendMsg: p(
         `UPDATE messages SET content = content || ?, thinking = CASE WHEN ? = '' THEN thinking
          ELSE coalesce(thinking, '') || ? END WHERE id = ?`,
       ),
       messagesOf: p(`SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq`),
+      message: p(`SELECT * FROM messages WHERE id = ? AND conversation_id = ?`),
+      lastOf: p(`SELECT id FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1`),
+      // The selected path walked up from a message through its parents, at most ?3 messages, oldest first: a
+      // window of a long conversation reads only its own rows (each step is one lookup of the id index).
+      pathUp: p(
+        `WITH RECURSIVE up(id, n) AS (
+           SELECT ?1, 0
+           UNION ALL
+           SELECT m.parent_id, up.n + 1 FROM messages m JOIN up ON m.id = up.id
+           WHERE m.parent_id IS NOT NULL AND up.n + 1 < ?3
+         )
+         SELECT m.* FROM up JOIN messages m ON m.id = up.id WHERE m.conversation_id = ?2 ORDER BY up.n DESC`,
+      ),
+      pathIds: p(
+        `WITH RECURSIVE up(id, parent) AS (
+           SELECT id, parent_id FROM messages WHERE id = ?1 AND conversation_id = ?2
+           UNION ALL
+           SELECT m.id, m.parent_id FROM messages m JOIN up ON m.id = up.parent
+         )
+         SELECT id FROM up`,
+      ),
+      childrenOf: p(
+        `SELECT id, parent_id FROM messages WHERE conversation_id = ?1
+         AND parent_id IN (SELECT value FROM json_each(?2)) ORDER BY created_at, seq`,
+      ),
+      rootsOf: p(`SELECT id, parent_id FROM messages WHERE conversation_id = ? AND parent_id IS NULL
+         ORDER BY created_at, seq`),
+      latestChild: p(`SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
+      interruptAll: p(`UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'`),
       countOf: p(`SELECT count(*) AS n FROM messages WHERE conversation_id = ?`),
       getSetting: p(`SELECT value FROM settings WHERE key = ?`),
       setSetting: p(
@@ -251,6 +291,42 @@ export class ChatDb {
     return this.s.messagesOf.all(conversationId) as MessageRow[];
   }
 
+  message(id: string, conversationId: string): MessageRow | undefined {
+    return this.s.message.get(id, conversationId) as MessageRow | undefined;
+  }
+
+  /** The most recently written message (the path's end when a conversation has no leaf recorded). */
+  lastMessageId(conversationId: string): string | null {
+    return (this.s.lastOf.get(conversationId) as { id: string } | undefined)?.id ?? null;
+  }
+
+  /** Up to `limit` messages of the path ending at `from` (it included), oldest first. */
+  pathUp(conversationId: string, from: string, limit: number): MessageRow[] {
+    return this.s.pathUp.all(from, conversationId, limit) as MessageRow[];
+  }
+
+  /** The ids of the path ending at `from`, newest first (ids only: cheap even for a long conversation). */
+  pathIds(conversationId: string, from: string): string[] {
+    return (this.s.pathIds.all(from, conversationId) as { id: string }[]).map((r) => r.id);
+  }
+
+  /** The children of these parents (`null`: the roots), oldest first. */
+  children(conversationId: string, parents: (string | null)[]): { id: string; parent_id: string | null }[] {
+    type Child = { id: string; parent_id: string | null };
+    const ids = parents.filter((p): p is string => p !== null);
+    const out = ids.length ? (this.s.childrenOf.all(conversationId, JSON.stringify(ids)) as Child[]) : [];
+    return parents.includes(null) ? [...(this.s.rootsOf.all(conversationId) as Child[]), ...out] : out;
+  }
+
+  latestChild(conversationId: string, parentId: string): string | undefined {
+    return (this.s.latestChild.get(conversationId, parentId) as { id: string } | undefined)?.id;
+  }
+
+  /** At start, before any reply runs: a reply left streaming by a crash or a kill is "interrupted". */
+  interruptStreaming(): void {
+    this.tx(() => this.s.interruptAll.run());
+  }
+
   count(conversationId: string): number {
     return Number((this.s.countOf.get(conversationId) as { n: number }).n);
   }
@@ -259,7 +335,7 @@ export class ChatDb {
     this.s.insertMsg.run(row);
   }
 
-  replaceMessage(row: Pick<MessageRow, 'id' | 'conversation_id' | 'content' | 'thinking' | 'status' | 'extra'>): void {
+  replaceMessage(row: Omit<MessageRow, 'parent_id' | 'role'>): void {
     this.s.replaceMsg.run(row);
   }
 
