@@ -253,7 +253,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     // The refused import is an answer (the message above), not a failed request: the console stays clean.
     expect(errors).toEqual([]);
   });
-  it('a 10,000-message conversation opens with only the visible rows in the DOM, and scrolls', async () => {
+  it('a 10,000-message conversation opens at its end; scrolling to the top loads earlier messages in place', async () => {
     const big = syntheticExport(10_000, 'Ten thousand');
     await page
       .getByTestId('import-file')
@@ -263,8 +263,27 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByText('Reply 9999', { exact: false }).waitFor();
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     expect(await page.getByText('Question 0', { exact: true }).count()).toBe(0);
-    await page.getByTestId('message-list').evaluate((el) => (el.scrollTop = 0));
-    await page.getByText('Question 0', { exact: true }).waitFor();
+    // The top of the window (the last 100 messages): earlier ones come in above, and the row read stays put.
+    const list = page.getByTestId('message-list');
+    const row = page.locator('.msg-row', { hasText: 'Question 9900' });
+    const top = (await list.boundingBox())!.y;
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(() => row.getAttribute('data-index')).toBe('100');
+    // It was the first row, at the top of the list; it still is, with the earlier messages above it.
+    expect(await row.isVisible()).toBe(true);
+    expect(Math.abs((await row.boundingBox())!.y - top)).toBeLessThan(48);
+    await page.locator('.msg-row', { hasText: 'Question 9898' }).waitFor({ state: 'attached' });
+    // On to the first message, a page each time the top is reached.
+    await expect
+      .poll(
+        async () => {
+          await list.evaluate((el) => (el.scrollTop = 0));
+          return page.getByText('Question 0', { exact: true }).count();
+        },
+        { timeout: 120_000, interval: 50 },
+      )
+      .toBe(1);
+    expect(await page.getByTestId('older-loading').count()).toBe(0);
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     await screenshot(page, 'chat-10k');
   });

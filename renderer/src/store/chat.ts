@@ -1,37 +1,21 @@
 import { create } from 'zustand';
 import type { ChatEvent, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
-import type { Input } from '@shared/contract';
+import type { Input, Output } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { LiveText, live, liveText } from './live-text';
 
-/**
- * The text of replies being streamed, outside React: a delta is appended to a string and listeners are told
- * once per batch (the stream delivers at most one batch per frame), so no component re-renders per token.
- */
-export class LiveText {
-  content = '';
-  thinking = '';
-  private listeners = new Set<() => void>();
-  subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-  notify(): void {
-    for (const fn of this.listeners) fn();
-  }
-}
-const live = new Map<string, LiveText>();
-export function liveText(id: string): LiveText {
-  let t = live.get(id);
-  if (!t) live.set(id, (t = new LiveText()));
-  return t;
-}
+export { LiveText, liveText } from './live-text';
 
 interface ConvData {
   meta?: ConversationMeta;
   messages: ChatMessage[];
   /** Message id → its versions (oldest first), for messages that have more than one. */
   versions?: Record<string, string[]>;
+  /** `messages` is the end of a long conversation: earlier ones come with `loadOlder`. */
+  hasOlder?: boolean;
+  /** Loading earlier messages (scrolled to the top), or why that failed. */
+  older?: { loading: boolean; error?: AppErrorShape };
   loading: boolean;
   error?: AppErrorShape;
 }
@@ -65,6 +49,8 @@ interface ChatState {
   /** Opens a conversation at a message: on the selected path, or by switching to the version that holds it. */
   focusMessage(convId: string, messageId: string): Promise<void>;
   open(id: string | undefined): Promise<void>;
+  /** Pages in the messages before the first one shown (chat.older). */
+  loadOlder(id: string): Promise<void>;
   create(init?: Partial<ConversationMeta>): Promise<ConversationMeta>;
   update(id: string, patch: Input<'chat.update'>['patch']): Promise<void>;
   remove(id: string): Promise<void>;
@@ -97,6 +83,15 @@ const upsert = (list: ChatMessage[], m: ChatMessage): ChatMessage[] => {
   return next;
 };
 
+/** What a conversation view (chat.get, chat.selectVersion) sets: it replaces the window shown. */
+const view = (r: Output<'chat.get'>): Partial<ConvData> => ({
+  meta: r.meta,
+  messages: r.messages,
+  versions: r.versions,
+  hasOlder: r.hasOlder,
+  older: undefined,
+});
+
 export const useChat = create<ChatState>((set, get) => {
   const patchConv = (id: string, fn: (c: ConvData) => Partial<ConvData>) =>
     set((s) => {
@@ -112,7 +107,8 @@ export const useChat = create<ChatState>((set, get) => {
 
   /** Applies a batch of stream events: one state change per batch, text deltas outside React. */
   const apply = (convId: string, events: ChatEvent[], seen: { user: boolean }) => {
-    let messages = get().convs[convId]?.messages ?? [];
+    const before = get().convs[convId]?.messages ?? [];
+    let messages = before;
     let changed = false;
     const touched = new Set<LiveText>();
     for (const e of events) {
@@ -155,7 +151,8 @@ export const useChat = create<ChatState>((set, get) => {
             ? m
             : {
                 ...m,
-                messageCount: messages.length,
+                // What was added or cut: a long conversation shows only its last messages.
+                messageCount: Math.max(0, m.messageCount + messages.length - before.length),
                 title:
                   m.title === 'New chat' && first ? first.content.trim().replace(/\s+/g, ' ').slice(0, 60) : m.title,
               },
@@ -213,12 +210,12 @@ export const useChat = create<ChatState>((set, get) => {
       });
   };
 
-  /** Reloads a conversation's path and versions (after a regenerate or an edit changed them). */
-  const reload = (id: string) =>
+  /** Reloads a conversation's path and versions (after a regenerate or an edit changed them), back to `around`. */
+  const reload = (id: string, around?: string) =>
     api
-      .call('chat.get', { id })
+      .call('chat.get', around ? { id, around } : { id })
       .then((r) => {
-        if (!get().running[id]) patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+        if (!get().running[id]) patchConv(id, () => view(r));
       })
       .catch(() => {});
 
@@ -257,10 +254,20 @@ export const useChat = create<ChatState>((set, get) => {
 
     focusMessage: async (convId, messageId) => {
       set({ focus: { convId, messageId } });
-      // Once the conversation is open: a hit in another version switches to that version.
+      // Once the conversation is open: a hit before the messages shown widens the window back to it; a hit in
+      // another version switches to that version.
       const c = get().convs[convId];
-      if (c && !c.loading && c.messages.length && !c.messages.some((m) => m.id === messageId))
-        await get().selectVersion(convId, messageId);
+      if (!c || c.loading || !c.messages.length || c.messages.some((m) => m.id === messageId)) return;
+      try {
+        const r = await api.call('chat.get', { id: convId, around: messageId });
+        if (r.messages.some((m) => m.id === messageId)) {
+          if (!get().running[convId]) patchConv(convId, () => view(r));
+          return;
+        }
+      } catch {
+        /* selectVersion below reports what is wrong */
+      }
+      await get().selectVersion(convId, messageId);
     },
 
     open: async (id) => {
@@ -269,9 +276,32 @@ export const useChat = create<ChatState>((set, get) => {
       patchConv(id, () => ({ loading: true, error: undefined }));
       try {
         const r = await api.call('chat.get', { id });
-        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions, loading: false }));
+        patchConv(id, () => ({ ...view(r), loading: false }));
       } catch (e) {
         patchConv(id, () => ({ loading: false, error: e as AppErrorShape }));
+      }
+    },
+
+    loadOlder: async (id) => {
+      const c = get().convs[id];
+      const first = c?.messages[0];
+      if (!c?.hasOlder || !first || c.older?.loading) return;
+      patchConv(id, () => ({ older: { loading: true } }));
+      try {
+        const r = await api.call('chat.older', { id, before: first.id });
+        // Only if the window still starts there (a version switch or a reload replaces it meanwhile).
+        patchConv(id, (now) =>
+          now.messages[0]?.id !== first.id
+            ? { older: undefined }
+            : {
+                messages: [...r.messages, ...now.messages],
+                versions: { ...r.versions, ...now.versions },
+                hasOlder: r.hasOlder,
+                older: undefined,
+              },
+        );
+      } catch (e) {
+        patchConv(id, () => ({ older: { loading: false, error: e as AppErrorShape } }));
       }
     },
 
@@ -341,13 +371,13 @@ export const useChat = create<ChatState>((set, get) => {
     editOnly: async (id, messageId, content) => {
       const m = await api.call('chat.edit', { id, messageId, content });
       patchConv(id, (c) => ({ messages: upsert(c.messages, m) }));
-      await reload(id);
+      await reload(id, messageId);
     },
 
     selectVersion: async (id, messageId) => {
       try {
         const r = await api.call('chat.selectVersion', { id, messageId });
-        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+        patchConv(id, () => view(r));
       } catch (e) {
         set((s) => ({ replyError: { ...s.replyError, [id]: e as AppErrorShape } }));
       }

@@ -119,7 +119,7 @@ function Thread({ id }: { id: string }) {
   const busy = useChat((s) => !!s.running[id]);
   const replyError = useChat((s) => s.replyError[id]);
   const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
-  const { open, regenerate, editOnly, selectVersion, focusMessage } = useChat.getState();
+  const { open, regenerate, editOnly, selectVersion, focusMessage, loadOlder } = useChat.getState();
   const [showSettings, setShowSettings] = useState(false);
   const [showCode, setShowCode] = useState(false);
   const [capabilities, setCapabilities] = useState<string[]>([]);
@@ -226,7 +226,19 @@ function Thread({ id }: { id: string }) {
           </Empty>
         </div>
       ) : (
-        <MessageList messages={conv.messages} versions={conv.versions} focusId={focus} busy={busy} actions={actions} />
+        <MessageList
+          messages={conv.messages}
+          versions={conv.versions}
+          focusId={focus}
+          busy={busy}
+          actions={actions}
+          older={{
+            hasOlder: !!conv.hasOlder,
+            loading: !!conv.older?.loading,
+            error: conv.older?.error,
+            load: () => void loadOlder(id),
+          }}
+        />
       )}
       {replyError && <ReplyError id={id} error={replyError} busy={busy} />}
 
