@@ -62,11 +62,28 @@ export const MIGRATIONS: string[] = [
      INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
    END;`,
   // Opening reads a window of the path, not the whole tree: versions (siblings) are looked up per conversation
-  // and parent, roots included; a reply left streaming is found without a scan. Saving a message rewrites the
-  // conversation row: its title is re-indexed only when it changed (one fsync'd commit stays small).
+  // and parent, roots included; a reply left streaming is found without a scan.
+  // Each saved message is one fsync'd commit, kept small: the message index is updated in batches after the
+  // commit (fts_pending, filled by the triggers in the same transaction, so a crash loses no indexing; `old` is
+  // the text the index holds for that row, NULL if it holds none yet), and the title is re-indexed only when
+  // it changed.
   `DROP INDEX messages_by_parent;
+   DROP INDEX messages_by_conversation;
    CREATE INDEX messages_by_conversation_parent ON messages(conversation_id, parent_id);
    CREATE INDEX messages_streaming ON messages(status) WHERE status = 'streaming';
+   CREATE TABLE fts_pending (seq INTEGER PRIMARY KEY, old TEXT);
+   DROP TRIGGER messages_ai;
+   DROP TRIGGER messages_ad;
+   DROP TRIGGER messages_au;
+   CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+     INSERT OR IGNORE INTO fts_pending(seq, old) VALUES (new.seq, NULL);
+   END;
+   CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+     INSERT OR IGNORE INTO fts_pending(seq, old) VALUES (old.seq, old.content);
+   END;
+   CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
+     INSERT OR IGNORE INTO fts_pending(seq, old) VALUES (old.seq, old.content);
+   END;
    DROP TRIGGER conversations_au;
    CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations WHEN old.title IS NOT new.title BEGIN
      INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
@@ -75,6 +92,9 @@ export const MIGRATIONS: string[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** How long after a write the message index catches up (see fts_pending). */
+const INDEX_DELAY_MS = 250;
 
 export class DbOpenError extends Error {
   constructor(
@@ -251,6 +271,15 @@ export class ChatDb {
          ORDER BY created_at, seq`),
       latestChild: p(`SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
       interruptAll: p(`UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'`),
+      anyPending: p(`SELECT 1 FROM fts_pending LIMIT 1`),
+      unindex: p(
+        `INSERT INTO messages_fts(messages_fts, rowid, content)
+         SELECT 'delete', seq, old FROM fts_pending WHERE old IS NOT NULL`,
+      ),
+      index: p(
+        `INSERT INTO messages_fts(rowid, content) SELECT m.seq, m.content FROM fts_pending p JOIN messages m USING (seq)`,
+      ),
+      clearPending: p(`DELETE FROM fts_pending`),
       countOf: p(`SELECT count(*) AS n FROM messages WHERE conversation_id = ?`),
       getSetting: p(`SELECT value FROM settings WHERE key = ?`),
       setSetting: p(
@@ -359,6 +388,7 @@ export class ChatDb {
     try {
       const out = fn();
       this.db.exec('COMMIT');
+      this.indexSoon();
       return out;
     } catch (e) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -366,7 +396,50 @@ export class ChatDb {
     }
   }
 
+  private indexTimer?: ReturnType<typeof setTimeout>;
+
+  /** Brings the message index up to date shortly after writes: one commit for all written meanwhile. */
+  private indexSoon(): void {
+    if (this.indexTimer) return;
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = undefined;
+      try {
+        this.indexPending();
+      } catch {
+        /* busy or full: the rows stay pending, indexed before the next search */
+      }
+    }, INDEX_DELAY_MS);
+    this.indexTimer.unref?.();
+  }
+
+  /** Indexes the messages written since the last time (search calls this first, so it sees every message). */
+  indexPending(): void {
+    if (!this.db.open || !this.s.anyPending.get()) return;
+    const run = () => {
+      this.s.unindex.run();
+      this.s.index.run();
+      this.s.clearPending.run();
+    };
+    if (this.db.inTransaction) return run();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      run();
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
   close(): void {
-    if (this.db.open) this.db.close();
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    if (!this.db.open) return;
+    try {
+      this.indexPending();
+    } catch {
+      /* left pending: indexed after the next start */
+    }
+    this.db.close();
   }
 }
