@@ -154,6 +154,8 @@ const pathWindowSchema = z.object({
   versions: z.record(z.string(), z.array(z.string())),
   /** Older messages precede the first one: `chat.older` with `before` = its id pages them in. */
   hasOlder: z.boolean(),
+  /** Newer messages follow the last one (a window opened around a message): `chat.newer` with `after` = its id. */
+  hasNewer: z.boolean(),
 });
 
 /** A conversation as shown: the end of its selected path (a window, not all of a long one) and its versions. */
@@ -197,7 +199,7 @@ export const chatCalls = {
   'chat.create': call({ input: metaPatch, output: conversationMetaSchema }),
   /**
    * Opens a conversation: its last messages (a window; `hasOlder` says if there is more). With `around` (a
-   * message on the selected path, such as a search hit), the window reaches back to include it.
+   * message on the selected path, such as a search hit), a window centred on that message.
    */
   'chat.get': call({
     input: z.object({ id: idSchema, around: idSchema.optional() }).strict(),
@@ -206,6 +208,11 @@ export const chatCalls = {
   /** Earlier messages of the selected path: up to `limit` just before the message `before`, oldest first. */
   'chat.older': call({
     input: z.object({ id: idSchema, before: idSchema, limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: pathWindowSchema,
+  }),
+  /** Later messages of the selected path: up to `limit` just after the message `after`, oldest first. */
+  'chat.newer': call({
+    input: z.object({ id: idSchema, after: idSchema, limit: z.number().int().min(1).max(500).optional() }).strict(),
     output: pathWindowSchema,
   }),
   /** Shows another version of a message (regenerated or edited); the conversation continues from it. */

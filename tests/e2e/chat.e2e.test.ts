@@ -289,6 +289,10 @@ describe('chat in Chromium against the Ollama fixture', () => {
   });
 
   it('search finds a message deep inside the 10,000-message conversation and opens it scrolled to it', async () => {
+    // A fresh start: the conversation opens with its last 100 messages, far from the hit.
+    await page.reload();
+    await page.getByText('Reply 9999', { exact: false }).waitFor();
+    expect(await page.getByText('Question 5000', { exact: true }).count()).toBe(0);
     await page.getByLabel('Search conversations').fill('"Question 5000"');
     const hit = page.getByTestId('search-hit').first();
     await hit.waitFor();
@@ -297,7 +301,15 @@ describe('chat in Chromium against the Ollama fixture', () => {
     const focused = page.locator('.msg-row.msg-focus');
     await focused.getByText('Question 5000', { exact: true }).waitFor();
     expect(await focused.isVisible()).toBe(true);
+    expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     await screenshot(page, 'chat-search');
+    // Scrolling down pages in what follows the hit; "Latest" shows the end again.
+    const list = page.getByTestId('message-list');
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.locator('.msg-row', { hasText: 'Question 5052' }).waitFor({ state: 'attached' });
+    await page.getByTestId('jump-latest').click();
+    await page.getByText('Reply 9999', { exact: false }).waitFor();
+    expect(await page.getByText('Question 5000', { exact: true }).count()).toBe(0);
     await page.getByLabel('Search conversations').fill('');
   });
 

@@ -51,6 +51,7 @@ describe('opening a 10,000-message conversation (windowed, Ollama fixture)', () 
       messages: [],
       versions: {},
       hasOlder: false,
+      hasNewer: false,
     });
     await expect(app.client.call('chat.older', { id, before: 'm_nosuchmessage' })).rejects.toMatchObject({
       code: 'not_found',
@@ -58,6 +59,28 @@ describe('opening a 10,000-message conversation (windowed, Ollama fixture)', () 
     });
     const page = await app.client.call('chat.older', { id, before: all[500].id, limit: 7 });
     expect(ids(page.messages)).toEqual(ids(all.slice(493, 500)));
+  });
+
+  it('chat.get {around} (a search hit far back) sends 100 messages centred on it; chat.newer pages on to the end', async () => {
+    const hit = all[5000];
+    const v = await app.client.call('chat.get', { id, around: hit.id });
+    expect(ids(v.messages)).toEqual(ids(all.slice(4951, 5051)));
+    expect(v.messages[49].id).toBe(hit.id);
+    expect([v.hasOlder, v.hasNewer]).toEqual([true, true]);
+    let shown = v.messages;
+    let page: { messages: ChatMessage[]; hasNewer: boolean } = v;
+    while (page.hasNewer) {
+      page = await app.client.call('chat.newer', { id, after: shown.at(-1)!.id });
+      shown = [...shown, ...page.messages];
+    }
+    expect(ids(shown)).toEqual(ids(all.slice(4951)));
+    expect(await app.client.call('chat.newer', { id, after: all.at(-1)!.id })).toMatchObject({ messages: [] });
+    // A hit within the last 100 opens the usual window (the end); one not on the path, too.
+    const near = await app.client.call('chat.get', { id, around: all[N - 30].id });
+    expect(ids(near.messages)).toEqual(ids(all.slice(-100)));
+    expect(near.hasNewer).toBe(false);
+    const gone = await app.client.call('chat.get', { id, around: 'm_notonthepath' });
+    expect(ids(gone.messages)).toEqual(ids(all.slice(-100)));
   });
 
   it('versions of a message outside the window: listed when its page is loaded, and selectable', async () => {
@@ -79,12 +102,15 @@ describe('opening a 10,000-message conversation (windowed, Ollama fixture)', () 
     expect(s.messages.at(-1)!.content).toBe('Question 10');
     expect(s.versions[earlier]).toEqual(versions);
     expect(s.meta.messageCount).toBe(11);
-    // Back to the edited one: the path runs on to the last message; the answer shows the chosen message.
+    // Back to the edited one: the path runs on to the last message.
     s = await app.client.call('chat.selectVersion', { id, messageId: q.id });
     expect(s.meta.messageCount).toBe(N);
     expect(s.messages.find((m) => m.id === q.id)?.content).toBe('Question 10, edited');
     expect(s.versions[q.id]).toEqual(versions);
-    expect(s.messages.at(-1)!.id).toBe(all.at(-1)!.id);
+    // A window around it (the path runs on for 9,989 messages; they are not sent).
+    expect(s.messages).toHaveLength(61);
+    expect(ids(s.messages)).toEqual(ids(all.slice(0, 61)));
+    expect([s.hasOlder, s.hasNewer]).toEqual([false, true]);
   });
 
   it('a reply in the long conversation sends the whole history, not the window', async () => {

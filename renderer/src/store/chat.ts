@@ -1,21 +1,25 @@
 import { create } from 'zustand';
 import type { ChatEvent, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
-import type { Input, Output } from '@shared/contract';
+import type { Input } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { runningChatModel, upsert, view } from './chat-view';
 import { LiveText, live, liveText } from './live-text';
 
 export { LiveText, liveText } from './live-text';
+
+export type PageDir = 'older' | 'newer';
 
 interface ConvData {
   meta?: ConversationMeta;
   messages: ChatMessage[];
   /** Message id → its versions (oldest first), for messages that have more than one. */
   versions?: Record<string, string[]>;
-  /** `messages` is the end of a long conversation: earlier ones come with `loadOlder`. */
+  /** `messages` is a window of a long conversation: earlier or later ones come with `loadMore`. */
   hasOlder?: boolean;
-  /** Loading earlier messages (scrolled to the top), or why that failed. */
-  older?: { loading: boolean; error?: AppErrorShape };
+  hasNewer?: boolean;
+  /** Loading earlier or later messages (scrolled to the top or the bottom), or why that failed. */
+  paging?: { dir: PageDir; loading: boolean; error?: AppErrorShape };
   loading: boolean;
   error?: AppErrorShape;
 }
@@ -49,8 +53,8 @@ interface ChatState {
   /** Opens a conversation at a message: on the selected path, or by switching to the version that holds it. */
   focusMessage(convId: string, messageId: string): Promise<void>;
   open(id: string | undefined): Promise<void>;
-  /** Pages in the messages before the first one shown (chat.older). */
-  loadOlder(id: string): Promise<void>;
+  /** Pages in the messages before the first one shown (chat.older) or after the last (chat.newer). */
+  loadMore(id: string, dir: PageDir): Promise<void>;
   create(init?: Partial<ConversationMeta>): Promise<ConversationMeta>;
   update(id: string, patch: Input<'chat.update'>['patch']): Promise<void>;
   remove(id: string): Promise<void>;
@@ -64,33 +68,6 @@ interface ChatState {
   /** One conversation or an "Export all" archive; resolves with what was imported. */
   importJson(text: string): Promise<ConversationMeta[]>;
 }
-
-/** A loaded Ollama model that can chat, as a new chat's model when there is nothing else to go by. */
-async function runningChatModel(): Promise<Pick<ConversationMeta, 'backend' | 'model' | 'provider'> | undefined> {
-  try {
-    const m = (await api.call('chat.models', {})).models.find((x) => x.running);
-    return m && { backend: 'ollama', model: m.name, provider: 'auto' };
-  } catch {
-    return undefined; // Ollama down: the chat starts without a model; the user picks one later.
-  }
-}
-
-const upsert = (list: ChatMessage[], m: ChatMessage): ChatMessage[] => {
-  const i = list.findIndex((x) => x.id === m.id);
-  if (i < 0) return [...list, m];
-  const next = list.slice();
-  next[i] = m;
-  return next;
-};
-
-/** What a conversation view (chat.get, chat.selectVersion) sets: it replaces the window shown. */
-const view = (r: Output<'chat.get'>): Partial<ConvData> => ({
-  meta: r.meta,
-  messages: r.messages,
-  versions: r.versions,
-  hasOlder: r.hasOlder,
-  older: undefined,
-});
 
 export const useChat = create<ChatState>((set, get) => {
   const patchConv = (id: string, fn: (c: ConvData) => Partial<ConvData>) =>
@@ -131,6 +108,8 @@ export const useChat = create<ChatState>((set, get) => {
         if (i >= 0) {
           messages = messages.slice(0, i);
           changed = true;
+          // What followed in main, shown or not, is now an earlier version: the window ends here.
+          patchConv(convId, () => ({ hasNewer: false }));
         }
       } else if (e.type === 'retry') {
         set((s) => ({
@@ -282,26 +261,30 @@ export const useChat = create<ChatState>((set, get) => {
       }
     },
 
-    loadOlder: async (id) => {
+    loadMore: async (id, dir) => {
       const c = get().convs[id];
-      const first = c?.messages[0];
-      if (!c?.hasOlder || !first || c.older?.loading) return;
-      patchConv(id, () => ({ older: { loading: true } }));
+      const edge = dir === 'older' ? c?.messages[0] : c?.messages.at(-1);
+      if (!c || !edge || c.paging?.loading || !(dir === 'older' ? c.hasOlder : c.hasNewer)) return;
+      const at = (x: ConvData) => (dir === 'older' ? x.messages[0] : x.messages.at(-1))?.id;
+      patchConv(id, () => ({ paging: { dir, loading: true } }));
       try {
-        const r = await api.call('chat.older', { id, before: first.id });
-        // Only if the window still starts there (a version switch or a reload replaces it meanwhile).
+        const r =
+          dir === 'older'
+            ? await api.call('chat.older', { id, before: edge.id })
+            : await api.call('chat.newer', { id, after: edge.id });
+        // Only if the window still ends there (a reply, a version switch or a reload changes it meanwhile).
         patchConv(id, (now) =>
-          now.messages[0]?.id !== first.id
-            ? { older: undefined }
+          at(now) !== edge.id
+            ? { paging: undefined }
             : {
-                messages: [...r.messages, ...now.messages],
+                messages: dir === 'older' ? [...r.messages, ...now.messages] : [...now.messages, ...r.messages],
                 versions: { ...r.versions, ...now.versions },
-                hasOlder: r.hasOlder,
-                older: undefined,
+                ...(dir === 'older' ? { hasOlder: r.hasOlder } : { hasNewer: r.hasNewer }),
+                paging: undefined,
               },
         );
       } catch (e) {
-        patchConv(id, () => ({ older: { loading: false, error: e as AppErrorShape } }));
+        patchConv(id, () => ({ paging: { dir, loading: false, error: e as AppErrorShape } }));
       }
     },
 
@@ -352,11 +335,15 @@ export const useChat = create<ChatState>((set, get) => {
     send: (id, text, images) => {
       get().setDraft(id, '');
       if (get().focus?.convId === id) set({ focus: undefined });
-      runStream(
-        id,
-        (on) => api.stream('chat.send', { id, content: text, ...(images?.length ? { images } : {}) }, on),
-        text,
-      );
+      const go = () =>
+        runStream(
+          id,
+          (on) => api.stream('chat.send', { id, content: text, ...(images?.length ? { images } : {}) }, on),
+          text,
+        );
+      // A window opened further back (a search hit) does not end where the reply goes: show the end first.
+      if (get().convs[id]?.hasNewer) void reload(id).then(go);
+      else go();
     },
 
     regenerate: (id, edit) => {

@@ -7,13 +7,16 @@ import { DEFAULT_TITLE, messageToRow, metaColumns, newId, rowToMessage, titleFro
 /** How many messages opening a conversation shows, and how many each step back in time adds. */
 export const WINDOW = 100;
 
-/** A stretch of the selected path: oldest first, the versions of its messages, and whether older ones exist. */
+/** A stretch of the selected path: oldest first, the versions of its messages, and what lies beyond it. */
 export interface PathWindow {
   messages: ChatMessage[];
   /** Message id → the ids of its versions (siblings, oldest first); only messages with more than one. */
   versions: Record<string, string[]>;
   hasOlder: boolean;
+  hasNewer: boolean;
 }
+
+const empty = (): PathWindow => ({ messages: [], versions: {}, hasOlder: false, hasNewer: false });
 
 /**
  * One open conversation: its metadata and selected leaf. Opening reads no messages: a window of the path
@@ -50,30 +53,48 @@ export class Conversation {
     return this.path;
   }
 
-  /** The last `limit` messages of the path, or (`around`, a message on it) from `limit / 2` before it to the end. */
+  /**
+   * The last `limit` messages of the path; with `around` (a message on it further back, such as a search hit),
+   * `limit` messages centred on it instead.
+   */
   window({ limit = WINDOW, around }: { limit?: number; around?: string } = {}): PathWindow {
-    if (!this.leaf) return { messages: [], versions: {}, hasOlder: false };
+    if (!this.leaf) return empty();
     if (around) {
+      // Ids only (cheap even for a long path), newest first: where the message is, counted from the end.
       const ids = this.db.pathIds(this.meta.id, this.leaf);
       const at = ids.indexOf(around);
-      if (at >= limit) return this.windowOf(this.db.pathUp(this.meta.id, this.leaf, at + 1 + Math.floor(limit / 2)));
+      if (at >= limit) {
+        const newest = at - Math.floor(limit / 2);
+        return this.windowOf(this.db.pathUp(this.meta.id, ids[newest], limit), newest > 0);
+      }
     }
-    return this.windowOf(this.db.pathUp(this.meta.id, this.leaf, limit));
+    return this.windowOf(this.db.pathUp(this.meta.id, this.leaf, limit), false);
   }
 
   /** Up to `limit` messages of the path just before `before` (a message of this conversation). */
   older(before: string, limit = WINDOW): PathWindow {
     const row = this.db.message(before, this.meta.id);
     if (!row) throw new AppError('not_found', 'That message no longer exists: reopen the conversation.');
-    if (!row.parent_id) return { messages: [], versions: {}, hasOlder: false };
-    return this.windowOf(this.db.pathUp(this.meta.id, row.parent_id, limit));
+    if (!row.parent_id) return empty();
+    return this.windowOf(this.db.pathUp(this.meta.id, row.parent_id, limit), true);
   }
 
-  private windowOf(rows: MessageRow[]): PathWindow {
+  /** Up to `limit` messages of the path just after `after` (a message on it), towards its end. */
+  newer(after: string, limit = WINDOW): PathWindow {
+    const ids = this.leaf ? this.db.pathIds(this.meta.id, this.leaf) : [];
+    const at = ids.indexOf(after);
+    if (at < 0) throw new AppError('not_found', 'That message is no longer shown here: reopen the conversation.');
+    if (at === 0) return empty();
+    const newest = Math.max(0, at - limit);
+    return this.windowOf(this.db.pathUp(this.meta.id, ids[newest], at - newest), newest > 0);
+  }
+
+  private windowOf(rows: MessageRow[], hasNewer: boolean): PathWindow {
     return {
       messages: rows.map(rowToMessage),
       versions: this.versionsOf(rows),
       hasOlder: (rows[0]?.parent_id ?? null) !== null,
+      hasNewer,
     };
   }
 

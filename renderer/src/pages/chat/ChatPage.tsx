@@ -119,7 +119,7 @@ function Thread({ id }: { id: string }) {
   const busy = useChat((s) => !!s.running[id]);
   const replyError = useChat((s) => s.replyError[id]);
   const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
-  const { open, regenerate, editOnly, selectVersion, focusMessage, loadOlder } = useChat.getState();
+  const { open, regenerate, editOnly, selectVersion, focusMessage, loadMore } = useChat.getState();
   const [showSettings, setShowSettings] = useState(false);
   const [showCode, setShowCode] = useState(false);
   const [capabilities, setCapabilities] = useState<string[]>([]);
@@ -232,11 +232,13 @@ function Thread({ id }: { id: string }) {
           focusId={focus}
           busy={busy}
           actions={actions}
-          older={{
+          paging={{
             hasOlder: !!conv.hasOlder,
-            loading: !!conv.older?.loading,
-            error: conv.older?.error,
-            load: () => void loadOlder(id),
+            hasNewer: !!conv.hasNewer,
+            ...conv.paging,
+            loading: !!conv.paging?.loading,
+            load: (dir) => void loadMore(id, dir),
+            latest: () => void open(id),
           }}
         />
       )}
