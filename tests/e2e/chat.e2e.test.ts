@@ -273,6 +273,30 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await row.isVisible()).toBe(true);
     expect(Math.abs((await row.boundingBox())!.y - top)).toBeLessThan(48);
     await page.locator('.msg-row', { hasText: 'Question 9898' }).waitFor({ state: 'attached' });
+    // A page that fails: the reason and a Retry, and scrolling does not hammer the store meanwhile.
+    let failed = 0;
+    await page.route('**/api/call/chat.older', (route) => {
+      failed++;
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ ok: false, error: { code: 'internal', message: 'The chat database is busy.' } }),
+      });
+    });
+    await list.evaluate((el) => (el.scrollTop = 0));
+    const pageError = page.getByTestId('page-error');
+    await pageError.getByText('Earlier messages could not be loaded: The chat database is busy.').waitFor();
+    await list.evaluate((el) => (el.scrollTop = 10));
+    await list.evaluate((el) => (el.scrollTop = 0));
+    expect(failed).toBe(1);
+    await screenshot(page, 'chat-10k-page-error');
+    await page.unroute('**/api/call/chat.older');
+    await pageError.getByRole('button', { name: 'Retry' }).click();
+    // The row at the top when it failed (the first of the page before) stays there, the next page above it.
+    const top9800 = page.locator('.msg-row', { hasText: 'Question 9800' });
+    await expect.poll(() => top9800.getAttribute('data-index')).toBe('100');
+    expect(await top9800.isVisible()).toBe(true);
+    expect(await pageError.count()).toBe(0);
     // On to the first message, a page each time the top is reached.
     await expect
       .poll(
@@ -283,7 +307,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
         { timeout: 120_000, interval: 50 },
       )
       .toBe(1);
-    expect(await page.getByTestId('older-loading').count()).toBe(0);
+    expect(await page.getByTestId('page-loading').count()).toBe(0);
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     await screenshot(page, 'chat-10k');
   });
