@@ -143,6 +143,8 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByLabel('Edit message').fill('Saved without a new answer');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
+    // The text it replaced is a version too: the original, the edited one, the saved one.
+    await page.getByTestId('msg-user').first().getByLabel('version 3 of 3').waitFor();
     expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
   });
 
