@@ -63,7 +63,10 @@ export function createHandlers(s: Services): Handlers {
     'chat.list': ({ query }) => s.chat.list(query),
     'chat.search': ({ query }) => s.chat.search(query),
     'chat.create': (init) => s.chat.store.create(init),
-    'chat.get': ({ id }) => s.chat.get(id),
+    'chat.get': ({ id, around }) => s.chat.get(id, around),
+    // Pages of a long conversation's path (database failures become errors that say what to do).
+    'chat.older': ({ id, before, limit }) => s.chat.store.write(() => s.chat.store.get(id).older(before, limit)),
+    'chat.newer': ({ id, after, limit }) => s.chat.store.write(() => s.chat.store.get(id).newer(after, limit)),
     'chat.update': ({ id, patch }) => s.chat.store.update(id, patch),
     'chat.delete': ({ id }) => {
       s.chat.store.delete(id);

@@ -186,13 +186,19 @@ const metaPatch = z
   .partial()
   .strict();
 
-/** A conversation as shown: the selected path of its message tree, and the versions of messages that have some. */
-const conversationViewSchema = z.object({
-  meta: conversationMetaSchema,
+/** A stretch of the selected path of a conversation's message tree, oldest first. */
+const pathWindowSchema = z.object({
   messages: z.array(chatMessageSchema),
   /** Message id → the ids of its versions (siblings, oldest first); only messages with more than one. */
   versions: z.record(z.string(), z.array(z.string())),
+  /** Older messages precede the first one: `chat.older` with `before` = its id pages them in. */
+  hasOlder: z.boolean(),
+  /** Newer messages follow the last one (a window opened around a message): `chat.newer` with `after` = its id. */
+  hasNewer: z.boolean(),
 });
+
+/** A conversation as shown: the end of its selected path (a window, not all of a long one) and its versions. */
+const conversationViewSchema = pathWindowSchema.extend({ meta: conversationMetaSchema });
 export type ConversationView = z.infer<typeof conversationViewSchema>;
 
 /** A piece of a search excerpt; `hit` marks the words that matched. */
@@ -242,7 +248,24 @@ export const chatCalls = {
     output: z.object({ results: z.array(chatSearchResultSchema) }),
   }),
   'chat.create': call({ input: metaPatch, output: conversationMetaSchema }),
-  'chat.get': call({ input: convId, output: conversationViewSchema }),
+  /**
+   * Opens a conversation: its last messages (a window; `hasOlder` says if there is more). With `around` (a
+   * message on the selected path, such as a search hit), a window centred on that message.
+   */
+  'chat.get': call({
+    input: z.object({ id: idSchema, around: idSchema.optional() }).strict(),
+    output: conversationViewSchema,
+  }),
+  /** Earlier messages of the selected path: up to `limit` just before the message `before`, oldest first. */
+  'chat.older': call({
+    input: z.object({ id: idSchema, before: idSchema, limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: pathWindowSchema,
+  }),
+  /** Later messages of the selected path: up to `limit` just after the message `after`, oldest first. */
+  'chat.newer': call({
+    input: z.object({ id: idSchema, after: idSchema, limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: pathWindowSchema,
+  }),
   /** Shows another version of a message (regenerated or edited); the conversation continues from it. */
   'chat.selectVersion': call({
     input: z.object({ id: idSchema, messageId: idSchema }).strict(),

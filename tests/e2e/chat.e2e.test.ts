@@ -143,6 +143,8 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByLabel('Edit message').fill('Saved without a new answer');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
+    // The text it replaced is a version too: the original, the edited one, the saved one.
+    await page.getByTestId('msg-user').first().getByLabel('version 3 of 3').waitFor();
     expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
   });
 
@@ -253,7 +255,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     // The refused import is an answer (the message above), not a failed request: the console stays clean.
     expect(errors).toEqual([]);
   });
-  it('a 10,000-message conversation opens with only the visible rows in the DOM, and scrolls', async () => {
+  it('a 10,000-message conversation opens at its end; scrolling to the top loads earlier messages in place', async () => {
     const big = syntheticExport(10_000, 'Ten thousand');
     await page
       .getByTestId('import-file')
@@ -263,13 +265,60 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByText('Reply 9999', { exact: false }).waitFor();
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     expect(await page.getByText('Question 0', { exact: true }).count()).toBe(0);
-    await page.getByTestId('message-list').evaluate((el) => (el.scrollTop = 0));
-    await page.getByText('Question 0', { exact: true }).waitFor();
+    // The top of the window (the last 100 messages): earlier ones come in above, and the row read stays put.
+    const list = page.getByTestId('message-list');
+    const row = page.locator('.msg-row', { hasText: 'Question 9900' });
+    const top = (await list.boundingBox())!.y;
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(() => row.getAttribute('data-index')).toBe('100');
+    // It was the first row, at the top of the list; it still is, with the earlier messages above it.
+    expect(await row.isVisible()).toBe(true);
+    expect(Math.abs((await row.boundingBox())!.y - top)).toBeLessThan(48);
+    await page.locator('.msg-row', { hasText: 'Question 9898' }).waitFor({ state: 'attached' });
+    // A page that fails: the reason and a Retry, and scrolling does not hammer the store meanwhile.
+    let failed = 0;
+    await page.route('**/api/call/chat.older', (route) => {
+      failed++;
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ ok: false, error: { code: 'internal', message: 'The chat database is busy.' } }),
+      });
+    });
+    await list.evaluate((el) => (el.scrollTop = 0));
+    const pageError = page.getByTestId('page-error');
+    await pageError.getByText('Earlier messages could not be loaded: The chat database is busy.').waitFor();
+    await list.evaluate((el) => (el.scrollTop = 10));
+    await list.evaluate((el) => (el.scrollTop = 0));
+    expect(failed).toBe(1);
+    await screenshot(page, 'chat-10k-page-error');
+    await page.unroute('**/api/call/chat.older');
+    await pageError.getByRole('button', { name: 'Retry' }).click();
+    // The row at the top when it failed (the first of the page before) stays there, the next page above it.
+    const top9800 = page.locator('.msg-row', { hasText: 'Question 9800' });
+    await expect.poll(() => top9800.getAttribute('data-index')).toBe('100');
+    expect(await top9800.isVisible()).toBe(true);
+    expect(await pageError.count()).toBe(0);
+    // On to the first message, a page each time the top is reached.
+    await expect
+      .poll(
+        async () => {
+          await list.evaluate((el) => (el.scrollTop = 0));
+          return page.getByText('Question 0', { exact: true }).count();
+        },
+        { timeout: 120_000, interval: 50 },
+      )
+      .toBe(1);
+    expect(await page.getByTestId('page-loading').count()).toBe(0);
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     await screenshot(page, 'chat-10k');
   });
 
   it('search finds a message deep inside the 10,000-message conversation and opens it scrolled to it', async () => {
+    // A fresh start: the conversation opens with its last 100 messages, far from the hit.
+    await page.reload();
+    await page.getByText('Reply 9999', { exact: false }).waitFor();
+    expect(await page.getByText('Question 5000', { exact: true }).count()).toBe(0);
     await page.getByLabel('Search conversations').fill('"Question 5000"');
     const hit = page.getByTestId('search-hit').first();
     await hit.waitFor();
@@ -278,7 +327,15 @@ describe('chat in Chromium against the Ollama fixture', () => {
     const focused = page.locator('.msg-row.msg-focus');
     await focused.getByText('Question 5000', { exact: true }).waitFor();
     expect(await focused.isVisible()).toBe(true);
+    expect(await page.locator('.msg-row').count()).toBeLessThan(60);
     await screenshot(page, 'chat-search');
+    // Scrolling down pages in what follows the hit; "Latest" shows the end again.
+    const list = page.getByTestId('message-list');
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.locator('.msg-row', { hasText: 'Question 5052' }).waitFor({ state: 'attached' });
+    await page.getByTestId('jump-latest').click();
+    await page.getByText('Reply 9999', { exact: false }).waitFor();
+    expect(await page.getByText('Question 5000', { exact: true }).count()).toBe(0);
     await page.getByLabel('Search conversations').fill('');
   });
 

@@ -200,9 +200,10 @@ describe('chat store (SQLite)', () => {
     s.get(id).put(msg('m_1', 'still here'));
     s.close();
     const broken = [...MIGRATIONS, 'ALTER TABLE messages ADD COLUMN extra2 TEXT; THIS IS NOT SQL;'];
-    expect(() => new ChatDb(file, broken)).toThrow(/schema 2 failed .* left at schema 1/);
+    const [next, now] = [MIGRATIONS.length + 1, MIGRATIONS.length];
+    expect(() => new ChatDb(file, broken)).toThrow(new RegExp(`schema ${next} failed .* left at schema ${now}`));
     const db = new ChatDb(file);
-    expect(userVersion(db.db)).toBe(1);
+    expect(userVersion(db.db)).toBe(now);
     const cols = (db.db.prepare('PRAGMA table_info(messages)').all() as { name: string }[]).map((c) => c.name);
     expect(cols).not.toContain('extra2');
     expect(db.messages(id).map((r) => r.content)).toEqual(['still here']);

@@ -3,35 +3,23 @@ import type { ChatEvent, ChatMessage, ChatSearchResult, ConversationMeta } from 
 import type { Input } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { runningChatModel, upsert, view } from './chat-view';
+import { LiveText, live, liveText } from './live-text';
 
-/**
- * The text of replies being streamed, outside React: a delta is appended to a string and listeners are told
- * once per batch (the stream delivers at most one batch per frame), so no component re-renders per token.
- */
-export class LiveText {
-  content = '';
-  thinking = '';
-  private listeners = new Set<() => void>();
-  subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-  notify(): void {
-    for (const fn of this.listeners) fn();
-  }
-}
-const live = new Map<string, LiveText>();
-export function liveText(id: string): LiveText {
-  let t = live.get(id);
-  if (!t) live.set(id, (t = new LiveText()));
-  return t;
-}
+export { LiveText, liveText } from './live-text';
+
+export type PageDir = 'older' | 'newer';
 
 interface ConvData {
   meta?: ConversationMeta;
   messages: ChatMessage[];
   /** Message id → its versions (oldest first), for messages that have more than one. */
   versions?: Record<string, string[]>;
+  /** `messages` is a window of a long conversation: earlier or later ones come with `loadMore`. */
+  hasOlder?: boolean;
+  hasNewer?: boolean;
+  /** Loading earlier or later messages (scrolled to the top or the bottom), or why that failed. */
+  paging?: { dir: PageDir; loading: boolean; error?: AppErrorShape };
   loading: boolean;
   error?: AppErrorShape;
 }
@@ -65,6 +53,8 @@ interface ChatState {
   /** Opens a conversation at a message: on the selected path, or by switching to the version that holds it. */
   focusMessage(convId: string, messageId: string): Promise<void>;
   open(id: string | undefined): Promise<void>;
+  /** Pages in the messages before the first one shown (chat.older) or after the last (chat.newer). */
+  loadMore(id: string, dir: PageDir): Promise<void>;
   create(init?: Partial<ConversationMeta>): Promise<ConversationMeta>;
   update(id: string, patch: Input<'chat.update'>['patch']): Promise<void>;
   remove(id: string): Promise<void>;
@@ -81,24 +71,6 @@ interface ChatState {
   importJson(text: string): Promise<ConversationMeta[]>;
 }
 
-/** A loaded Ollama model that can chat, as a new chat's model when there is nothing else to go by. */
-async function runningChatModel(): Promise<Pick<ConversationMeta, 'backend' | 'model' | 'provider'> | undefined> {
-  try {
-    const m = (await api.call('chat.models', {})).models.find((x) => x.running);
-    return m && { backend: 'ollama', model: m.name, provider: 'auto' };
-  } catch {
-    return undefined; // Ollama down: the chat starts without a model; the user picks one later.
-  }
-}
-
-const upsert = (list: ChatMessage[], m: ChatMessage): ChatMessage[] => {
-  const i = list.findIndex((x) => x.id === m.id);
-  if (i < 0) return [...list, m];
-  const next = list.slice();
-  next[i] = m;
-  return next;
-};
-
 export const useChat = create<ChatState>((set, get) => {
   const patchConv = (id: string, fn: (c: ConvData) => Partial<ConvData>) =>
     set((s) => {
@@ -114,7 +86,8 @@ export const useChat = create<ChatState>((set, get) => {
 
   /** Applies a batch of stream events: one state change per batch, text deltas outside React. */
   const apply = (convId: string, events: ChatEvent[], seen: { user: boolean }) => {
-    let messages = get().convs[convId]?.messages ?? [];
+    const before = get().convs[convId]?.messages ?? [];
+    let messages = before;
     let changed = false;
     const touched = new Set<LiveText>();
     for (const e of events) {
@@ -137,6 +110,8 @@ export const useChat = create<ChatState>((set, get) => {
         if (i >= 0) {
           messages = messages.slice(0, i);
           changed = true;
+          // What followed in main, shown or not, is now an earlier version: the window ends here.
+          patchConv(convId, () => ({ hasNewer: false }));
         }
       } else if (e.type === 'retry') {
         set((s) => ({
@@ -157,7 +132,8 @@ export const useChat = create<ChatState>((set, get) => {
             ? m
             : {
                 ...m,
-                messageCount: messages.length,
+                // What was added or cut: a long conversation shows only its last messages.
+                messageCount: Math.max(0, m.messageCount + messages.length - before.length),
                 title:
                   m.title === 'New chat' && first ? first.content.trim().replace(/\s+/g, ' ').slice(0, 60) : m.title,
               },
@@ -215,12 +191,12 @@ export const useChat = create<ChatState>((set, get) => {
       });
   };
 
-  /** Reloads a conversation's path and versions (after a regenerate or an edit changed them). */
-  const reload = (id: string) =>
+  /** Reloads a conversation's path and versions (after a regenerate or an edit changed them), back to `around`. */
+  const reload = (id: string, around?: string) =>
     api
-      .call('chat.get', { id })
+      .call('chat.get', around ? { id, around } : { id })
       .then((r) => {
-        if (!get().running[id]) patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+        if (!get().running[id]) patchConv(id, () => view(r));
       })
       .catch(() => {});
 
@@ -259,10 +235,20 @@ export const useChat = create<ChatState>((set, get) => {
 
     focusMessage: async (convId, messageId) => {
       set({ focus: { convId, messageId } });
-      // Once the conversation is open: a hit in another version switches to that version.
+      // Once the conversation is open: a hit before the messages shown widens the window back to it; a hit in
+      // another version switches to that version.
       const c = get().convs[convId];
-      if (c && !c.loading && c.messages.length && !c.messages.some((m) => m.id === messageId))
-        await get().selectVersion(convId, messageId);
+      if (!c || c.loading || !c.messages.length || c.messages.some((m) => m.id === messageId)) return;
+      try {
+        const r = await api.call('chat.get', { id: convId, around: messageId });
+        if (r.messages.some((m) => m.id === messageId)) {
+          if (!get().running[convId]) patchConv(convId, () => view(r));
+          return;
+        }
+      } catch {
+        /* selectVersion below reports what is wrong */
+      }
+      await get().selectVersion(convId, messageId);
     },
 
     open: async (id) => {
@@ -271,9 +257,36 @@ export const useChat = create<ChatState>((set, get) => {
       patchConv(id, () => ({ loading: true, error: undefined }));
       try {
         const r = await api.call('chat.get', { id });
-        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions, loading: false }));
+        patchConv(id, () => ({ ...view(r), loading: false }));
       } catch (e) {
         patchConv(id, () => ({ loading: false, error: e as AppErrorShape }));
+      }
+    },
+
+    loadMore: async (id, dir) => {
+      const c = get().convs[id];
+      const edge = dir === 'older' ? c?.messages[0] : c?.messages.at(-1);
+      if (!c || !edge || c.paging?.loading || !(dir === 'older' ? c.hasOlder : c.hasNewer)) return;
+      const at = (x: ConvData) => (dir === 'older' ? x.messages[0] : x.messages.at(-1))?.id;
+      patchConv(id, () => ({ paging: { dir, loading: true } }));
+      try {
+        const r =
+          dir === 'older'
+            ? await api.call('chat.older', { id, before: edge.id })
+            : await api.call('chat.newer', { id, after: edge.id });
+        // Only if the window still ends there (a reply, a version switch or a reload changes it meanwhile).
+        patchConv(id, (now) =>
+          at(now) !== edge.id
+            ? { paging: undefined }
+            : {
+                messages: dir === 'older' ? [...r.messages, ...now.messages] : [...now.messages, ...r.messages],
+                versions: { ...r.versions, ...now.versions },
+                ...(dir === 'older' ? { hasOlder: r.hasOlder } : { hasNewer: r.hasNewer }),
+                paging: undefined,
+              },
+        );
+      } catch (e) {
+        patchConv(id, () => ({ paging: { dir, loading: false, error: e as AppErrorShape } }));
       }
     },
 
@@ -324,11 +337,15 @@ export const useChat = create<ChatState>((set, get) => {
     send: (id, text, images) => {
       get().setDraft(id, '');
       if (get().focus?.convId === id) set({ focus: undefined });
-      runStream(
-        id,
-        (on) => api.stream('chat.send', { id, content: text, ...(images?.length ? { images } : {}) }, on),
-        text,
-      );
+      const go = () =>
+        runStream(
+          id,
+          (on) => api.stream('chat.send', { id, content: text, ...(images?.length ? { images } : {}) }, on),
+          text,
+        );
+      // A window opened further back (a search hit) does not end where the reply goes: show the end first.
+      if (get().convs[id]?.hasNewer) void reload(id).then(go);
+      else go();
     },
 
     regenerate: (id, edit) => {
@@ -343,13 +360,13 @@ export const useChat = create<ChatState>((set, get) => {
     editOnly: async (id, messageId, content) => {
       const m = await api.call('chat.edit', { id, messageId, content });
       patchConv(id, (c) => ({ messages: upsert(c.messages, m) }));
-      await reload(id);
+      await reload(id, messageId);
     },
 
     selectVersion: async (id, messageId) => {
       try {
         const r = await api.call('chat.selectVersion', { id, messageId });
-        patchConv(id, () => ({ meta: r.meta, messages: r.messages, versions: r.versions }));
+        patchConv(id, () => view(r));
       } catch (e) {
         set((s) => ({ replyError: { ...s.replyError, [id]: e as AppErrorShape } }));
       }

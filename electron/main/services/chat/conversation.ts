@@ -4,28 +4,37 @@ import type { ChatDb, MessageRow } from './db';
 import { storageError } from './storage-error';
 import { DEFAULT_TITLE, messageToRow, metaColumns, newId, rowToMessage, titleFrom } from './rows';
 
+/** How many messages opening a conversation shows, and how many each step back in time adds. */
+export const WINDOW = 100;
+
+/** A stretch of the selected path: oldest first, the versions of its messages, and what lies beyond it. */
+export interface PathWindow {
+  messages: ChatMessage[];
+  /** Message id → the ids of its versions (siblings, oldest first); only messages with more than one. */
+  versions: Record<string, string[]>;
+  hasOlder: boolean;
+  hasNewer: boolean;
+}
+
+const empty = (): PathWindow => ({ messages: [], versions: {}, hasOlder: false, hasNewer: false });
+
 /**
- * One open conversation: its metadata, every message of its tree, and the selected path (root → leaf) in
- * memory. Writes go to the database first; memory changes only once they are committed.
+ * One open conversation: its metadata and selected leaf. Opening reads no messages: a window of the path
+ * comes from the database (`window`, `older`), and the whole path (`messages`: the reply's history, export,
+ * "Open as code") is read on first need and then kept in step with the writes. Writes go to the database
+ * first; memory changes only once they are committed.
  */
 export class Conversation {
-  /** The selected path: what the conversation shows and what the model receives. */
-  messages: ChatMessage[] = [];
-  private readonly nodes = new Map<string, { parent: string | null; seq: number; msg: ChatMessage }>();
-  private seq = 0;
+  /** The whole selected path, once something needed it. */
+  private path?: ChatMessage[];
   /** Set when the conversation is deleted: writes through this handle fail instead of reviving it. */
   closed = false;
 
   constructor(
     public meta: ConversationMeta,
-    rows: MessageRow[],
-    leafId: string | null,
+    private leaf: string | null,
     private readonly db: ChatDb,
-  ) {
-    for (const r of rows) this.nodes.set(r.id, { parent: r.parent_id, seq: this.seq++, msg: rowToMessage(r) });
-    const leaf = leafId && this.nodes.has(leafId) ? leafId : (rows.at(-1)?.id ?? null);
-    this.messages = this.pathTo(leaf);
-  }
+  ) {}
 
   /** One transaction; SQLite failures become errors that say what to do (disk full, database busy). */
   private tx<T>(fn: () => T): T {
@@ -38,87 +47,121 @@ export class Conversation {
     }
   }
 
-  private get leaf(): string | null {
-    return this.messages.at(-1)?.id ?? null;
+  /** The selected path, root → leaf: what the model receives. Read from the database on first use. */
+  get messages(): ChatMessage[] {
+    this.path ??= this.leaf ? this.db.pathUp(this.meta.id, this.leaf, Number.MAX_SAFE_INTEGER).map(rowToMessage) : [];
+    return this.path;
   }
 
-  private pathTo(leaf: string | null): ChatMessage[] {
-    const path: ChatMessage[] = [];
-    for (let id = leaf; id;) {
-      const n = this.nodes.get(id);
-      if (!n) break;
-      path.push(n.msg);
-      id = n.parent;
+  /**
+   * The last `limit` messages of the path; with `around` (a message on it further back, such as a search hit),
+   * `limit` messages centred on it instead.
+   */
+  window({ limit = WINDOW, around }: { limit?: number; around?: string } = {}): PathWindow {
+    if (!this.leaf) return empty();
+    if (around) {
+      // Ids only (cheap even for a long path), newest first: where the message is, counted from the end.
+      const ids = this.db.pathIds(this.meta.id, this.leaf);
+      const at = ids.indexOf(around);
+      if (at >= limit) {
+        const newest = at - Math.floor(limit / 2);
+        return this.windowOf(this.db.pathUp(this.meta.id, ids[newest], limit), newest > 0);
+      }
     }
-    return path.reverse();
+    return this.windowOf(this.db.pathUp(this.meta.id, this.leaf, limit), false);
   }
 
-  find(id: string): ChatMessage | undefined {
-    const n = this.nodes.get(id);
-    return n && this.messages.includes(n.msg) ? n.msg : undefined;
+  /** Up to `limit` messages of the path just before `before` (a message of this conversation). */
+  older(before: string, limit = WINDOW): PathWindow {
+    const row = this.db.message(before, this.meta.id);
+    if (!row) throw new AppError('not_found', 'That message no longer exists: reopen the conversation.');
+    if (!row.parent_id) return empty();
+    return this.windowOf(this.db.pathUp(this.meta.id, row.parent_id, limit), true);
   }
 
-  /** Versions of a message: its siblings (same parent), oldest first. */
-  siblings(id: string): string[] {
-    const n = this.nodes.get(id);
-    if (!n) return [];
-    return [...this.nodes.entries()]
-      .filter(([, o]) => o.parent === n.parent)
-      .sort(([, a], [, b]) => a.msg.createdAt.localeCompare(b.msg.createdAt) || a.seq - b.seq)
-      .map(([k]) => k);
+  /** Up to `limit` messages of the path just after `after` (a message on it), towards its end. */
+  newer(after: string, limit = WINDOW): PathWindow {
+    const ids = this.leaf ? this.db.pathIds(this.meta.id, this.leaf) : [];
+    const at = ids.indexOf(after);
+    if (at < 0) throw new AppError('not_found', 'That message is no longer shown here: reopen the conversation.');
+    if (at === 0) return empty();
+    const newest = Math.max(0, at - limit);
+    return this.windowOf(this.db.pathUp(this.meta.id, ids[newest], at - newest), newest > 0);
   }
 
-  /** Every message on the path that has other versions, with them. */
-  versions(): Record<string, string[]> {
-    const counts = new Map<string | null, number>();
-    for (const n of this.nodes.values()) counts.set(n.parent, (counts.get(n.parent) ?? 0) + 1);
+  private windowOf(rows: MessageRow[], hasNewer: boolean): PathWindow {
+    return {
+      messages: rows.map(rowToMessage),
+      versions: this.versionsOf(rows),
+      hasOlder: (rows[0]?.parent_id ?? null) !== null,
+      hasNewer,
+    };
+  }
+
+  /** The versions of these messages: their siblings, for those that have some. */
+  private versionsOf(rows: Pick<MessageRow, 'id' | 'parent_id'>[]): Record<string, string[]> {
+    const byParent = new Map<string | null, string[]>();
+    for (const c of this.db.children(this.meta.id, [...new Set(rows.map((r) => r.parent_id))])) {
+      const list = byParent.get(c.parent_id) ?? [];
+      list.push(c.id);
+      byParent.set(c.parent_id, list);
+    }
     const out: Record<string, string[]> = {};
-    for (const m of this.messages) {
-      const parent = this.nodes.get(m.id)!.parent;
-      if ((counts.get(parent) ?? 0) > 1) out[m.id] = this.siblings(m.id);
+    for (const r of rows) {
+      const sibs = byParent.get(r.parent_id) ?? [];
+      if (sibs.length > 1) out[r.id] = sibs;
     }
     return out;
   }
 
-  private saveMeta(patch: Partial<ConversationMeta>): void {
+  find(id: string): ChatMessage | undefined {
+    return this.messages.find((m) => m.id === id);
+  }
+
+  /** Versions of a message: its siblings (same parent), oldest first. */
+  siblings(id: string): string[] {
+    const row = this.db.message(id, this.meta.id);
+    return row ? this.db.children(this.meta.id, [row.parent_id]).map((c) => c.id) : [];
+  }
+
+  /** Every message on the path that has other versions, with them. */
+  versions(): Record<string, string[]> {
+    return this.leaf ? this.versionsOf(this.db.pathUp(this.meta.id, this.leaf, Number.MAX_SAFE_INTEGER)) : {};
+  }
+
+  private saveMeta(patch: Partial<ConversationMeta>, leaf = this.leaf): void {
     const meta = { ...this.meta, ...patch, updatedAt: new Date().toISOString() };
-    this.db.updateConversation(metaColumns(meta, this.leaf));
+    this.db.updateConversation(metaColumns(meta, leaf));
     this.meta = meta;
+    this.leaf = leaf;
   }
 
   /** Adds a message at the end of the path, or replaces one by id; returns once it is committed. */
   put(msg: ChatMessage): void {
-    const existing = this.nodes.get(msg.id);
+    const existing = this.db.message(msg.id, this.meta.id);
     if (existing) {
-      const row = messageToRow(msg, this.meta.id, existing.parent);
+      const row = messageToRow(msg, this.meta.id, existing.parent_id);
       this.tx(() => this.db.replaceMessage(row));
-      existing.msg = msg;
-      const i = this.messages.findIndex((m) => m.id === msg.id);
-      if (i >= 0) this.messages[i] = msg;
+      const i = this.path?.findIndex((m) => m.id === msg.id) ?? -1;
+      if (i >= 0) this.path![i] = msg;
       return;
     }
     const parent = this.leaf;
-    const patch: Partial<ConversationMeta> = { messageCount: this.messages.length + 1 };
+    const patch: Partial<ConversationMeta> = { messageCount: this.meta.messageCount + 1 };
     if (this.meta.title === DEFAULT_TITLE && msg.role === 'user' && msg.content.trim())
       patch.title = titleFrom(msg.content);
     this.tx(() => {
       this.db.insertMessage(messageToRow(msg, this.meta.id, parent));
-      this.messages.push(msg);
-      try {
-        this.saveMeta(patch);
-      } catch (e) {
-        this.messages.pop();
-        throw e;
-      }
+      this.saveMeta(patch, msg.id);
     });
-    this.nodes.set(msg.id, { parent, seq: this.seq++, msg });
+    this.path?.push(msg);
   }
 
   /** A checkpoint of a streaming reply: the text since the previous one. */
   append(id: string, content: string, thinking: string): void {
     if (!content && !thinking) return;
     this.tx(() => this.db.append(id, content, thinking));
-    const m = this.nodes.get(id)?.msg;
+    const m = this.path?.findLast((x) => x.id === id);
     if (m) {
       m.content += content;
       if (thinking) m.thinking = (m.thinking ?? '') + thinking;
@@ -133,47 +176,36 @@ export class Conversation {
     const i = this.messages.findIndex((m) => m.id === from);
     if (i < 0) return;
     const kept = this.messages.slice(0, i);
-    const leaf = kept.at(-1)?.id ?? null;
-    this.tx(() =>
-      this.db.updateConversation(
-        metaColumns({ ...this.meta, messageCount: kept.length, updatedAt: new Date().toISOString() }, leaf),
-      ),
-    );
-    this.messages = kept;
-    this.meta = { ...this.meta, messageCount: kept.length };
+    this.tx(() => this.saveMeta({ messageCount: kept.length }, kept.at(-1)?.id ?? null));
+    this.path = kept;
   }
 
   /** Shows this version: the path goes through it and on to its latest descendant. */
   select(id: string): boolean {
-    if (!this.nodes.has(id)) return false;
+    if (!this.db.message(id, this.meta.id)) return false;
     let leaf = id;
-    for (;;) {
-      let next: string | undefined;
-      let best = -1;
-      for (const [k, n] of this.nodes) if (n.parent === leaf && n.seq > best) [next, best] = [k, n.seq];
-      if (!next) break;
+    for (let next = this.db.latestChild(this.meta.id, leaf); next; next = this.db.latestChild(this.meta.id, leaf))
       leaf = next;
-    }
-    const path = this.pathTo(leaf);
-    this.tx(() => this.db.updateConversation(metaColumns({ ...this.meta, messageCount: path.length }, leaf)));
-    this.messages = path;
-    this.meta = { ...this.meta, messageCount: path.length };
+    const count = this.db.pathIds(this.meta.id, leaf).length;
+    this.tx(() => this.db.updateConversation(metaColumns({ ...this.meta, messageCount: count }, leaf)));
+    this.meta = { ...this.meta, messageCount: count };
+    this.leaf = leaf;
+    this.path = undefined;
     return true;
   }
 
   /** Edits a message in place, keeping the previous text as an earlier version (a sibling without replies). */
   editInPlace(id: string, content: string): ChatMessage {
-    const n = this.nodes.get(id)!;
-    const before: ChatMessage = { ...n.msg, id: newId('m') };
-    const next: ChatMessage = { ...n.msg, content, createdAt: new Date().toISOString() };
+    const row = this.db.message(id, this.meta.id)!;
+    const old = rowToMessage(row);
+    const before: ChatMessage = { ...old, id: newId('m') };
+    const next: ChatMessage = { ...old, content, createdAt: new Date().toISOString() };
     this.tx(() => {
-      this.db.insertMessage(messageToRow(before, this.meta.id, n.parent));
-      this.db.replaceMessage(messageToRow(next, this.meta.id, n.parent));
+      this.db.insertMessage(messageToRow(before, this.meta.id, row.parent_id));
+      this.db.replaceMessage(messageToRow(next, this.meta.id, row.parent_id));
     });
-    this.nodes.set(before.id, { parent: n.parent, seq: this.seq++, msg: before });
-    n.msg = next;
-    const i = this.messages.findIndex((m) => m.id === id);
-    if (i >= 0) this.messages[i] = next;
+    const i = this.path?.findIndex((m) => m.id === id) ?? -1;
+    if (i >= 0) this.path![i] = next;
     return next;
   }
 

@@ -1,4 +1,5 @@
 import Database from 'libsql';
+import { MIGRATIONS } from './migrations';
 
 /**
  * The chat database: one SQLite file (libsql), WAL, synchronous=FULL so a committed write survives a crash of
@@ -9,61 +10,12 @@ import Database from 'libsql';
 
 export type Db = InstanceType<typeof Database>;
 
-/** Each entry upgrades `user_version` i → i+1, inside one transaction. */
-export const MIGRATIONS: string[] = [
-  `CREATE TABLE conversations (
-     seq INTEGER PRIMARY KEY,
-     id TEXT NOT NULL UNIQUE,
-     title TEXT NOT NULL,
-     meta TEXT NOT NULL,
-     leaf_id TEXT,
-     pinned INTEGER NOT NULL DEFAULT 0,
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     deleted_at TEXT
-   );
-   CREATE TABLE messages (
-     seq INTEGER PRIMARY KEY,
-     id TEXT NOT NULL UNIQUE,
-     conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
-     parent_id TEXT,
-     role TEXT NOT NULL,
-     content TEXT NOT NULL,
-     thinking TEXT,
-     status TEXT NOT NULL,
-     extra TEXT,
-     created_at TEXT NOT NULL
-   );
-   CREATE INDEX messages_by_conversation ON messages(conversation_id, seq);
-   CREATE INDEX messages_by_parent ON messages(parent_id);
-   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-   CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='seq',
-     tokenize='unicode61 remove_diacritics 2', prefix='2 3');
-   CREATE VIRTUAL TABLE titles_fts USING fts5(title, content='conversations', content_rowid='seq',
-     tokenize='unicode61 remove_diacritics 2');
-   CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
-     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
-   END;
-   CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
-     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-   END;
-   CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
-     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
-   END;
-   CREATE TRIGGER conversations_ai AFTER INSERT ON conversations BEGIN
-     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
-   END;
-   CREATE TRIGGER conversations_ad AFTER DELETE ON conversations BEGIN
-     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
-   END;
-   CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations BEGIN
-     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
-     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
-   END;`,
-];
+export { MIGRATIONS } from './migrations';
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** How long after a write the message index catches up (see fts_pending). */
+const INDEX_DELAY_MS = 250;
 
 export class DbOpenError extends Error {
   constructor(
@@ -203,14 +155,52 @@ export class ChatDb {
          VALUES (@id, @conversation_id, @parent_id, @role, @content, @thinking, @status, @extra, @created_at)`,
       ),
       replaceMsg: p(
-        `UPDATE messages SET content = @content, thinking = @thinking, status = @status, extra = @extra
-         WHERE id = @id AND conversation_id = @conversation_id`,
+        `UPDATE messages SET content = @content, thinking = @thinking, status = @status, extra = @extra,
+         created_at = @created_at WHERE id = @id AND conversation_id = @conversation_id`,
       ),
       appendMsg: p(
         `UPDATE messages SET content = content || ?, thinking = CASE WHEN ? = '' THEN thinking
          ELSE coalesce(thinking, '') || ? END WHERE id = ?`,
       ),
       messagesOf: p(`SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq`),
+      message: p(`SELECT * FROM messages WHERE id = ? AND conversation_id = ?`),
+      lastOf: p(`SELECT id FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1`),
+      // The selected path walked up from a message through its parents, at most ?3 messages, oldest first: a
+      // window of a long conversation reads only its own rows (each step is one lookup of the id index).
+      pathUp: p(
+        `WITH RECURSIVE up(id, n) AS (
+           SELECT ?1, 0
+           UNION ALL
+           SELECT m.parent_id, up.n + 1 FROM messages m JOIN up ON m.id = up.id
+           WHERE m.parent_id IS NOT NULL AND up.n + 1 < ?3
+         )
+         SELECT m.* FROM up JOIN messages m ON m.id = up.id WHERE m.conversation_id = ?2 ORDER BY up.n DESC`,
+      ),
+      pathIds: p(
+        `WITH RECURSIVE up(id, parent) AS (
+           SELECT id, parent_id FROM messages WHERE id = ?1 AND conversation_id = ?2
+           UNION ALL
+           SELECT m.id, m.parent_id FROM messages m JOIN up ON m.id = up.parent
+         )
+         SELECT id FROM up`,
+      ),
+      childrenOf: p(
+        `SELECT id, parent_id FROM messages WHERE conversation_id = ?1
+         AND parent_id IN (SELECT value FROM json_each(?2)) ORDER BY created_at, seq`,
+      ),
+      rootsOf: p(`SELECT id, parent_id FROM messages WHERE conversation_id = ? AND parent_id IS NULL
+         ORDER BY created_at, seq`),
+      latestChild: p(`SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? ORDER BY seq DESC LIMIT 1`),
+      interruptAll: p(`UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'`),
+      anyPending: p(`SELECT 1 FROM fts_pending LIMIT 1`),
+      unindex: p(
+        `INSERT INTO messages_fts(messages_fts, rowid, content)
+         SELECT 'delete', seq, old FROM fts_pending WHERE old IS NOT NULL`,
+      ),
+      index: p(
+        `INSERT INTO messages_fts(rowid, content) SELECT m.seq, m.content FROM fts_pending p JOIN messages m USING (seq)`,
+      ),
+      clearPending: p(`DELETE FROM fts_pending`),
       countOf: p(`SELECT count(*) AS n FROM messages WHERE conversation_id = ?`),
       getSetting: p(`SELECT value FROM settings WHERE key = ?`),
       setSetting: p(
@@ -251,6 +241,42 @@ export class ChatDb {
     return this.s.messagesOf.all(conversationId) as MessageRow[];
   }
 
+  message(id: string, conversationId: string): MessageRow | undefined {
+    return this.s.message.get(id, conversationId) as MessageRow | undefined;
+  }
+
+  /** The most recently written message (the path's end when a conversation has no leaf recorded). */
+  lastMessageId(conversationId: string): string | null {
+    return (this.s.lastOf.get(conversationId) as { id: string } | undefined)?.id ?? null;
+  }
+
+  /** Up to `limit` messages of the path ending at `from` (it included), oldest first. */
+  pathUp(conversationId: string, from: string, limit: number): MessageRow[] {
+    return this.s.pathUp.all(from, conversationId, limit) as MessageRow[];
+  }
+
+  /** The ids of the path ending at `from`, newest first (ids only: cheap even for a long conversation). */
+  pathIds(conversationId: string, from: string): string[] {
+    return (this.s.pathIds.all(from, conversationId) as { id: string }[]).map((r) => r.id);
+  }
+
+  /** The children of these parents (`null`: the roots), oldest first. */
+  children(conversationId: string, parents: (string | null)[]): { id: string; parent_id: string | null }[] {
+    type Child = { id: string; parent_id: string | null };
+    const ids = parents.filter((p): p is string => p !== null);
+    const out = ids.length ? (this.s.childrenOf.all(conversationId, JSON.stringify(ids)) as Child[]) : [];
+    return parents.includes(null) ? [...(this.s.rootsOf.all(conversationId) as Child[]), ...out] : out;
+  }
+
+  latestChild(conversationId: string, parentId: string): string | undefined {
+    return (this.s.latestChild.get(conversationId, parentId) as { id: string } | undefined)?.id;
+  }
+
+  /** At start, before any reply runs: a reply left streaming by a crash or a kill is "interrupted". */
+  interruptStreaming(): void {
+    this.tx(() => this.s.interruptAll.run());
+  }
+
   count(conversationId: string): number {
     return Number((this.s.countOf.get(conversationId) as { n: number }).n);
   }
@@ -259,7 +285,7 @@ export class ChatDb {
     this.s.insertMsg.run(row);
   }
 
-  replaceMessage(row: Pick<MessageRow, 'id' | 'conversation_id' | 'content' | 'thinking' | 'status' | 'extra'>): void {
+  replaceMessage(row: Omit<MessageRow, 'parent_id' | 'role'>): void {
     this.s.replaceMsg.run(row);
   }
 
@@ -283,6 +309,7 @@ export class ChatDb {
     try {
       const out = fn();
       this.db.exec('COMMIT');
+      this.indexSoon();
       return out;
     } catch (e) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -290,7 +317,50 @@ export class ChatDb {
     }
   }
 
+  private indexTimer?: ReturnType<typeof setTimeout>;
+
+  /** Brings the message index up to date shortly after writes: one commit for all written meanwhile. */
+  private indexSoon(): void {
+    if (this.indexTimer) return;
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = undefined;
+      try {
+        this.indexPending();
+      } catch {
+        /* busy or full: the rows stay pending, indexed before the next search */
+      }
+    }, INDEX_DELAY_MS);
+    this.indexTimer.unref?.();
+  }
+
+  /** Indexes the messages written since the last time (search calls this first, so it sees every message). */
+  indexPending(): void {
+    if (!this.db.open || !this.s.anyPending.get()) return;
+    const run = () => {
+      this.s.unindex.run();
+      this.s.index.run();
+      this.s.clearPending.run();
+    };
+    if (this.db.inTransaction) return run();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      run();
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
   close(): void {
-    if (this.db.open) this.db.close();
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    if (!this.db.open) return;
+    try {
+      this.indexPending();
+    } catch {
+      /* left pending: indexed after the next start */
+    }
+    this.db.close();
   }
 }

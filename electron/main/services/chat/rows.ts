@@ -82,5 +82,7 @@ export function insertLinear(db: ChatDb, meta: ConversationMeta, messages: ChatM
       db.insertMessage(messageToRow(m, meta.id, parent));
       parent = m.id;
     }
+    // An import is searchable at once, indexed in the same transaction.
+    db.indexPending();
   });
 }

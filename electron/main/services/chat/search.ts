@@ -105,6 +105,8 @@ const metaOf = (row: ConversationRow): ConversationMeta => JSON.parse(row.meta) 
 export function searchChats(db: ChatDb, text: string): ChatSearchResult[] {
   const q = toFtsQuery(text);
   if (!q) return [];
+  // Messages saved in the last moments are indexed in batches: bring the index up to date first.
+  db.indexPending();
   const titles = db.db
     .prepare(
       `SELECT c.*, highlight(titles_fts, 0, '${OPEN}', '${CLOSE}') AS marked

@@ -48,9 +48,10 @@ export class ChatService {
     return { results: this.store.write(() => searchChats(this.store.db, query)) };
   }
 
-  get(id: string): ConversationView {
+  /** The end of the selected path (a window), reaching back to `around` when given. */
+  get(id: string, around?: string): ConversationView {
     const conv = this.store.get(id);
-    return { meta: conv.meta, messages: conv.messages, versions: conv.versions() };
+    return { meta: conv.meta, ...conv.window({ around }) };
   }
 
   /** "Save": edits a message in place; the previous text stays as an earlier version. */
@@ -69,7 +70,7 @@ export class ChatService {
     const conv = this.store.get(id);
     if (!this.store.write(() => conv.select(messageId)))
       throw new AppError('not_found', 'That version no longer exists.');
-    return this.get(id);
+    return this.get(id, messageId);
   }
 
   export(id: string, format: 'markdown' | 'json'): { filename: string; mime: string; text: string } {

@@ -44,6 +44,8 @@ export class ChatStore {
     try {
       const db = new ChatDb(this.opts.file);
       db.purgeDeleted();
+      // No reply runs before the store opens: one left streaming was cut by a crash (a partial index finds it).
+      db.interruptStreaming();
       if (this.opts.legacyDir) importJournals(db, this.opts.legacyDir, this.log);
       this.chatDb = db;
       return db;
@@ -101,23 +103,17 @@ export class ChatStore {
     return meta;
   }
 
-  /** Opens a conversation (once; later calls share it). */
+  /** Opens a conversation (once; later calls share it). Reads no messages: see Conversation.window. */
   get(id: string): Conversation {
     const cached = this.open.get(id);
     if (cached) return cached;
     const row = this.db.conversation(id);
     if (!row || row.deleted_at)
       throw new AppError('not_found', 'This conversation no longer exists. It may have been deleted.');
-    const conv = new Conversation(rowToMeta(row), this.db.messages(id), row.leaf_id, this.db);
-    this.interruptStreaming(conv);
+    const leaf = row.leaf_id && this.db.message(row.leaf_id, id) ? row.leaf_id : this.db.lastMessageId(id);
+    const conv = new Conversation(rowToMeta(row), leaf, this.db);
     this.open.set(id, conv);
     return conv;
-  }
-
-  /** A reply that was streaming when the app stopped keeps what had been checkpointed, marked "interrupted". */
-  private interruptStreaming(conv: Conversation): void {
-    for (const m of conv.messages)
-      if (m.status === 'streaming') this.write(() => conv.put({ ...m, status: 'interrupted' }));
   }
 
   update(id: string, patch: Partial<ConversationMeta>): ConversationMeta {

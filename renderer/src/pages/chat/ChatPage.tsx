@@ -121,7 +121,7 @@ function Thread({ id }: { id: string }) {
   const busy = useChat((s) => !!s.running[id]);
   const replyError = useChat((s) => s.replyError[id]);
   const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
-  const { open, regenerate, editOnly, selectVersion, focusMessage, answerTool } = useChat.getState();
+  const { open, regenerate, editOnly, selectVersion, focusMessage, answerTool, loadMore } = useChat.getState();
   const [showSettings, setShowSettings] = useState(false);
   const [showCode, setShowCode] = useState(false);
   const [capabilities, setCapabilities] = useState<string[]>([]);
@@ -229,7 +229,21 @@ function Thread({ id }: { id: string }) {
           </Empty>
         </div>
       ) : (
-        <MessageList messages={conv.messages} versions={conv.versions} focusId={focus} busy={busy} actions={actions} />
+        <MessageList
+          messages={conv.messages}
+          versions={conv.versions}
+          focusId={focus}
+          busy={busy}
+          actions={actions}
+          paging={{
+            hasOlder: !!conv.hasOlder,
+            hasNewer: !!conv.hasNewer,
+            ...conv.paging,
+            loading: !!conv.paging?.loading,
+            load: (dir) => void loadMore(id, dir),
+            latest: () => void open(id),
+          }}
+        />
       )}
       {replyError && <ReplyError id={id} error={replyError} busy={busy} />}
 

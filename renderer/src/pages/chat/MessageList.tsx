@@ -1,15 +1,51 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ChatMessage } from '@shared/contract/chat';
-import { liveText } from '../../store/chat';
+import type { AppErrorShape } from '@shared/errors';
+import { liveText, type PageDir } from '../../store/chat';
 import { Message, type MessageActions } from './Message';
 
 /** Within this distance of the bottom, the list follows new text; scrolling further up stops it. */
 const STICK_PX = 48;
+/** Within this distance of the top (bottom), earlier (later) messages are loaded before the user gets there. */
+const PAGE_PX = 600;
+
+/** A window of a long conversation: earlier messages load near the top, later ones (if any) near the bottom. */
+export interface Paging {
+  hasOlder: boolean;
+  hasNewer: boolean;
+  dir?: PageDir;
+  loading: boolean;
+  error?: AppErrorShape;
+  load(dir: PageDir): void;
+  /** Shows the end of the conversation (the window was opened further back, at a search hit). */
+  latest(): void;
+}
+
+function PageStatus({ paging }: { paging: Paging }) {
+  const where = paging.dir === 'newer' ? 'Later' : 'Earlier';
+  return (
+    <div className={`msg-page msg-page-${paging.dir}`}>
+      {paging.loading ? (
+        <p className="msg-page-note" role="status" data-testid="page-loading">
+          Loading {where.toLowerCase()} messages…
+        </p>
+      ) : (
+        <p className="msg-page-note msg-page-error" role="alert" data-testid="page-error">
+          {where} messages could not be loaded: {paging.error?.message}{' '}
+          <button className="btn btn-ghost" onClick={() => paging.load(paging.dir!)}>
+            Retry
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
 
 /**
  * The conversation, virtualized: only the rows in view exist in the DOM. It follows a streaming reply
- * until the user scrolls up, and offers a button to jump back.
+ * until the user scrolls up, and offers a button to jump back. Near the top it loads earlier messages and
+ * keeps what the user was reading in place.
  */
 export function MessageList({
   messages,
@@ -17,6 +53,7 @@ export function MessageList({
   focusId,
   busy,
   actions,
+  paging,
 }: {
   messages: ChatMessage[];
   versions?: Record<string, string[]>;
@@ -24,6 +61,7 @@ export function MessageList({
   focusId?: string;
   busy: boolean;
   actions: MessageActions;
+  paging?: Paging;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
@@ -42,12 +80,27 @@ export function MessageList({
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
 
+  // Read by the scroll listener, which is set up once.
+  const pagingRef = useRef(paging);
+  pagingRef.current = paging;
+  const loadIfNearEdge = useCallback(() => {
+    const el = scrollRef.current;
+    const p = pagingRef.current;
+    // Not after a failure: the error is shown with a Retry button instead of retrying on every scroll.
+    if (!el || !p || p.loading || p.error) return;
+    if (p.hasOlder && el.scrollTop < PAGE_PX) p.load('older');
+    else if (p.hasNewer && el.scrollHeight - el.scrollTop - el.clientHeight < PAGE_PX) p.load('newer');
+  }, []);
+
   useEffect(() => {
     const el = scrollRef.current!;
     const onScroll = () => {
       const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
-      stick.current = atBottom;
-      setAway(!atBottom);
+      // The bottom of a window that stops short of the end is not the end: nothing to follow there.
+      const atEnd = atBottom && !pagingRef.current?.hasNewer;
+      stick.current = atEnd;
+      setAway(!atEnd);
+      if (!atEnd) loadIfNearEdge();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     // Rows grow as they are measured and as a reply streams: keep the bottom in view while following.
@@ -59,21 +112,43 @@ export function MessageList({
       el.removeEventListener('scroll', onScroll);
       ro.disconnect();
     };
-  }, [toBottom]);
+  }, [toBottom, loadIfNearEdge]);
 
-  // A new message (sent, or a reply starting) brings the view down if it was following.
+  // Earlier messages were put in front: move down by what they added, so the rows in view stay where they were
+  // (rows not measured yet count at their estimate; the virtualizer corrects for them as they are measured).
+  const firstId = messages[0]?.id;
+  const prev = useRef({ firstId, height: 0 });
+  useLayoutEffect(() => {
+    const el = scrollRef.current!;
+    if (prev.current.firstId && firstId !== prev.current.firstId && !stick.current) {
+      const at = messages.findIndex((m) => m.id === prev.current.firstId);
+      if (at > 0) el.scrollTop += el.scrollHeight - prev.current.height;
+    }
+    prev.current = { firstId, height: el.scrollHeight };
+  });
+  // Still near an edge once they are in (a short window, or a fast scroll): load the next page.
+  const lastId = messages.at(-1)?.id;
+  useEffect(() => {
+    if (!stick.current) loadIfNearEdge();
+  }, [firstId, lastId, paging?.loading, loadIfNearEdge]);
+
+  // A new message (sent, or a reply starting), or the end of the conversation shown again, brings the view down
+  // if it was following.
   const last = messages.at(-1);
   useLayoutEffect(() => {
     if (stick.current && messages.length) v.scrollToIndex(messages.length - 1, { align: 'end' });
-  }, [messages.length, v]);
+  }, [messages.length, last?.id, v]);
 
-  // A search hit: stop following the bottom and centre the message.
+  // A search hit: stop following the bottom and centre the message (once: paging in earlier messages moves its
+  // index, not what the user is reading).
   const focusIndex = focusId ? messages.findIndex((m) => m.id === focusId) : -1;
+  const focused = useRef<string>(undefined);
   useLayoutEffect(() => {
-    if (focusIndex < 0) return;
+    if (focusIndex < 0 || focused.current === focusId) return;
+    focused.current = focusId;
     stick.current = false;
     v.scrollToIndex(focusIndex, { align: 'center' });
-  }, [focusIndex, v]);
+  }, [focusIndex, focusId, v]);
 
   // While a reply streams, follow its growth.
   useEffect(() => {
@@ -100,6 +175,7 @@ export function MessageList({
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
   return (
     <div className="msg-scroll" ref={scrollRef} onClick={onClick} data-testid="message-list">
+      {paging?.dir === 'older' && (paging.loading || paging.error) && <PageStatus paging={paging} />}
       <div className="msg-inner" ref={innerRef} style={{ height: v.getTotalSize() }}>
         <div className="msg-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => (
@@ -112,7 +188,7 @@ export function MessageList({
               <Message
                 m={messages[it.index]}
                 versions={versions?.[messages[it.index].id]}
-                isLast={it.index === lastAssistant && it.index >= messages.length - 1}
+                isLast={it.index === lastAssistant && it.index >= messages.length - 1 && !paging?.hasNewer}
                 busy={busy}
                 actions={actions}
               />
@@ -120,12 +196,15 @@ export function MessageList({
           ))}
         </div>
       </div>
+      {paging?.dir === 'newer' && (paging.loading || paging.error) && <PageStatus paging={paging} />}
       {away && (
         <button
           className="btn jump-latest"
+          data-testid="jump-latest"
           onClick={() => {
             stick.current = true;
-            toBottom();
+            if (paging?.hasNewer) paging.latest();
+            else toBottom();
           }}
         >
           ↓ Latest

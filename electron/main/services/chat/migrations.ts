@@ -1,0 +1,85 @@
+/**
+ * The chat database's schema, as migrations: each entry upgrades `user_version` i → i+1, inside one transaction
+ * (db.ts runs them). Never edit a released entry: add one. Every schema has a fixture database under
+ * tests/fixtures/chat-db/ that must migrate to the current one.
+ */
+export const MIGRATIONS: string[] = [
+  `CREATE TABLE conversations (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     title TEXT NOT NULL,
+     meta TEXT NOT NULL,
+     leaf_id TEXT,
+     pinned INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     deleted_at TEXT
+   );
+   CREATE TABLE messages (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+     parent_id TEXT,
+     role TEXT NOT NULL,
+     content TEXT NOT NULL,
+     thinking TEXT,
+     status TEXT NOT NULL,
+     extra TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX messages_by_conversation ON messages(conversation_id, seq);
+   CREATE INDEX messages_by_parent ON messages(parent_id);
+   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='seq',
+     tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+   CREATE VIRTUAL TABLE titles_fts USING fts5(title, content='conversations', content_rowid='seq',
+     tokenize='unicode61 remove_diacritics 2');
+   CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
+   END;
+   CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+   END;
+   CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
+     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
+   END;
+   CREATE TRIGGER conversations_ai AFTER INSERT ON conversations BEGIN
+     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
+   END;
+   CREATE TRIGGER conversations_ad AFTER DELETE ON conversations BEGIN
+     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+   END;
+   CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations BEGIN
+     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
+   END;`,
+  // Opening reads a window of the path, not the whole tree: versions (siblings) are looked up per conversation
+  // and parent, roots included; a reply left streaming is found without a scan.
+  // Each saved message is one fsync'd commit, kept small: the message index is updated in batches after the
+  // commit (fts_pending, filled by the triggers in the same transaction, so a crash loses no indexing; `old` is
+  // the text the index holds for that row, NULL if it holds none yet), and the title is re-indexed only when
+  // it changed.
+  `DROP INDEX messages_by_parent;
+   DROP INDEX messages_by_conversation;
+   CREATE INDEX messages_by_conversation_parent ON messages(conversation_id, parent_id);
+   CREATE INDEX messages_streaming ON messages(status) WHERE status = 'streaming';
+   CREATE TABLE fts_pending (seq INTEGER PRIMARY KEY, old TEXT);
+   DROP TRIGGER messages_ai;
+   DROP TRIGGER messages_ad;
+   DROP TRIGGER messages_au;
+   CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+     INSERT OR IGNORE INTO fts_pending(seq, old) VALUES (new.seq, NULL);
+   END;
+   CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+     INSERT OR IGNORE INTO fts_pending(seq, old) VALUES (old.seq, old.content);
+   END;
+   CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
+     INSERT OR IGNORE INTO fts_pending(seq, old) VALUES (old.seq, old.content);
+   END;
+   DROP TRIGGER conversations_au;
+   CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations WHEN old.title IS NOT new.title BEGIN
+     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
+   END;`,
+];
