@@ -46,4 +46,25 @@ export default tseslint.config(
     // The renderer reaches main only through the contract's client (renderer/src/api.ts).
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['node:*', '**/electron/**'] }] },
   },
+  {
+    files: ['renderer/**/*.tsx'],
+    // Components reach main through the domain hooks and stores (renderer/src/hooks, store/, use*.ts), which own
+    // the loading and error states; never through the client itself.
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [
+            { group: ['node:*', '**/electron/**'] },
+            {
+              regex: '(^|/)api$',
+              importNames: ['api'],
+              message: 'Use a domain hook (renderer/src/hooks) or a store instead of calling main from a component.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -42,3 +42,10 @@ export function useDerivedRepos(id: string): { derived: Derived; error?: AppErro
   }, [id]);
   return { derived, error };
 }
+
+/** A Hub model's details (for the inference providers a router conversation can pin). */
+export const hubModelDetails = (id: string) => api.call('hub.model', { id });
+
+/** A library's most downloaded Hub models. */
+export const topHubModels = (library: string, limit: number) =>
+  api.call('hub.search', { kind: 'models', library, sort: 'downloads', limit });

@@ -30,3 +30,19 @@ export function useToolSources(watching: boolean): {
   }, [watching, settling, sources, reload]);
   return { sources, error, reload };
 }
+
+/** Files to download: one conversation as Markdown or JSON, or every conversation in one archive. */
+export const chatFiles = {
+  export: (id: string, format: 'markdown' | 'json') => api.call('chat.export', { id, format }),
+  exportAll: () => api.call('chat.exportAll', {}),
+};
+
+/** What the chat screen asks about a conversation and the models it can use. */
+export const chatInfo = {
+  /** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…). */
+  capabilities: (id: string) => api.call('chat.capabilities', { id }),
+  /** The Ollama models that can chat (embedding-only ones left out), loaded ones marked. */
+  models: () => api.call('chat.models', {}),
+  /** "Open as code": the conversation as runnable snippets. */
+  code: (id: string) => api.call('chat.code', { id }),
+};

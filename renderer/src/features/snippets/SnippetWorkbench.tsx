@@ -1,12 +1,6 @@
 import { lazy, Suspense } from 'react';
-import type { ModelRecord } from '@shared/model-record';
 import { Loading } from '../../components/States';
-
-export interface SnippetWorkbenchProps {
-  model: ModelRecord;
-  /** The GGUF quantization picked on the model page (fills local-app snippets). */
-  quant?: string;
-}
+import type { SnippetWorkbenchProps } from './types';
 
 // The workbench (and, inside it, Monaco) loads with the model page's "Use this model", not with the app.
 const Workbench = lazy(() => import('./Workbench'));

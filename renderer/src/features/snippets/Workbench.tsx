@@ -1,14 +1,14 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import type { Snippet, SnippetKind, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
-import type { AppErrorShape } from '@shared/errors';
-import { api, isDesktop } from '../../api';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import type { SnippetKind } from '@shared/contract/snippets';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { tabId } from '../../components/Tabs';
 import { useSettings } from '../../store/settings';
 import { snippetFileName } from './file-name';
 import { Deeplinks, TokenConfirm } from './TokenConfirm';
-import { copyText, Countdown, download, unique, useDebounced, useToast } from './workbench-helpers';
-import type { SnippetWorkbenchProps } from './SnippetWorkbench';
+import { copyText, Countdown, unique, useToast } from './workbench-helpers';
+import type { SnippetWorkbenchProps } from './types';
+import { useSnippetOptions } from './useSnippetOptions';
+import { useSnippets } from './useSnippets';
 import './snippets.css';
 
 // Monaco is a separate chunk: it loads only when a snippet pane opens.
@@ -29,19 +29,12 @@ function runsLocally(m: { library_name?: string; tags: string[] }): boolean {
   return m.library_name === 'gguf' || m.library_name === 'mlx' || m.tags.includes('gguf') || m.tags.includes('mlx');
 }
 
-interface TokenOverlay {
-  source: 'hf' | 'fal';
-  snippets: Snippet[];
-  expiresAt?: number;
-}
-
 /** "Use this model": every usage snippet for the model, in editable panes to copy or save into a project. */
 export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchProps) {
   // The page may rebuild the record on every render: regenerate only when its content changes.
   const modelKey = JSON.stringify(modelProp);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const model = useMemo(() => modelProp, [modelKey]);
-  const defaults = useSettings((s) => s.view?.values);
   // GGUF and MLX repos run locally: their "Use this model" opens on Local apps.
   const [kind, setKind] = useState<SnippetKind>(() => (runsLocally(model) ? 'local-app' : 'inference'));
   const [kindFor, setKindFor] = useState(model.id);
@@ -53,60 +46,21 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
   const [language, setLanguage] = useState<string>();
   const [client, setClient] = useState<string>();
   const [variant, setVariant] = useState(0);
-  const [provider, setProvider] = useState<string>();
-  const [streaming, setStreaming] = useState(false);
-  const [direct, setDirect] = useState(false);
-  const [billTo, setBillTo] = useState<string>();
-  const [endpointUrl, setEndpointUrl] = useState('');
-  const [inputs, setInputs] = useState('');
-  const [result, setResult] = useState<SnippetsResult>();
-  const [error, setError] = useState<AppErrorShape>();
-  const [loading, setLoading] = useState(true);
   /** The user's edits per pane, with the generated text they were made on (a new generation shows the new text). */
   const [edits, setEdits] = useState<Record<string, { base: string; text: string }>>({});
-  const [overlay, setOverlay] = useState<TokenOverlay>();
   const [confirmToken, setConfirmToken] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [resets, setResets] = useState(0);
   const [toast, showToast] = useToast();
-
-  const isChat =
-    ['text-generation', 'image-text-to-text'].includes(model.pipeline_tag ?? '') &&
-    model.tags.includes('conversational');
-  const effectiveProvider = provider ?? defaults?.defaultProvider ?? 'hf-inference';
-  const effectiveBillTo = billTo ?? defaults?.billTo ?? '';
-  const textKey = useDebounced(JSON.stringify([effectiveBillTo, endpointUrl, inputs]), 300);
-  const text = useMemo(() => {
-    const [b, e, i] = JSON.parse(textKey) as [string, string, string];
-    return { billTo: b, endpointUrl: e, inputs: i };
-  }, [textKey]);
-  const options = useMemo<SnippetOptions>(() => {
-    const o: SnippetOptions = { provider: effectiveProvider };
-    if (streaming) o.streaming = true;
-    if (direct) o.directRequest = true;
-    if (text.billTo.trim()) o.billTo = text.billTo.trim();
-    if (/^https?:\/\/\S+/i.test(text.endpointUrl.trim())) o.endpointUrl = text.endpointUrl.trim();
-    if (text.inputs.trim()) {
-      if (isChat) o.messages = [{ role: 'user', content: text.inputs.trim() }];
-      else o.inputs = text.inputs;
-    }
-    return o;
-  }, [effectiveProvider, streaming, direct, text, isChat]);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    setError(undefined);
-    try {
-      const r = await api.call('snippets.generate', { model, quant, options });
-      setResult(r);
-      setOverlay(undefined);
-    } catch (e) {
-      setError(e as AppErrorShape);
-    } finally {
-      setLoading(false);
-    }
-  }, [model, quant, options]);
-  useEffect(() => void load(), [load]);
+  const opt = useSnippetOptions(model);
+  const { options } = opt;
+  const clearEdits = useCallback(() => setEdits({}), []);
+  const { result, error, loading, load, overlay, setOverlay, busy, insertMyToken, insertFalToken, save } = useSnippets(
+    model,
+    quant,
+    options,
+    showToast,
+    clearEdits,
+  );
 
   const section = result?.sections.find((s) => s.kind === kind);
   const snippets = kind === 'inference' && overlay ? overlay.snippets : (section?.snippets ?? []);
@@ -123,50 +77,11 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
   const edited = current ? edit !== undefined && edit !== current.content : false;
   const falEntry = model.inferenceProviderMapping?.find((e) => e.provider === 'fal-ai');
 
-  const insertMyToken = async () => {
-    setConfirmToken(false);
-    setBusy(true);
-    try {
-      const r = await api.call('snippets.withToken', { model, quant, options });
-      const s = r.sections.find((x) => x.kind === 'inference');
-      if (s?.snippets.length) setOverlay({ source: 'hf', snippets: s.snippets });
-      setEdits({});
-      showToast('Your token is now in the snippets — do not share them');
-    } catch (e) {
-      showToast((e as AppErrorShape).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const insertFalToken = async () => {
-    if (!falEntry) return;
-    setBusy(true);
-    try {
-      const t = await api.call('fal.tempToken', { endpointId: falEntry.providerId });
-      const r = await api.call('snippets.generate', {
-        model,
-        quant,
-        kinds: ['inference'],
-        options: { ...options, provider: 'fal-ai', directRequest: true },
-        tempToken: t.token,
-      });
-      const s = r.sections.find((x) => x.kind === 'inference');
-      if (s?.snippets.length) setOverlay({ source: 'fal', snippets: s.snippets, expiresAt: t.expiresAt });
-      setEdits({});
-      showToast(`A 2-minute fal token for ${t.app} is in the snippets`);
-    } catch (e) {
-      showToast((e as AppErrorShape).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   const expire = useCallback(() => {
     setOverlay(undefined);
     setEdits({});
     showToast('The temporary token expired: back to the placeholder');
-  }, [showToast]);
+  }, [showToast, setOverlay]);
 
   const copy = async (text: string, what: string) => {
     try {
@@ -177,21 +92,7 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
     }
   };
 
-  const save = async () => {
-    if (!current) return;
-    const fileName = snippetFileName(model.id, current.language, current.client);
-    if (!isDesktop) {
-      download(fileName, content);
-      showToast(`Downloading ${fileName}`);
-      return;
-    }
-    try {
-      const r = await api.call('snippets.save', { fileName, content });
-      if (r.saved) showToast(`Saved to ${r.path}`);
-    } catch (e) {
-      showToast((e as AppErrorShape).message);
-    }
-  };
+  const savePane = () => current && void save(snippetFileName(model.id, current.language, current.client), content);
 
   const pickKind = (k: SnippetKind) => {
     setKind(k);
@@ -208,19 +109,19 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
               <label className="sw-opt">
                 <span>Provider</span>
                 <select
-                  value={effectiveProvider}
-                  onChange={(e) => setProvider(e.target.value)}
+                  value={opt.provider}
+                  onChange={(e) => opt.setProvider(e.target.value)}
                   data-testid="opt-provider"
                   aria-label="Provider"
                 >
-                  {(result?.providers ?? [{ id: effectiveProvider }]).map((p) => (
+                  {(result?.providers ?? [{ id: opt.provider }]).map((p) => (
                     <option key={p.id} value={p.id}>
                       {p.id}
                       {p.status ? ` (${p.status})` : ''}
                     </option>
                   ))}
-                  {result && !result.providers.some((p) => p.id === effectiveProvider) && (
-                    <option value={effectiveProvider}>{effectiveProvider}</option>
+                  {result && !result.providers.some((p) => p.id === opt.provider) && (
+                    <option value={opt.provider}>{opt.provider}</option>
                   )}
                 </select>
               </label>
@@ -228,8 +129,8 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
             <label className="sw-check">
               <input
                 type="checkbox"
-                checked={streaming}
-                onChange={(e) => setStreaming(e.target.checked)}
+                checked={opt.streaming}
+                onChange={(e) => opt.setStreaming(e.target.checked)}
                 data-testid="opt-stream"
               />
               Streaming
@@ -237,14 +138,14 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
             {kind === 'inference' && (
               <>
                 <label className="sw-check" title="Call the provider's own API with its key, not the HF router">
-                  <input type="checkbox" checked={direct} onChange={(e) => setDirect(e.target.checked)} />
+                  <input type="checkbox" checked={opt.direct} onChange={(e) => opt.setDirect(e.target.checked)} />
                   Direct to provider
                 </label>
                 <label className="sw-opt">
                   <span>Bill to</span>
                   <input
-                    value={effectiveBillTo}
-                    onChange={(e) => setBillTo(e.target.value)}
+                    value={opt.billTo}
+                    onChange={(e) => opt.setBillTo(e.target.value)}
                     placeholder="organisation"
                     size={12}
                     aria-label="Bill to organisation"
@@ -253,23 +154,23 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
                 <label className="sw-opt">
                   <span>Endpoint</span>
                   <input
-                    value={endpointUrl}
-                    onChange={(e) => setEndpointUrl(e.target.value)}
+                    value={opt.endpointUrl}
+                    onChange={(e) => opt.setEndpointUrl(e.target.value)}
                     placeholder="https://…"
                     size={18}
                     aria-label="Custom endpoint URL"
-                    aria-invalid={endpointUrl.trim() !== '' && !/^https?:\/\/\S+/i.test(endpointUrl.trim())}
+                    aria-invalid={opt.endpointInvalid}
                   />
                 </label>
                 <label className="sw-opt sw-grow">
-                  <span>{isChat ? 'Message' : 'Input'}</span>
+                  <span>{opt.isChat ? 'Message' : 'Input'}</span>
                   <input
-                    value={inputs}
-                    onChange={(e) => setInputs(e.target.value)}
+                    value={opt.inputs}
+                    onChange={(e) => opt.setInputs(e.target.value)}
                     placeholder={
-                      isChat ? 'What is the capital of France?' : (result?.sampleInput ?? 'custom sample input')
+                      opt.isChat ? 'What is the capital of France?' : (result?.sampleInput ?? 'custom sample input')
                     }
-                    aria-label={isChat ? 'Custom user message' : 'Custom sample input'}
+                    aria-label={opt.isChat ? 'Custom user message' : 'Custom sample input'}
                     data-testid="opt-inputs"
                   />
                 </label>
@@ -345,18 +246,21 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
                   if (overlay && !edited) setOverlay(undefined);
                   setResets((n) => n + 1);
                 }}
-                onSave={() => void save()}
+                onSave={savePane}
                 onMyToken={kind === 'inference' && !overlay ? () => setConfirmToken(true) : undefined}
                 onFalToken={
-                  kind === 'inference' && effectiveProvider === 'fal-ai' && falEntry && !overlay
-                    ? () => void insertFalToken()
+                  kind === 'inference' && opt.provider === 'fal-ai' && falEntry && !overlay
+                    ? () => void insertFalToken(falEntry.providerId)
                     : undefined
                 }
               />
               {confirmToken && (
                 <TokenConfirm
                   tokenSet={tokenSet}
-                  onConfirm={() => void insertMyToken()}
+                  onConfirm={() => {
+                    setConfirmToken(false);
+                    void insertMyToken();
+                  }}
                   onCancel={() => setConfirmToken(false)}
                 />
               )}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { HubSearchOutput } from '@shared/contract/hub-search';
 import type { AppError } from '@shared/errors';
-import { api } from '../../api';
+import { topHubModels } from '../../hooks/catalogue';
 import { ErrorState } from '../../components/States';
 import { formatAge } from '../../lib/format';
 import { useSettings } from '../../store/settings';
@@ -17,8 +17,7 @@ export function TopHubModels({ library }: { library: string }) {
   const load = useCallback(() => {
     let live = true;
     setSt({ loading: true });
-    api
-      .call('hub.search', { kind: 'models', library, sort: 'downloads', limit: TOP })
+    topHubModels(library, TOP)
       .then((res) => live && setSt({ res, loading: false }))
       .catch((e: unknown) => live && setSt({ error: e as AppError, loading: false }));
     return () => {

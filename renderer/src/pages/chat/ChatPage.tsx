@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
+import { chatFiles, chatInfo } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { CodePane } from './CodePane';
@@ -131,8 +131,8 @@ function Thread({ id }: { id: string }) {
   useEffect(() => {
     if (!meta?.model) return setCapabilities([]);
     let live = true;
-    api
-      .call('chat.capabilities', { id })
+    chatInfo
+      .capabilities(id)
       .then((r) => live && setCapabilities(r.capabilities))
       .catch(() => live && setCapabilities([]));
     return () => {
@@ -182,7 +182,7 @@ function Thread({ id }: { id: string }) {
 
   const exportAs = async (format: 'markdown' | 'json') => {
     try {
-      const r = await api.call('chat.export', { id, format });
+      const r = await chatFiles.export(id, format);
       download(r.filename, r.mime, r.text);
     } catch (e) {
       setCopied(`Export failed: ${(e as AppErrorShape).message}`);

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Snippet } from '@shared/contract/snippets';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
+import { chatInfo } from '../../hooks/chat';
 import { ErrorState, Loading } from '../../components/States';
 import { tabId, TabList } from '../../components/Tabs';
 
@@ -20,8 +20,8 @@ export function CodePane({ id, version, onClose }: { id: string; version: string
 
   useEffect(() => {
     let live = true;
-    api
-      .call('chat.code', { id })
+    chatInfo
+      .code(id)
       .then((r) => live && setState({ snippets: r.snippets, notice: r.notice }))
       .catch((e: AppErrorShape) => live && setState({ error: e }));
     return () => {

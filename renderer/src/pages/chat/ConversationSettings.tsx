@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
+import { hubModelDetails } from '../../hooks/catalogue';
+import { chatInfo } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { ToolSourcesPicker } from './ToolSourcesPicker';
 
@@ -52,8 +53,8 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
   useEffect(() => {
     if (meta.backend !== 'ollama') return;
     let live = true;
-    api
-      .call('chat.models', {})
+    chatInfo
+      .models()
       .then((r) => live && setModels(r.models.map((m) => m.name)))
       .catch(() => live && setModels([]));
     return () => {
@@ -64,8 +65,7 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
   useEffect(() => {
     if (meta.backend !== 'provider' || !/^[\w.-]+\/[\w.-]+$/.test(meta.model)) return setProviders([]);
     let live = true;
-    api
-      .call('hub.model', { id: meta.model })
+    hubModelDetails(meta.model)
       .then((r) => live && setProviders((r.model.inferenceProviderMapping ?? []).map((p) => p.provider)))
       .catch(() => live && setProviders([]));
     return () => {

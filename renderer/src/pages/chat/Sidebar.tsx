@@ -4,7 +4,7 @@ import type { AppErrorShape } from '@shared/errors';
 import { Icon } from '../../components/Icon';
 import { ErrorState, Loading } from '../../components/States';
 import { useChat } from '../../store/chat';
-import { api } from '../../api';
+import { chatFiles } from '../../hooks/chat';
 import { useRoute } from '../../store/route';
 import { download } from './download';
 import { SearchResults } from './SearchResults';
@@ -84,7 +84,7 @@ export function Sidebar({ currentId }: { currentId?: string }) {
   const [imported, setImported] = useState<string>();
   const exportAll = async () => {
     try {
-      const r = await api.call('chat.exportAll', {});
+      const r = await chatFiles.exportAll();
       download(r.filename, r.mime, r.text);
       setImportError(undefined);
     } catch (e) {

@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { LocalModel, ModelShow } from '@shared/contract/ollama';
-import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
+import { useModelShow } from '../../hooks/models';
 import { Icon } from '../../components/Icon';
 import { useDialog } from '../../components/useDialog';
 import { ErrorState, Loading } from '../../components/States';
@@ -60,22 +59,9 @@ export function DetailsDrawer({
   onPush: () => void;
   onDelete: () => void;
 }) {
-  const [show, setShow] = useState<ModelShow>();
-  const [error, setError] = useState<AppErrorShape>();
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setShow(undefined);
-    setError(undefined);
-    api.call('ollama.show', { model: model.name }).then(
-      (s) => live && setShow(s),
-      (e: AppErrorShape) => live && setError(e),
-    );
-    return () => {
-      live = false;
-    };
-  }, [model.name, attempt]);
+  const query = useModelShow(model.name);
+  const show = query.state === 'ok' ? query.data : undefined;
+  const error = query.state === 'error' ? query.error : undefined;
 
   const ref = useRef<HTMLElement>(null);
   useDialog(ref, onClose);
@@ -122,7 +108,7 @@ export function DetailsDrawer({
         </div>
         <div className="drawer-body">
           {error ? (
-            <ErrorState error={error} title="Could not read the model" onRetry={() => setAttempt((n) => n + 1)} />
+            <ErrorState error={error} title="Could not read the model" onRetry={query.reload} />
           ) : !show ? (
             <Loading label="Reading the model…" />
           ) : (

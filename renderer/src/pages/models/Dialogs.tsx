@@ -1,11 +1,11 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { LocalModel } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
 import { useDialog } from '../../components/useDialog';
 import { formatBytes } from '../../lib/format';
 import { usePulls } from '../../store/pulls';
 import { modelNameProblem } from '@shared/model-name';
+import { localModels } from '../../hooks/models';
 
 export function Modal({
   title,
@@ -77,7 +77,7 @@ export function DeleteDialog({
   onDone: () => void;
 }) {
   const { busy, error, run } = useAction(async () => {
-    await api.call('ollama.delete', { model: model.name });
+    await localModels.remove(model.name);
     onDone();
   });
   return (
@@ -124,8 +124,8 @@ export function CopyDialog({
   const clash = !problem && dest.trim() && existing.includes(full) ? full : undefined;
   const same = clash === model.name;
   const { busy, error, run } = useAction(async () => {
-    await api.call('ollama.copy', { source: model.name, destination: dest.trim() });
-    if (rename) await api.call('ollama.delete', { model: model.name });
+    await localModels.copy(model.name, dest.trim());
+    if (rename) await localModels.remove(model.name);
     const name = dest.trim();
     onDone(name.includes(':') ? name : `${name}:latest`);
   });

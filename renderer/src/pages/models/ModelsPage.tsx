@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LocalModel } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { formatAge, formatBytes } from '../../lib/format';
 import { usePulls } from '../../store/pulls';
@@ -12,6 +11,7 @@ import { CopyDialog, CreateDialog, DeleteDialog } from './Dialogs';
 import { EmbedPlayground, RunningModels } from './Panels';
 import { JobsPanel, PullForm } from './PullPanel';
 import './models.css';
+import { localModels } from '../../hooks/models';
 
 type SortKey = 'name' | 'family' | 'params' | 'quant' | 'size' | 'modified';
 
@@ -77,7 +77,7 @@ export function ModelsPage() {
   const failures = useRef(0);
   const load = useCallback(async () => {
     try {
-      setModels((await api.call('ollama.list', {})).models);
+      setModels((await localModels.list()).models);
       setError(undefined);
       failures.current = 0;
     } catch (e) {

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { EmbedResult, LocalModel, RunningModel } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
 import { formatBytes } from '../../lib/format';
 import { usePulls } from '../../store/pulls';
 import { formatUntil } from './format';
+import { localModels } from '../../hooks/models';
 
 const PS_POLL_MS = 10_000;
 
@@ -16,7 +16,7 @@ export function RunningModels({ tick = 0 }: { tick?: number }) {
 
   const load = useCallback(async () => {
     try {
-      setModels((await api.call('ollama.ps', {})).models);
+      setModels((await localModels.running()).models);
       setError(undefined);
     } catch (e) {
       setError(e as AppErrorShape);
@@ -90,7 +90,7 @@ export function EmbedPlayground({ models, onEmbedded }: { models: LocalModel[]; 
     setBusy(true);
     setError(undefined);
     try {
-      setResult(await api.call('ollama.embed', { model, input: text }));
+      setResult(await localModels.embed({ model, input: text }));
       onEmbedded?.();
     } catch (e) {
       setResult(undefined);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { HardwareView } from '@shared/contract/hardware';
 import type { AppError } from '@shared/errors';
 import { GiB } from '@shared/fit';
-import { api } from '../../api';
+import { detectHardware } from '../../hooks/app';
 import { useSettings } from '../../store/settings';
 import './hardware.css';
 
@@ -20,7 +20,7 @@ export function HardwareSettings() {
   const [error, setError] = useState<string>();
 
   const load = (refresh = false) =>
-    api.call('system.hardware', { refresh }).then(
+    detectHardware(refresh).then(
       (h) => {
         setHw(h);
         setLoadError(undefined);

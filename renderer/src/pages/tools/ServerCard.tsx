@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { McpServerStatus } from '@shared/contract/mcp';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
 import { TryTool } from './TryTool';
+import { mcpServers } from '../../hooks/tools';
 
 const stateLabel: Record<McpServerStatus['state'], string> = {
   stopped: 'stopped',
@@ -40,7 +40,7 @@ export function ServerCard({ server, onStatus }: { server: McpServerStatus; onSt
     setActing(true);
     setError(undefined);
     try {
-      await api.call(name, { name: server.name });
+      await mcpServers.control(name, server.name);
     } catch (e) {
       setError((e as AppErrorShape).message);
     } finally {
@@ -51,7 +51,7 @@ export function ServerCard({ server, onStatus }: { server: McpServerStatus; onSt
   const toggleLog = async () => {
     if (log) return setLog(undefined);
     try {
-      setLog(await api.call('mcp.log', { name: server.name }));
+      setLog(await mcpServers.log(server.name));
     } catch (e) {
       setError((e as AppErrorShape).message);
     }

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import { api } from '../../api';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { ServerCard } from './ServerCard';
 import { useMcp } from './useMcp';
 import './tools.css';
+import { mcpServers } from '../../hooks/tools';
 
 const ConfigEditor = lazy(() => import('./ConfigEditor'));
 
@@ -68,7 +68,7 @@ export function ToolsPage() {
               <ServerCard
                 key={s.name}
                 server={s}
-                onStatus={() => void api.call('mcp.servers', {}).then(m.setServers, () => {})}
+                onStatus={() => void mcpServers.status().then(m.setServers, () => {})}
               />
             ))
           )}

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import type { McpTool, McpToolResult } from '@shared/contract/mcp';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
+import { mcpServers } from '../../hooks/tools';
 
 /** A starting point for the arguments: each declared property with an empty value of its type. */
 export function argumentSkeleton(schema: McpTool['inputSchema']): string {
@@ -70,7 +70,7 @@ export function TryTool({ server, tool }: { server: string; tool: McpTool }) {
     setError(bad);
     if (!args) return;
     setRunning(true);
-    const handle = api.stream('mcp.callTool', { server, tool: tool.name, arguments: args }, () => {});
+    const handle = mcpServers.callTool({ server, tool: tool.name, arguments: args });
     cancel.current = handle.cancel;
     try {
       setResult(await handle.result);

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Snippet, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
+import type { AppErrorShape } from '@shared/errors';
+import type { ModelRecord } from '@shared/model-record';
+import { api, isDesktop } from '../../api';
+import { download } from './workbench-helpers';
+
+/** Inference snippets with a real token written in: the user's HF token, or a 2-minute fal token. */
+export interface TokenOverlay {
+  source: 'hf' | 'fal';
+  snippets: Snippet[];
+  expiresAt?: number;
+}
+
+/**
+ * The workbench's calls to main: the snippets for the model and options (generated again when they change), the
+ * same with the user's token or a temporary fal token on request, and saving a pane. `notify` tells the user how
+ * each ended; `onOverlay` lets the panes drop edits made on the text a token replaced.
+ */
+export function useSnippets(
+  model: ModelRecord,
+  quant: string | undefined,
+  options: SnippetOptions,
+  notify: (message: string) => void,
+  onOverlay: () => void,
+) {
+  const [result, setResult] = useState<SnippetsResult>();
+  const [error, setError] = useState<AppErrorShape>();
+  const [loading, setLoading] = useState(true);
+  const [overlay, setOverlay] = useState<TokenOverlay>();
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    setError(undefined);
+    try {
+      setResult(await api.call('snippets.generate', { model, quant, options }));
+      setOverlay(undefined);
+    } catch (e) {
+      setError(e as AppErrorShape);
+    } finally {
+      setLoading(false);
+    }
+  }, [model, quant, options]);
+  useEffect(() => void load(), [load]);
+
+  /** Runs a token call with the panes marked busy; its overlay replaces the inference snippets. */
+  const withOverlay = async (fetch: () => Promise<TokenOverlay | undefined>, done: (o: TokenOverlay) => string) => {
+    setBusy(true);
+    try {
+      const o = await fetch();
+      if (o?.snippets.length) setOverlay(o);
+      onOverlay();
+      if (o) notify(done(o));
+    } catch (e) {
+      notify((e as AppErrorShape).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const inference = (r: SnippetsResult) => r.sections.find((x) => x.kind === 'inference')?.snippets ?? [];
+
+  const insertMyToken = () =>
+    withOverlay(
+      async () => ({
+        source: 'hf' as const,
+        snippets: inference(await api.call('snippets.withToken', { model, quant, options })),
+      }),
+      () => 'Your token is now in the snippets — do not share them',
+    );
+
+  const insertFalToken = (endpointId: string) =>
+    withOverlay(
+      async () => {
+        const t = await api.call('fal.tempToken', { endpointId });
+        const r = await api.call('snippets.generate', {
+          model,
+          quant,
+          kinds: ['inference'],
+          options: { ...options, provider: 'fal-ai', directRequest: true },
+          tempToken: t.token,
+        });
+        return { source: 'fal' as const, snippets: inference(r), expiresAt: t.expiresAt, app: t.app };
+      },
+      (o) => `A 2-minute fal token for ${(o as TokenOverlay & { app: string }).app} is in the snippets`,
+    );
+
+  /** Desktop: main's save dialog writes the file; the web mode downloads it. */
+  const save = async (fileName: string, content: string) => {
+    if (!isDesktop) {
+      download(fileName, content);
+      notify(`Downloading ${fileName}`);
+      return;
+    }
+    try {
+      const r = await api.call('snippets.save', { fileName, content });
+      if (r.saved) notify(`Saved to ${r.path}`);
+    } catch (e) {
+      notify((e as AppErrorShape).message);
+    }
+  };
+
+  return { result, error, loading, load, overlay, setOverlay, busy, insertMyToken, insertFalToken, save };
+}
