@@ -6,6 +6,7 @@ import { formatBytes } from '../../lib/format';
 import { usePulls } from '../../store/pulls';
 import { modelNameProblem } from '@shared/model-name';
 import { localModels } from '../../hooks/models';
+import { useAction } from '../../hooks/query';
 
 export function Modal({
   title,
@@ -48,23 +49,6 @@ function ErrorLine({ error }: { error?: AppErrorShape }) {
       {error.status ? ` (HTTP ${error.status})` : ''}
     </p>
   );
-}
-
-/** A dialog's one action: busy while it runs; a failure is shown in place and the dialog stays open. */
-function useAction(action: () => Promise<void>) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppErrorShape>();
-  const run = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-    } catch (e) {
-      setError(e as AppErrorShape);
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
 }
 
 export function DeleteDialog({
