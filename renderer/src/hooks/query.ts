@@ -11,10 +11,20 @@ export type Query<T> =
  * The one way a component waits for main: runs `fetch` when `deps` change (never with `enabled` false), drops
  * answers that arrive after a newer request, and keeps the last error for the screen's error state.
  */
-export function useQuery<T>(fetch: () => Promise<T>, deps: readonly unknown[], enabled = true): Query<T> {
+export function useQuery<T>(
+  fetch: () => Promise<T>,
+  deps: readonly unknown[],
+  enabled = true,
+  /** An answer already at hand (a prefetch that has arrived): shown in the first render, not asked again. */
+  arrived?: () => T | undefined,
+): Query<T> {
   const [state, setState] = useState<
     { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; error: AppErrorShape }
-  >({ state: 'loading' });
+  >(() => {
+    const data = arrived?.();
+    return data === undefined ? { state: 'loading' } : { state: 'ok', data };
+  });
+  const skipFirst = useRef(state.state === 'ok');
   const seq = useRef(0);
   const fetchRef = useRef(fetch);
   fetchRef.current = fetch;
@@ -27,7 +37,8 @@ export function useQuery<T>(fetch: () => Promise<T>, deps: readonly unknown[], e
     );
   }, []);
   useEffect(() => {
-    if (enabled) run();
+    if (skipFirst.current) skipFirst.current = false;
+    else if (enabled) run();
     // An answer that arrives after the inputs changed (or the component left) is dropped.
     return () => void (seq.current += 1);
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -14,7 +14,7 @@ import { newId } from './rows';
 import { toTurns } from './turns';
 import { ToolApprovals } from './tools/approvals';
 import { runToolCalls } from './tools/tool-round';
-import { Toolbox } from './tools/toolbox';
+import { Toolbox, type ToolboxDeps } from './tools/toolbox';
 import { DEFAULT_WEB_BASE, MAX_TOOL_ROUNDS } from './tools/web-tools';
 
 export interface ReplyOptions {
@@ -135,6 +135,12 @@ export class ReplyWriter {
   /** Tool calls waiting for the user or running, answered by `chat.toolDecision`. */
   readonly approvals = new ToolApprovals();
 
+  /** Where the tool sources are: MCP servers, and ollama.com's web tools with the key bound to it. */
+  readonly toolDeps: ToolboxDeps = {
+    mcp: () => this.opts.mcp(),
+    web: () => ({ apiKey: this.opts.ollamaApiKey(), base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE }),
+  };
+
   /**
    * The tools this reply may offer: those of the conversation's sources, to router models and to Ollama models
    * that report the `tools` capability. Why none are offered, when some were asked for, becomes a notice.
@@ -144,10 +150,7 @@ export class ReplyWriter {
     if (!meta.toolSources.length) return { notices: [] };
     if (meta.backend === 'ollama' && !(await this.capabilities(meta)).includes('tools'))
       return { notices: [`${meta.model} cannot call tools (Ollama does not list "tools" among its capabilities).`] };
-    const box = await Toolbox.open(meta.toolSources, {
-      mcp: this.opts.mcp,
-      web: () => ({ apiKey: this.opts.ollamaApiKey(), base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE }),
-    });
+    const box = await Toolbox.open(meta.toolSources, this.toolDeps);
     return { box: box.tools.length ? box : undefined, notices: box.problems };
   }
 

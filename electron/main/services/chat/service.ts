@@ -15,7 +15,6 @@ import { searchChats } from './search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './reply';
 import { ChatStore, newId } from './store';
 import { listToolSources } from './tools/toolbox';
-import { DEFAULT_WEB_BASE } from './tools/web-tools';
 
 export { ollamaOptions } from './code';
 
@@ -93,11 +92,7 @@ export class ChatService {
 
   /** The built-in web tools and every MCP server, for the conversation settings. */
   async toolSources(): Promise<{ sources: ToolSource[] }> {
-    const sources = await listToolSources({
-      mcp: this.opts.mcp,
-      web: () => ({ apiKey: this.opts.ollamaApiKey(), base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE }),
-    });
-    return { sources };
+    return { sources: await listToolSources(this.writer.toolDeps) };
   }
 
   /** The user's answer to a tool call of a reply being written (approve, deny, or cancel a running call). */

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import type { Output } from '@shared/contract';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { RepoKind } from '@shared/contract/hub-repo';
 import { api } from '../../api';
 import type { AppError } from '@shared/errors';
+import { useQuery } from '../../hooks/query';
 import { useSettings } from '../../store/settings';
 
 /** A Hub answer as a page holds it: loading, the answer, "live access off and nothing cached", or an error. */
@@ -27,32 +28,16 @@ export function useHubLive<T extends { freshness: HubFreshness }>(
   arrived?: () => T | undefined,
 ): { live: HubLive<Omit<T, 'freshness'>>; reload: () => void } {
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const [first] = useState(() => arrived?.());
-  const skipFirst = useRef(first !== undefined);
-  const [live, setLive] = useState<HubLive<Omit<T, 'freshness'>>>(
-    first ? { state: 'ok', ...first } : { state: 'loading' },
-  );
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const load = useCallback(fetcher, deps);
-  const reload = useCallback(() => {
-    let stale = false;
-    setLive({ state: 'loading' });
-    load().then(
-      (res) => !stale && setLive({ state: 'ok', ...res }),
-      (e: unknown) => !stale && setLive(isHubOff(e) ? { state: 'off' } : { state: 'error', error: e as AppError }),
-    );
-    return () => {
-      stale = true;
-    };
-  }, [load]);
-  useEffect(() => {
-    if (skipFirst.current) {
-      skipFirst.current = false;
-      return;
-    }
-    return reload();
-  }, [reload, hubOn]);
-  return { live, reload: () => void reload() };
+  const q = useQuery(fetcher, [...deps, hubOn], true, arrived);
+  const data = q.state === 'ok' ? q.data : undefined;
+  const error = q.state === 'error' ? q.error : undefined;
+  // One object per answer, so pages can depend on it.
+  const live = useMemo((): HubLive<Omit<T, 'freshness'>> => {
+    if (data) return { state: 'ok', ...data };
+    if (error) return isHubOff(error) ? { state: 'off' } : { state: 'error', error: error as AppError };
+    return { state: 'loading' };
+  }, [data, error]);
+  return { live, reload: q.reload };
 }
 
 interface Prefetch {

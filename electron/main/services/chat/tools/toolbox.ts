@@ -22,7 +22,7 @@ interface ToolOutput {
   isError: boolean;
 }
 
-interface ToolboxDeps {
+export interface ToolboxDeps {
   mcp: () => Promise<McpService>;
   web: () => { apiKey: string | undefined; base: string };
 }
