@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, renderHook } from '@testing-library/react';
+import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubFreshness } from '@shared/contract/hub';
 import { prefetchHub, takeArrived, takePrefetched, useHubLive } from '../../renderer/src/pages/catalogue/hub-live';
@@ -16,14 +16,35 @@ describe('hub-live: Hub answers asked for before the page that shows them render
     expect(takeArrived('readme:model:a/b')).toBeUndefined(); // not arrived yet: the page shows loading
     await Promise.resolve();
     await Promise.resolve();
-    expect(takeArrived('readme:model:a/b')).toEqual({ markdown: '# Hi', freshness });
-    expect(takeArrived('readme:model:a/b')).toBeUndefined();
+    expect(takeArrived('readme:model:a/b')).toEqual({ data: { markdown: '# Hi', freshness }, stale: false });
     expect(takePrefetched('readme:model:a/b')).toBeUndefined();
+    // Taken once as fresh; afterwards it is what this window saw last: shown, then asked again.
+    expect(takeArrived('readme:model:a/b')).toEqual({ data: { markdown: '# Hi', freshness }, stale: true });
+    expect(takeArrived('readme:model:c/d')).toBeUndefined();
   });
 
-  it('useHubLive shows an arrived answer in its first render and does not ask again', () => {
+  it('a stale answer is shown at once and replaced by the revalidated one; a failed revalidation keeps it', async () => {
+    let answer: (v: { markdown: string; freshness: HubFreshness }) => void = () => undefined;
+    const fetcher = vi.fn(() => new Promise<{ markdown: string; freshness: HubFreshness }>((r) => (answer = r)));
+    const stale = () => ({ data: { markdown: 'seen before', freshness }, stale: true });
+    const { result } = renderHook(() => useHubLive(fetcher, ['x'], stale));
+    expect(result.current.live).toMatchObject({ state: 'ok', markdown: 'seen before' });
+    await vi.waitFor(() => expect(fetcher).toHaveBeenCalledTimes(1));
+    expect(result.current.live).toMatchObject({ state: 'ok', markdown: 'seen before' }); // no loading step
+    answer({ markdown: 'now', freshness });
+    await vi.waitFor(() => expect(result.current.live).toMatchObject({ state: 'ok', markdown: 'now' }));
+
+    const failing = vi.fn(async () => Promise.reject({ code: 'network', message: 'Hub down' }));
+    const other = renderHook(() => useHubLive(failing, ['y'], stale));
+    await vi.waitFor(() => expect(failing).toHaveBeenCalledTimes(1));
+    await act(() => (failing.mock.results[0].value as Promise<unknown>).catch(() => undefined));
+    expect(other.result.current.live).toMatchObject({ state: 'ok', markdown: 'seen before' });
+  });
+
+  it('useHubLive shows a fresh arrived answer in its first render and does not ask again', () => {
     const fetcher = vi.fn(async () => ({ markdown: 'asked', freshness }));
-    const { result } = renderHook(() => useHubLive(fetcher, ['x'], () => ({ markdown: 'arrived', freshness })));
+    const arrived = () => ({ data: { markdown: 'arrived', freshness }, stale: false });
+    const { result } = renderHook(() => useHubLive(fetcher, ['x'], arrived));
     expect(result.current.live).toEqual({ state: 'ok', markdown: 'arrived', freshness });
     expect(fetcher).not.toHaveBeenCalled();
   });

@@ -7,6 +7,13 @@ export type Query<T> =
   | { state: 'ok'; data: T; reload(): void }
   | { state: 'error'; error: AppErrorShape; reload(): void };
 
+/** An answer a screen already holds: fresh (a prefetch for this visit) or stale (seen earlier in this window). */
+export interface AtHand<T> {
+  data: T;
+  /** Shown at once, then asked again behind it; a failed revalidation keeps it on screen. */
+  stale: boolean;
+}
+
 /**
  * The one way a component waits for main: runs `fetch` when `deps` change (never with `enabled` false), drops
  * answers that arrive after a newer request, and keeps the last error for the screen's error state.
@@ -15,25 +22,26 @@ export function useQuery<T>(
   fetch: () => Promise<T>,
   deps: readonly unknown[],
   enabled = true,
-  /** An answer already at hand (a prefetch that has arrived): shown in the first render, not asked again. */
-  arrived?: () => T | undefined,
+  /** An answer already at hand, shown in the first render (a fresh one is not asked again). */
+  atHand?: () => AtHand<T> | undefined,
 ): Query<T> {
+  const [first] = useState(() => atHand?.());
   const [state, setState] = useState<
     { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; error: AppErrorShape }
-  >(() => {
-    const data = arrived?.();
-    return data === undefined ? { state: 'loading' } : { state: 'ok', data };
-  });
-  const skipFirst = useRef(state.state === 'ok');
+  >(() => (first ? { state: 'ok', data: first.data } : { state: 'loading' }));
+  const skipFirst = useRef(first?.stale === false);
+  const revalidate = useRef(first?.stale === true);
   const seq = useRef(0);
   const fetchRef = useRef(fetch);
   fetchRef.current = fetch;
   const run = useCallback(() => {
     const mine = ++seq.current;
-    setState({ state: 'loading' });
+    const keep = revalidate.current;
+    revalidate.current = false;
+    if (!keep) setState({ state: 'loading' });
     fetchRef.current().then(
       (data) => mine === seq.current && setState({ state: 'ok', data }),
-      (error: AppErrorShape) => mine === seq.current && setState({ state: 'error', error }),
+      (error: AppErrorShape) => mine === seq.current && !keep && setState({ state: 'error', error }),
     );
   }, []);
   useEffect(() => {

@@ -56,16 +56,18 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const embedded = view.models.get(id);
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const update = useSettings((s) => s.update);
-  // Details that arrived while the address changed (see prefetchModelPage) are shown in the first render.
-  const [live, setLive] = useState<Live>(() => {
-    const arrived = arrivedModel(id);
-    return arrived ? { state: 'ok', ...arrived } : { state: 'loading' };
-  });
-  const skipFirstLoad = useRef(live.state === 'ok');
+  // Details at hand (a prefetch that arrived while the address changed, or seen earlier in this window) are shown in
+  // the first render; stale ones are asked again behind them.
+  const [atHand] = useState(() => arrivedModel(id));
+  const [live, setLive] = useState<Live>(() => (atHand ? { state: 'ok', ...atHand.data } : { state: 'loading' }));
+  const skipFirstLoad = useRef(atHand?.stale === false);
+  const revalidate = useRef(atHand?.stale === true);
   const [userPick, setPicked] = useState<string>();
 
   const load = useCallback(async () => {
-    setLive({ state: 'loading' });
+    const keep = revalidate.current;
+    revalidate.current = false;
+    if (!keep) setLive({ state: 'loading' });
     try {
       // With "Search the Hub" off, main answers only from its cache and sends nothing. The card is asked for
       // at the same time, not after the details.
@@ -74,6 +76,8 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       setLive({ state: 'ok', ...res });
     } catch (e) {
       const err = e as AppError;
+      // A failed revalidation leaves what is shown.
+      if (keep) return;
       if ((err.details as { reason?: string } | undefined)?.reason === 'hub-off') setLive({ state: 'off' });
       else setLive({ state: 'error', error: err });
     }

@@ -4,7 +4,7 @@ import type { HubFreshness } from '@shared/contract/hub';
 import type { RepoKind } from '@shared/contract/hub-repo';
 import { api } from '../../api';
 import type { AppError } from '@shared/errors';
-import { useQuery } from '../../hooks/query';
+import { useQuery, type AtHand } from '../../hooks/query';
 import { useSettings } from '../../store/settings';
 
 /** A Hub answer as a page holds it: loading, the answer, "live access off and nothing cached", or an error. */
@@ -24,11 +24,11 @@ export const isHubOff = (e: unknown) =>
 export function useHubLive<T extends { freshness: HubFreshness }>(
   fetcher: () => Promise<T>,
   deps: readonly unknown[],
-  /** An answer already at hand (a prefetch that has arrived): shown in the first render, not asked again. */
-  arrived?: () => T | undefined,
+  /** An answer already at hand (see takeArrived), shown in the first render. */
+  atHand?: () => AtHand<T> | undefined,
 ): { live: HubLive<Omit<T, 'freshness'>>; reload: () => void } {
   const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
-  const q = useQuery(fetcher, [...deps, hubOn], true, arrived);
+  const q = useQuery(fetcher, [...deps, hubOn], true, atHand);
   const data = q.state === 'ok' ? q.data : undefined;
   const error = q.state === 'error' ? q.error : undefined;
   // One object per answer, so pages can depend on it.
@@ -48,13 +48,33 @@ interface Prefetch {
 const prefetched = new Map<string, Prefetch>();
 
 /**
+ * The last Hub answers seen in this window, by key (oldest first): a page opened again renders them at once and
+ * asks main behind them (stale-while-revalidate), as going back to a page on huggingface.co does.
+ */
+const seen = new Map<string, unknown>();
+const SEEN_MAX = 48;
+function remember(key: string, value: unknown): void {
+  seen.delete(key);
+  seen.set(key, value);
+  if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value!);
+}
+
+/** Asks main and remembers the answer under `key`. */
+function ask<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  return fn().then((v) => {
+    remember(key, v);
+    return v;
+  });
+}
+
+/**
  * Starts a Hub call before the component that shows it mounts (a page's card while its details load; a model
  * page's calls as soon as its address is set), so requests run side by side and early. One call per key until it
  * is claimed; unclaimed answers are dropped after 10 s.
  */
 export function prefetchHub(key: string, fn: () => Promise<unknown>): void {
   if (prefetched.has(key)) return;
-  const entry: Prefetch = { promise: fn() };
+  const entry: Prefetch = { promise: ask(key, fn) };
   entry.promise.then(
     (v) => (entry.value = v),
     () => undefined,
@@ -70,12 +90,17 @@ export function takePrefetched<T>(key: string): Promise<T> | undefined {
   return p?.promise as Promise<T> | undefined;
 }
 
-/** The prefetched answer for `key` if it has already arrived, once: the page renders it without a loading step. */
-export function takeArrived<T>(key: string): T | undefined {
+/**
+ * An answer for `key` to render without a loading step: the prefetch's if it has arrived (fresh, taken once), else
+ * the last one seen in this window (stale: the page asks again behind it).
+ */
+export function takeArrived<T>(key: string): AtHand<T> | undefined {
   const p = prefetched.get(key);
-  if (!p || p.value === undefined) return undefined;
-  prefetched.delete(key);
-  return p.value as T;
+  if (p && p.value !== undefined) {
+    prefetched.delete(key);
+    return { data: p.value as T, stale: false };
+  }
+  return seen.has(key) ? { data: seen.get(key) as T, stale: true } : undefined;
 }
 
 /** The Hub the app talks to (Settings, or HF_ENDPOINT), for links and card URLs. */
@@ -100,7 +125,9 @@ export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
 /** A repo's README: the prefetched answer when the page asked for it early, else asked now. */
 export const useHubReadme = (kind: RepoKind, id: string) =>
   useHubLive(
-    () => takePrefetched<Output<'hub.readme'>>(readmeKey(kind, id)) ?? api.call('hub.readme', { kind, id }),
+    () =>
+      takePrefetched<Output<'hub.readme'>>(readmeKey(kind, id)) ??
+      ask(readmeKey(kind, id), () => api.call('hub.readme', { kind, id })),
     [kind, id],
     () => takeArrived<Output<'hub.readme'>>(readmeKey(kind, id)),
   );
@@ -119,7 +146,7 @@ export function prefetchModel(id: string): void {
 
 /** A model's Hub details: the prefetched call when there is one, else asked now. */
 export const hubModel = (id: string): Promise<Output<'hub.model'>> =>
-  takePrefetched<Output<'hub.model'>>(modelKey(id)) ?? api.call('hub.model', { id });
+  takePrefetched<Output<'hub.model'>>(modelKey(id)) ?? ask(modelKey(id), () => api.call('hub.model', { id }));
 
-/** A model's Hub details if a prefetch has already brought them (for the page's first render). */
+/** A model's Hub details at hand for the page's first render (see takeArrived). */
 export const arrivedModel = (id: string) => takeArrived<Output<'hub.model'>>(modelKey(id));
