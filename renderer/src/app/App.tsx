@@ -36,8 +36,6 @@ function useTheme() {
 
 export function App() {
   const page = useRoute((s) => s.page);
-  const load = useSettings((s) => s.load);
-  useEffect(() => void load(), [load]);
   useTheme();
   useShortcuts();
   // Until the user chooses how HubDesk may use the Hub, the first-run screen stands alone (no page asks anything).
