@@ -42,9 +42,15 @@ export async function hubSearch(ctx: BenchContext): Promise<Figure[]> {
         await app.client.call('settings.update', { hubAccess: 'online' });
         const { page } = app;
         await page.reload();
+        // The landing lists the Hub's trending models first: wait for the query's own first page, and measure from it.
+        const answered = page.waitForResponse(
+          (r) => r.url().includes('hub.search') && (r.request().postData() ?? '').includes('"search":"model"'),
+        );
         await page.locator('#catalogue-search').fill('model');
+        await answered;
         const list = page.getByTestId('hub-list-models');
         await list.locator('a.hub-row').first().waitFor();
+        await page.evaluate(() => performance.clearMarks());
         const tab = page.getByTestId('hub-tab-models');
         let loaded = 0;
         while (loaded < TARGET_ROWS) {
