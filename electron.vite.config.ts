@@ -5,19 +5,45 @@ import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { buildCatalogue } from './electron/main/services/catalogue/build';
 import { CATALOGUE_ASSET } from './shared/catalogue-asset';
+import { renderFirstScreenHtml } from './scripts/first-screen';
 
 /**
  * The embedded catalogue as a static asset of the renderer, built once here: the page fetches it (preloaded by
  * index.html) while its JS loads, instead of waiting for main to load @huggingface/tasks and build it at start-up.
  */
-function catalogueAsset(): Plugin {
-  return {
-    name: 'hubdesk-catalogue-asset',
-    generateBundle() {
-      const { version } = createRequire(__filename)('@huggingface/tasks/package.json') as { version: string };
-      this.emitFile({ type: 'asset', fileName: CATALOGUE_ASSET, source: JSON.stringify(buildCatalogue(version)) });
+function catalogueAsset(): Plugin[] {
+  const { version } = createRequire(__filename)('@huggingface/tasks/package.json') as { version: string };
+  let data: ReturnType<typeof buildCatalogue> | undefined;
+  const catalogue = () => (data ??= buildCatalogue(version));
+  return [
+    {
+      name: 'hubdesk-catalogue-asset',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: CATALOGUE_ASSET, source: JSON.stringify(catalogue()) });
+      },
     },
-  };
+    {
+      // The catalogue landing, rendered by the app's own components, in index.html: the first paint shows it (where
+      // main marks it as the first screen) while the JS loads. Inert: the app replaces it before anything is used.
+      name: 'hubdesk-first-screen',
+      apply: 'build',
+      transformIndexHtml: {
+        order: 'post',
+        handler: async (html, ctx) => {
+          const landing = await renderFirstScreenHtml(__dirname, catalogue());
+          // The first screen's stylesheet goes inline too: the first paint then waits for nothing but this file.
+          const inlined = html.replace(
+            /<link rel="stylesheet" crossorigin href="\.\/(assets\/[^"]+\.css)">/,
+            (link, file: string) => {
+              const css = ctx.bundle?.[file];
+              return css?.type === 'asset' ? `<style>${String(css.source)}</style>` : link;
+            },
+          );
+          return inlined.replace('<div id="root"></div>', `<div id="root" inert>${landing}</div>`);
+        },
+      },
+    },
+  ];
 }
 
 const alias = { '@shared': resolve(__dirname, 'shared') };
@@ -52,7 +78,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'renderer'),
     resolve: { alias },
-    plugins: [react(), catalogueAsset()],
+    plugins: [react(), ...catalogueAsset()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       minify: true,

@@ -44,11 +44,16 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
   const emptyServer: number[] = [];
   const emptyHtml: number[] = [];
   const chat: number[] = [];
+  const interactive: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       for (const which of ['app', 'empty'] as const) {
         const page = await browser.newPage();
-        if (which === 'app') await watchStartup(page, '[data-testid="task-groups"]');
+        // Painted: the first paint that shows the catalogue (the landing prerendered into index.html), or the empty
+        // page's text; interactive: the app's own catalogue painted, React mounted.
+        if (which === 'app') await watchStartup(page, '.cat-groups', '[data-testid="task-groups"]');
+        else await watchStartup(page, '#ready');
+        const launched = performance.timeOrigin + performance.now();
         const t0 = performance.now();
         const srv =
           which === 'app'
@@ -59,12 +64,17 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
             : await spawnServer([join(root, 'bench/empty-server.mjs')], /^Empty page: (\S+)$/);
         const serverMs = performance.now() - t0;
         await page.goto(srv.url);
-        await page.waitForSelector(which === 'app' ? '[data-testid="task-groups"]' : '#ready');
-        // Painted: two animation frames after the content is in the DOM.
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        (which === 'app' ? app : empty).push(performance.now() - t0);
-        if (which === 'app') splits.push(await readStartup(page, serverMs, 'catalogue.json'));
-        else {
+        if (which === 'app') {
+          const s = await readStartup(page, serverMs, 'catalogue.json');
+          splits.push(s);
+          app.push(s.timeOrigin + s.painted - launched);
+          interactive.push(s.timeOrigin + s.interactive - launched);
+        } else {
+          const painted = await page.waitForFunction(() => {
+            const st = (window as unknown as { __startup: { painted: number } }).__startup;
+            return st.painted > 0 && performance.timeOrigin + st.painted;
+          });
+          empty.push(((await painted.jsonValue()) as number) - launched);
           emptyServer.push(serverMs);
           emptyHtml.push(await page.evaluate(() => performance.getEntriesByType('navigation')[0].toJSON().responseEnd));
         }
@@ -83,6 +93,10 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
       baseline: empty,
       target: 'ratio ≤ 1.5 (baseline: empty page, bare Node server)',
     }),
+    figure('start-up: launch → catalogue interactive (the app mounted)', 'ms', interactive, {
+      baseline: empty,
+      note: 'baseline: empty page, bare Node server',
+    }),
     figure('start-up split: server start (spawn → listening)', 'ms', split('server'), {
       baseline: emptyServer,
       note: 'baseline: bare Node server',
@@ -97,14 +111,17 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
     figure('start-up split: catalogue payload (as sent)', 'KB', split('payloadKB'), {
       note: `${Math.round(split('decodedKB')[0] ?? 0)} KB decoded`,
     }),
-    figure('start-up split: catalogue and JS received → painted', 'ms', split('render'), {
+    figure('start-up split: navigation → catalogue painted', 'ms', split('painted'), {
+      note: 'the landing prerendered into index.html',
+    }),
+    figure('start-up split: catalogue and JS received → the app painted', 'ms', split('render'), {
       note: 'JSON parse, store, first render, layout, paint',
     }),
     figure('start-up split: first contentful paint', 'ms', split('firstContentfulPaint'), {
       note: 'from navigation start',
     }),
-    figure('start-up split: long tasks before painted', 'count', split('longTasks')),
-    figure('start-up split: long tasks before painted, total', 'ms', split('longTaskMs')),
+    figure('start-up split: long tasks before interactive', 'count', split('longTasks')),
+    figure('start-up split: long tasks before interactive, total', 'ms', split('longTaskMs')),
     figure('start-up: launch → chat ready (new chat, composer)', 'ms', chat, {
       baseline: empty,
       note: 'baseline: empty page, bare Node server',

@@ -15,8 +15,14 @@ export interface StartupSplit {
   /** Its payload as sent (compressed if it was) and decoded, KB. */
   payloadKB: number;
   decodedKB: number;
-  /** Catalogue received → the catalogue painted: JSON parse, store update, first render, layout, paint. */
+  /** Catalogue and JS received → the app's own catalogue painted: JSON parse, store update, first render, paint. */
   render: number;
+  /** Navigation start → the first paint showing `selector` (the prerendered landing, or the app's). */
+  painted: number;
+  /** Navigation start → the app's own catalogue painted (`interactive` selector): React has mounted. */
+  interactive: number;
+  /** The page's clock origin (epoch ms), to set its times beside the bench's own clock. */
+  timeOrigin: number;
   firstContentfulPaint: number;
   /** Long tasks (> 50 ms) before the catalogue was painted: how many, and their total. */
   longTasks: number;
@@ -24,35 +30,48 @@ export interface StartupSplit {
 }
 
 /**
- * Installed before any of the page's own scripts (addInitScript): records long tasks, and when `selector` first
- * appears, the time of the paint that shows it (a task queued from the next animation frame runs after the paint).
+ * Installed before any of the page's own scripts (addInitScript): records long tasks, and when `selector` (and
+ * `interactive`) first appear, the time of the paint that shows it (a task queued from the next animation frame runs
+ * after the paint).
  */
-export async function watchStartup(page: Page, selector: string): Promise<void> {
-  await page.addInitScript((selector) => {
-    const st = { longTasks: [] as { start: number; duration: number }[], painted: 0 };
-    (window as unknown as { __startup: typeof st }).__startup = st;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) st.longTasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-    const mo = new MutationObserver(() => {
-      if (!document.querySelector(selector)) return;
-      mo.disconnect();
-      requestAnimationFrame(() => {
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => (st.painted = performance.now());
-        ch.port2.postMessage(0);
-      });
-    });
-    mo.observe(document, { subtree: true, childList: true });
-  }, selector);
+export async function watchStartup(page: Page, selector: string, interactive = selector): Promise<void> {
+  await page.addInitScript(
+    ({ selector, interactive }) => {
+      const st = { longTasks: [] as { start: number; duration: number }[], painted: 0, interactive: 0 };
+      (window as unknown as { __startup: typeof st }).__startup = st;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) st.longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+      const whenPainted = (sel: string, done: (t: number) => void) => {
+        const mo = new MutationObserver(() => {
+          if (!document.querySelector(sel)) return;
+          mo.disconnect();
+          requestAnimationFrame(() => {
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => done(performance.now());
+            ch.port2.postMessage(0);
+          });
+        });
+        mo.observe(document, { subtree: true, childList: true });
+      };
+      whenPainted(selector, (t) => (st.painted = t));
+      whenPainted(interactive, (t) => (st.interactive = t));
+    },
+    { selector, interactive },
+  );
 }
 
 /** Reads the split from the Performance API once the catalogue is painted. */
 export async function readStartup(page: Page, serverMs: number, callName: string): Promise<StartupSplit> {
-  await page.waitForFunction(() => (window as unknown as { __startup: { painted: number } }).__startup.painted > 0);
+  await page.waitForFunction(() => {
+    const st = (window as unknown as { __startup: { painted: number; interactive: number } }).__startup;
+    return st.painted > 0 && st.interactive > 0;
+  });
   const s = await page.evaluate((callName) => {
     const st = (
-      window as unknown as { __startup: { longTasks: { start: number; duration: number }[]; painted: number } }
+      window as unknown as {
+        __startup: { longTasks: { start: number; duration: number }[]; painted: number; interactive: number };
+      }
     ).__startup;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
@@ -63,7 +82,7 @@ export async function readStartup(page: Page, serverMs: number, callName: string
     const scripts = res.filter((r) => /\.js(\?|$)/.test(r.name) && r.startTime < call.responseEnd);
     const jsEnd = Math.max(nav.responseEnd, ...scripts.map((r) => r.responseEnd));
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
-    const before = st.longTasks.filter((t) => t.start < st.painted);
+    const before = st.longTasks.filter((t) => t.start < st.interactive);
     return {
       html: nav.responseEnd,
       js: jsEnd - nav.responseEnd,
@@ -71,7 +90,10 @@ export async function readStartup(page: Page, serverMs: number, callName: string
       call: call.responseEnd - call.startTime,
       payloadKB: call.encodedBodySize / 1024,
       decodedKB: call.decodedBodySize / 1024,
-      render: st.painted - Math.max(call.responseEnd, jsEnd),
+      render: st.interactive - Math.max(call.responseEnd, jsEnd),
+      painted: st.painted,
+      interactive: st.interactive,
+      timeOrigin: performance.timeOrigin,
       firstContentfulPaint: fcp,
       longTasks: before.length,
       longTaskMs: before.reduce((a, t) => a + t.duration, 0),

@@ -40,7 +40,7 @@ if (!app.requestSingleInstanceLock()) {
       approveHost: approveHostDialog(() => win),
     });
     const router = new Router(createHandlers(services), services.log);
-    handleAppProtocol(join(__dirname, '../renderer'));
+    handleAppProtocol(join(__dirname, '../renderer'), () => services.settings.get().hubAccess === 'offline');
     registerIpc(ipcMain, router, (e) =>
       isTrustedSender(e, win && !win.isDestroyed() ? win.webContents.id : undefined, APP_ORIGIN),
     );

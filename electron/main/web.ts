@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { defaultDataDir } from './services/data-dir';
+import { defaultDataDir, settingsFile } from './services/data-dir';
+import { landingIsFirstScreen } from './services/first-screen';
 import type { Logger } from './services/log';
 import { launchFile, parseWebArgs, type WebArgs } from './web/args';
 import { lazyRouter } from './web/lazy-router';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     onPageServed: () => setImmediate(startBoot),
     log,
     staticDir: join(__dirname, '../renderer'),
+    landingFirst: () => landingIsFirstScreen(settingsFile(dataDir)),
     port: args.port,
   });
   process.stdout.write(`HubDesk web: ${server.url}\n`);

@@ -4,6 +4,11 @@ import { useCatalogue } from './store/catalogue';
 import { useRoute } from './store/route';
 import { useSettings } from './store/settings';
 
-// Settings decide the first screen (the first-run choice, or the app), and the catalogue is that screen.
-void useSettings.getState().load();
-if (useRoute.getState().page === 'catalogue') void useCatalogue.getState().load();
+/**
+ * Settings decide the first screen (the first-run choice, or the app), and the catalogue is that screen. Settles
+ * when both have answered (an error included: the screens show it).
+ */
+export const firstCalls: Promise<unknown> = Promise.allSettled([
+  useSettings.getState().load(),
+  useRoute.getState().page === 'catalogue' ? useCatalogue.getState().load() : undefined,
+]);

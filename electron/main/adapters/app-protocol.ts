@@ -1,5 +1,6 @@
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
+import { markFirstScreen } from '../services/first-screen';
 import { APP_SCHEME, CONTENT_SECURITY_POLICY, lookupAppUrl, mimeFor } from '../services/static-files';
 
 /**
@@ -12,12 +13,19 @@ export function registerAppScheme(): void {
   ]);
 }
 
-/** Serves the built renderer on `app://hubdesk/`, with the app's CSP; nothing else is reachable through it. */
-export function handleAppProtocol(rendererDir: string): void {
+/**
+ * Serves the built renderer on `app://hubdesk/`, with the app's CSP; nothing else is reachable through it.
+ * `landingFirst`: whether index.html's prerendered catalogue landing is the first screen.
+ */
+export function handleAppProtocol(rendererDir: string, landingFirst: () => boolean): void {
   protocol.handle(APP_SCHEME, async (req) => {
     const found = lookupAppUrl(rendererDir, req.method, req.url);
     if (found.status !== 200) return new Response(null, { status: found.status });
-    return new Response(await readFile(found.file), {
+    const body =
+      found.rel === '/index.html'
+        ? markFirstScreen(await readFile(found.file, 'utf8'), landingFirst())
+        : await readFile(found.file);
+    return new Response(body, {
       headers: {
         'content-type': mimeFor(found.file),
         'content-security-policy': CONTENT_SECURITY_POLICY,

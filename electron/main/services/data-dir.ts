@@ -12,3 +12,6 @@ export function defaultDataDir(
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'HubDesk');
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'HubDesk');
 }
+
+/** The settings file in a data dir (read by the settings service, and by the first-screen check before it loads). */
+export const settingsFile = (dataDir: string) => join(dataDir, 'settings.json');

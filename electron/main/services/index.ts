@@ -12,6 +12,7 @@ import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
 import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
 import { endpointsFromEnv, SettingsService } from './settings';
+import { settingsFile } from './data-dir';
 import { FalService } from './fal/service';
 import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
@@ -110,7 +111,7 @@ export function createServices(opts: ServicesOptions): Services {
       });
       return mcp;
     }));
-  const settings = new SettingsService(join(opts.dataDir, 'settings.json'), env, secrets, log, keys);
+  const settings = new SettingsService(settingsFile(opts.dataDir), env, secrets, log, keys);
   const ollama = new OllamaService({
     host: () => settings.get().ollamaHost,
     apiKey: () => keys.forUrl('ollamaApiKey', settings.get().ollamaHost),

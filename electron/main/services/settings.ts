@@ -17,7 +17,7 @@ import type { SecretStore } from './secrets';
 
 type Env = Record<string, string | undefined>;
 
-const defaultSettings: Settings = {
+export const defaultSettings: Settings = {
   ollamaHost: 'http://127.0.0.1:11434',
   hubEndpoint: 'https://huggingface.co',
   routerUrl: 'https://router.huggingface.co',

@@ -1,11 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { AppError, httpStatusFor, toAppError } from '@shared/errors';
 import { MAX_BODY_BYTES, MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits';
 import { WEB, type Reply } from '@shared/transport';
+import { markFirstScreen } from '../services/first-screen';
 import type { Logger } from '../services/log';
 import { CONTENT_SECURITY_POLICY, lookupStatic, mimeFor } from '../services/static-files';
 import type { Router } from '../router';
@@ -21,6 +22,8 @@ interface WebServerOptions {
   onPageServed?: () => void;
   /** The per-launch secret; random unless given (tests). */
   secret?: string;
+  /** Whether index.html's prerendered catalogue landing is the first screen (services/first-screen.ts). */
+  landingFirst?: () => boolean;
 }
 
 export interface WebServer {
@@ -226,9 +229,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     const { file, rel } = found;
+    const page =
+      rel === '/index.html' && opts.landingFirst
+        ? Buffer.from(markFirstScreen(readFileSync(file, 'utf8'), opts.landingFirst()))
+        : undefined;
     const headers: Record<string, string | number> = {
       'content-type': mimeFor(file),
-      'content-length': statSync(file).size,
+      'content-length': page?.length ?? statSync(file).size,
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
@@ -241,6 +248,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       opts.onPageServed?.();
     });
     if (req.method === 'HEAD') res.end();
+    else if (page) res.end(page);
     else createReadStream(file).pipe(res);
   }
 
