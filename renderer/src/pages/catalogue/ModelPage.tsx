@@ -17,7 +17,7 @@ import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
 import { RepoTabs } from './RepoTabs';
-import { arrivedModel, hubModel, prefetchModel, prefetchReadme } from './hub-live';
+import { arrivedModel, hubModel, prefetchModel, prefetchReadme } from '../../hooks/hub';
 import { useFit } from './use-fit';
 
 type Live =

@@ -2,10 +2,10 @@ import { useMemo } from 'react';
 import type { Output } from '@shared/contract';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { RepoKind } from '@shared/contract/hub-repo';
-import { api } from '../../api';
+import { api } from '../api';
 import type { AppError } from '@shared/errors';
-import { useQuery } from '../../hooks/query';
-import { useSettings } from '../../store/settings';
+import { useQuery } from './query';
+import { useSettings } from '../store/settings';
 
 /** A Hub answer as a page holds it: loading, the answer, "live access off and nothing cached", or an error. */
 export type HubLive<T> =
