@@ -91,6 +91,8 @@ export function holdMain() {
         if (!s) throw new Error(`no ${name} stream yet`);
         return s;
       }),
+    /** Every stream opened to `name`, oldest first. */
+    opened: (name: string) => streams.filter((x) => x.name === name),
     /** Answers every later call to `name` at once with `fn(input)`. */
     answer: (name: string, fn: (input: Record<string, unknown>) => unknown) => void answers.set(name, fn),
     reset: () => {
