@@ -95,7 +95,7 @@ export const treePage = (kind: RepoKind, id: string, cursor: string): Promise<Ou
   api.call('hub.tree', { kind, id, cursor });
 
 /** The key under which a page prefetches its card (see prefetchHub). */
-export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
+const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
 
 /** A repo's README: the prefetched answer when the page asked for it early, else asked now. */
 export const useHubReadme = (kind: RepoKind, id: string) =>

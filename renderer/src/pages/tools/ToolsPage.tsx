@@ -8,7 +8,7 @@ import { mcpServers } from '../../hooks/tools';
 const ConfigEditor = lazy(() => import('./ConfigEditor'));
 
 /** What "Insert a sample" puts in the editor: a local server and a remote one, in the common notation. */
-export const SAMPLE_CONFIG = `{
+const SAMPLE_CONFIG = `{
   "mcpServers": {
     "filesystem": {
       "command": "npx",
