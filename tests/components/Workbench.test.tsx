@@ -172,6 +172,36 @@ describe('Workbench: "Use this model"', () => {
     expect(toast()).toBe('The folder is read-only.');
   });
 
+  it('language and client tabs pick the snippet the pane shows, with the pane labelled by both', async () => {
+    render(<Workbench model={model} />);
+    const r = generated('py hub');
+    r.sections[0].snippets.push(
+      { kind: 'inference', language: 'python', client: 'requests', content: 'py requests' },
+      { kind: 'inference', language: 'js', client: 'fetch', content: 'js fetch' },
+    );
+    await (await main.next('snippets.generate')).answer(r);
+    const languages = screen.getByRole('tablist', { name: 'Language' });
+    expect(
+      within(languages)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Python', 'JavaScript']);
+    const clients = screen.getByRole('tablist', { name: 'Client' });
+    await userEvent.click(within(clients).getByRole('tab', { name: 'requests' }));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('python requests snippet').value).toBe('py requests');
+    await userEvent.click(within(languages).getByRole('tab', { name: 'JavaScript' }));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('js fetch snippet').value).toBe('js fetch');
+    expect(
+      within(screen.getByRole('tablist', { name: 'Client' }))
+        .getByRole('tab')
+        .getAttribute('aria-selected'),
+    ).toBe('true');
+    const pane = screen.getByRole('tabpanel', { name: /JavaScript/ });
+    const selected = (list: string) =>
+      within(screen.getByRole('tablist', { name: list })).getByRole('tab', { selected: true }).id;
+    expect(pane.getAttribute('aria-labelledby')).toBe(`${selected('Language')} ${selected('Client')}`);
+  });
+
   it('a failed generation shows the error with Try again, which asks again', async () => {
     render(<Workbench model={model} />);
     expect(screen.getByText('Generating snippets…')).toBeTruthy();
