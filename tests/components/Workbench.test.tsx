@@ -93,10 +93,24 @@ describe('Workbench: "Use this model"', () => {
     // The old text stays on screen, dimmed, while the new one is generated.
     expect(pane().value).toBe('first');
     expect(pane().closest('.sw-body')?.classList.contains('sw-stale')).toBe(true);
-    await newer.answer(generated('newer'));
+    expect(pane().closest('.sw-body')?.getAttribute('aria-busy')).toBe('true');
     await older.answer(generated('older'));
+    // The older answer is dropped: still waiting for the newer one.
+    expect(pane().value).toBe('first');
+    expect(pane().closest('.sw-body')?.getAttribute('aria-busy')).toBe('true');
+    await newer.answer(generated('newer'));
     expect(pane().value).toBe('newer');
     expect(pane().closest('.sw-body')?.classList.contains('sw-stale')).toBe(false);
+
+    // The other order: the newest answer first, then one for the options before it.
+    await userEvent.click(screen.getByTestId('opt-stream'));
+    await userEvent.click(screen.getByTestId('opt-stream'));
+    await vi.waitFor(() => expect(main.waiting('snippets.generate')).toHaveLength(2));
+    const [before, newest] = main.waiting('snippets.generate');
+    await newest.answer(generated('newest'));
+    await before.answer(generated('before'));
+    expect(pane().value).toBe('newest');
+    expect(pane().closest('.sw-body')?.getAttribute('aria-busy')).toBe('false');
   });
 
   it('"Insert my token" with no token set says so and asks main for nothing', async () => {

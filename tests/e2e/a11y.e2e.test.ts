@@ -126,6 +126,8 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
     await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(GGUF)}`);
     await page.getByTestId('snippet-editor').locator('.monaco-editor').waitFor();
     await page.getByTestId('model-quants').waitFor();
+    // The quantization picked regenerates the snippets: checked once the newest answer is in (dimmed until then).
+    await page.locator('.sw-body[aria-busy="false"]').waitFor();
     await check('model page (GGUF, fit verdicts)');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'a11y-model-page-dark');

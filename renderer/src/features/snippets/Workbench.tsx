@@ -198,7 +198,7 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
             {kind === 'local-app' && <Deeplinks result={result} />}
           </>
         ) : (
-          <div className={`sw-body${loading ? ' sw-stale' : ''}`}>
+          <div className={`sw-body${loading ? ' sw-stale' : ''}`} aria-busy={loading}>
             <SnippetPickers
               languages={languages}
               language={lang}
