@@ -18,7 +18,7 @@ import { Providers } from './Providers';
 import { Quants } from './Quants';
 import { RepoTabs } from './RepoTabs';
 import { arrivedModel, hubModel, prefetchModel, prefetchReadme } from '../../hooks/hub';
-import { useFit } from './use-fit';
+import { useFit } from '../../hooks/fit';
 
 type Live =
   | { state: 'loading' }

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { ServerCard } from './ServerCard';
-import { useMcp } from './useMcp';
+import { useMcp } from '../../hooks/mcp';
 import './tools.css';
 import { mcpServers } from '../../hooks/tools';
 

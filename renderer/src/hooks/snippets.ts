@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Snippet, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
 import type { AppErrorShape } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
-import { api, isDesktop } from '../../api';
-import { download } from './workbench-helpers';
+import { api, isDesktop } from '../api';
+import { download } from '../lib/download';
 
 /** Inference snippets with a real token written in: the user's HF token, or a 2-minute fal token. */
 export interface TokenOverlay {
@@ -96,7 +96,8 @@ export function useSnippets(
   /** Desktop: main's save dialog writes the file; the web mode downloads it. */
   const save = async (fileName: string, content: string) => {
     if (!isDesktop) {
-      download(fileName, content);
+      // A text file ends with a newline (editors and linters expect one).
+      download(fileName, content.endsWith('\n') ? content : `${content}\n`);
       notify(`Downloading ${fileName}`);
       return;
     }
