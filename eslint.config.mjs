@@ -47,9 +47,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['node:*', '**/electron/**'] }] },
   },
   {
-    files: ['renderer/**/*.tsx'],
-    // Components reach main through the domain hooks and stores (renderer/src/hooks, store/, use*.ts), which own
-    // the loading and error states; never through the client itself.
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/src/hooks/**', 'renderer/src/store/**', 'renderer/src/api.ts'],
+    // Components and page helpers reach main through the domain hooks and stores (renderer/src/hooks, store/),
+    // which own the loading and error states; never through the client itself.
     rules: {
       'no-restricted-imports': [
         'error',
@@ -60,7 +61,7 @@ export default tseslint.config(
             {
               regex: '(^|/)api$',
               importNames: ['api'],
-              message: 'Use a domain hook (renderer/src/hooks) or a store instead of calling main from a component.',
+              message: 'Use a domain hook (renderer/src/hooks) or a store instead of calling main from here.',
             },
           ],
         },

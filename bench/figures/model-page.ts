@@ -11,7 +11,7 @@ const TOKEN = 'hf_fixtureToken0001';
 const href = (id: string) => `#/catalogue/model/${encodeURIComponent(id)}`;
 
 /** A model card of about `bytes`, shaped like real ones: sections, links, a results table, code, lists. */
-export function syntheticCard(bytes: number): string {
+function syntheticCard(bytes: number): string {
   const section = (i: number) =>
     [
       `## Section ${i}: evaluation and usage`,

@@ -11,7 +11,7 @@ const root = process.cwd();
 const rendererDir = join(root, 'out/renderer');
 
 /** The JS the first page load fetches (entry + modulepreloads), and every other JS chunk (loaded lazily). */
-export function bundleSizes(): { initial: number; lazy: number; monaco: number; files: Record<string, number> } {
+function bundleSizes(): { initial: number; lazy: number; monaco: number; files: Record<string, number> } {
   const html = readFileSync(join(rendererDir, 'index.html'), 'utf8');
   const initialFiles = new Set([...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+\.js)"/g)].map((m) => m[1]));
   const files: Record<string, number> = {};

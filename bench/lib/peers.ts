@@ -7,7 +7,6 @@ import { build } from 'vite';
 
 /** The renderers chat apps use, each as a minimal page in bench/peers/<name>/ built from npm. */
 export const PEERS = ['streamdown', 'react-markdown', 'marked'] as const;
-export type Peer = (typeof PEERS)[number];
 
 const root = process.cwd();
 const src = join(root, 'bench/peers');

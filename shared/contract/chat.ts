@@ -88,14 +88,13 @@ export const chatFiguresSchema = z.object({
 });
 export type ChatFigures = z.infer<typeof chatFiguresSchema>;
 
-export const toolStateSchema = z.enum(['approval', 'running']);
+const toolStateSchema = z.enum(['approval', 'running']);
 /** `auto`: allowed "always" earlier in this conversation; `deny`: the user declined it. */
 export const toolDecisionSchema = z.enum(['once', 'always', 'auto', 'deny']);
 export type ToolDecision = z.infer<typeof toolDecisionSchema>;
 
 /** `stopped`: the user stopped it; `interrupted`: the app or machine stopped while it streamed. */
-export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'interrupted', 'error']);
-export type MessageStatus = z.infer<typeof messageStatusSchema>;
+const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'interrupted', 'error']);
 
 export const chatMessageSchema = z.object({
   id: idSchema,

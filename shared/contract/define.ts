@@ -30,6 +30,3 @@ export function stream<I extends z.ZodType, E extends z.ZodType, R extends z.Zod
 }): StreamDef<I, E, R> {
   return { kind: 'stream', ...def };
 }
-
-export type AnyDef = CallDef | StreamDef;
-export type ContractShape = Record<string, AnyDef>;

@@ -3,7 +3,6 @@ import { call } from './define';
 import { hubKinds } from '../hub-kinds';
 import { hubFreshnessSchema } from './hub';
 
-export { hubKinds };
 const hubKindSchema = z.enum(hubKinds);
 export type HubKind = z.infer<typeof hubKindSchema>;
 

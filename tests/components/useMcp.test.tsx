@@ -37,7 +37,7 @@ vi.mock('../../renderer/src/api', () => {
     },
   };
 });
-const { useMcp } = await import('../../renderer/src/pages/tools/useMcp');
+const { useMcp } = await import('../../renderer/src/hooks/mcp');
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });

@@ -26,8 +26,8 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
   let page: Page;
 
   const check = async (state: string) => {
-    // Snippets being regenerated are dimmed for a moment: judge the settled pane.
-    await page.locator('.sw-stale').waitFor({ state: 'detached' });
+    // Snippets being regenerated and Hub rows being refreshed are dimmed for a moment: judge the settled page.
+    await page.locator('.sw-stale, .hub-list.stale').first().waitFor({ state: 'detached' });
     // Let a frame pass so the state is painted before it is judged.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
     found.push(...(await checkBothThemes(page, state)));
@@ -125,7 +125,11 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
     await page.getByTestId('no-token').getByRole('button', { name: 'OK' }).click();
     await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(GGUF)}`);
     await page.getByTestId('snippet-editor').locator('.monaco-editor').waitFor();
-    await page.getByTestId('model-quants').waitFor();
+    // The fit verdicts pick the default quantization, which the snippets are generated again for (dimmed meanwhile):
+    // judged once they name it.
+    await page.getByTestId('fit-badge').first().waitFor();
+    const quant = await page.locator('tr.cat-picked').getAttribute('data-quant');
+    await page.getByTestId('snippet-editor').getByText(`:${quant}`).first().waitFor();
     await check('model page (GGUF, fit verdicts)');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'a11y-model-page-dark');

@@ -311,6 +311,14 @@ describe('chat in Chromium against the Ollama fixture', () => {
       .toBe(1);
     expect(await page.getByTestId('page-loading').count()).toBe(0);
     expect(await page.locator('.msg-row').count()).toBeLessThan(60);
+    // Imported replies have no model or figures: nothing but the rows' padding between one message and the next
+    // (an empty meta line under each reply once left a 24 px gap).
+    const gaps = await list.evaluate((el) => {
+      const boxes = [...el.querySelectorAll('.msg-bubble')].map((b) => b.getBoundingClientRect());
+      return boxes.slice(1).map((b, i) => Math.round(b.top - boxes[i].bottom));
+    });
+    expect(gaps.length).toBeGreaterThan(4);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(16);
     await screenshot(page, 'chat-10k');
   });
 

@@ -17,6 +17,7 @@ import type { SecretStore } from './secrets';
 
 type Env = Record<string, string | undefined>;
 
+/** @public Read at build time by scripts/first-screen.ts (through Vite's module loader). */
 export const defaultSettings: Settings = {
   ollamaHost: 'http://127.0.0.1:11434',
   hubEndpoint: 'https://huggingface.co',

@@ -42,8 +42,6 @@ function decodePath(p: string): string | undefined {
   }
 }
 
-export { CONTENT_SECURITY_POLICY };
-
 function sameSecret(given: string, secret: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(secret);

@@ -3,7 +3,7 @@ import type { SnippetsResult } from '@shared/contract/snippets';
 import type { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
 import { useEffect, useState } from 'react';
-import { isHubOff } from '../pages/catalogue/hub-live';
+import { isHubOff } from './hub';
 import { api } from '../api';
 import { useQuery, type Query } from './query';
 

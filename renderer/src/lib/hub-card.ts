@@ -35,7 +35,7 @@ const escapeHtml = (s: string) =>
 const marked = new Marked({ gfm: true });
 
 /** One piece of a card as sanitised HTML; markdown that cannot be parsed is shown as text. */
-export function renderCardHtml(markdown: string, rewriteUrl: UrlRewriter): string {
+function renderCardHtml(markdown: string, rewriteUrl: UrlRewriter): string {
   let html: string;
   try {
     html = marked.parse(markdown, { async: false });

@@ -48,7 +48,7 @@ interface HubSearchState {
 }
 
 /** The input a kind's first page is asked with. */
-export function firstPageInput(kind: HubKind, query: string, sort: HubSort, filters: HubFilters): HubSearchInput {
+function firstPageInput(kind: HubKind, query: string, sort: HubSort, filters: HubFilters): HubSearchInput {
   const input: HubSearchInput = { kind, sort };
   const search = query.trim();
   if (search) input.search = search;

@@ -37,7 +37,7 @@ export interface Job {
   create?: CreateInput;
 }
 
-export const MAX_RUNNING = 2;
+const MAX_RUNNING = 2;
 
 interface JobsState {
   jobs: Job[];
@@ -57,7 +57,7 @@ let seq = 0;
 export const isActive = (j: Job) => j.state === 'queued' || j.state === 'running';
 
 /** Folds a batch of progress events into a job (one state update per batch). */
-export function applyEvents(job: Job, events: ProgressEvent[], now: number): Job {
+function applyEvents(job: Job, events: ProgressEvent[], now: number): Job {
   let layers = job.layers;
   let status = job.status;
   for (const e of events) {

@@ -54,7 +54,7 @@ export function userVersion(db: Db): number {
 }
 
 /** Runs the missing migrations, each in its own transaction: a failure leaves the previous version intact. */
-export function migrate(db: Db, file: string, migrations: string[] = MIGRATIONS): void {
+function migrate(db: Db, file: string, migrations: string[] = MIGRATIONS): void {
   const version = userVersion(db);
   if (version > migrations.length)
     throw new DbOpenError(

@@ -8,7 +8,7 @@ import { readJournal, replay } from './journal';
 import { insertLinear, rowToMessage, rowToMeta } from './rows';
 
 /** Where the journals go once every conversation was imported and read back identical. */
-export const backupDirOf = (legacyDir: string) => `${legacyDir}.journal-backup`;
+const backupDirOf = (legacyDir: string) => `${legacyDir}.journal-backup`;
 
 export interface ImportReport {
   imported: number;

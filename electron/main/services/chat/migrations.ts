@@ -1,4 +1,20 @@
 /**
+ * The triggers that keep an external-content FTS5 table in step with its table, as the first schema wrote them
+ * for messages and titles (the text is what sqlite_master holds: keep it as it is).
+ */
+const ftsTriggers = (table: string, fts: string, column: string) =>
+  `CREATE TRIGGER ${table}_ai AFTER INSERT ON ${table} BEGIN
+     INSERT INTO ${fts}(rowid, ${column}) VALUES (new.seq, new.${column});
+   END;
+   CREATE TRIGGER ${table}_ad AFTER DELETE ON ${table} BEGIN
+     INSERT INTO ${fts}(${fts}, rowid, ${column}) VALUES ('delete', old.seq, old.${column});
+   END;
+   CREATE TRIGGER ${table}_au AFTER UPDATE OF ${column} ON ${table} BEGIN
+     INSERT INTO ${fts}(${fts}, rowid, ${column}) VALUES ('delete', old.seq, old.${column});
+     INSERT INTO ${fts}(rowid, ${column}) VALUES (new.seq, new.${column});
+   END;`;
+
+/**
  * The chat database's schema, as migrations: each entry upgrades `user_version` i → i+1, inside one transaction
  * (db.ts runs them). Never edit a released entry: add one. Every schema has a fixture database under
  * tests/fixtures/chat-db/ that must migrate to the current one.
@@ -34,26 +50,8 @@ export const MIGRATIONS: string[] = [
      tokenize='unicode61 remove_diacritics 2', prefix='2 3');
    CREATE VIRTUAL TABLE titles_fts USING fts5(title, content='conversations', content_rowid='seq',
      tokenize='unicode61 remove_diacritics 2');
-   CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
-     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
-   END;
-   CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
-     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-   END;
-   CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages BEGIN
-     INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-     INSERT INTO messages_fts(rowid, content) VALUES (new.seq, new.content);
-   END;
-   CREATE TRIGGER conversations_ai AFTER INSERT ON conversations BEGIN
-     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
-   END;
-   CREATE TRIGGER conversations_ad AFTER DELETE ON conversations BEGIN
-     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
-   END;
-   CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations BEGIN
-     INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
-     INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
-   END;`,
+   ${ftsTriggers('messages', 'messages_fts', 'content')}
+   ${ftsTriggers('conversations', 'titles_fts', 'title')}`,
   // Opening reads a window of the path, not the whole tree: versions (siblings) are looked up per conversation
   // and parent, roots included; a reply left streaming is found without a scan.
   // Each saved message is one fsync'd commit, kept small: the message index is updated in batches after the

@@ -33,7 +33,7 @@ export function toFtsQuery(text: string): string | undefined {
 }
 
 /** An FTS5 snippet/highlight as parts, matched words flagged: the renderer shows them without any HTML. */
-export function toParts(marked: string): ExcerptPart[] {
+function toParts(marked: string): ExcerptPart[] {
   const out: ExcerptPart[] = [];
   for (const chunk of marked.split(OPEN)) {
     const end = chunk.indexOf(CLOSE);
@@ -53,7 +53,7 @@ const fold = (w: string) =>
     .toLowerCase();
 
 /** The words of a query, folded: each matches a word that starts with it. */
-export function queryTerms(text: string): string[] {
+function queryTerms(text: string): string[] {
   return (text.match(/[\p{L}\p{N}]+/gu) ?? []).map(fold);
 }
 
@@ -61,7 +61,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const EXCERPT_WORDS = 14;
 
 /** About 14 words around the first matched word, matched words flagged; "…" where text was left out. */
-export function excerpt(content: string, terms: string[]): ExcerptPart[] {
+function excerpt(content: string, terms: string[]): ExcerptPart[] {
   const words = [...content.matchAll(WORD)];
   const isHit = (w: string) => {
     const f = fold(w);

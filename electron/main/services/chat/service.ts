@@ -13,10 +13,9 @@ import type { Conversation } from './conversation';
 import { exportFileName, toMarkdown } from './export-format';
 import { searchChats } from './search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './reply';
-import { ChatStore, newId } from './store';
+import { newId } from './rows';
+import { ChatStore } from './store';
 import { listToolSources } from './tools/toolbox';
-
-export { ollamaOptions } from './code';
 
 interface ChatServiceOptions extends ReplyOptions {
   store: ChatStore;

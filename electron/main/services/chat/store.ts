@@ -14,8 +14,6 @@ import { importJournals } from './legacy-import';
 import { storageError } from './storage-error';
 import { DEFAULT_TITLE, insertLinear, metaColumns, newId, rowToMeta } from './rows';
 
-export { DEFAULT_TITLE, newId } from './rows';
-export { storageError } from './storage-error';
 export type { Conversation } from './conversation';
 
 export interface ChatStoreOptions {

@@ -9,11 +9,8 @@ import {
   type ProviderMappingEntry,
 } from '@shared/model-record';
 import type { HubClient } from './client';
-import { nextLink } from './links';
 import { HubRepoDetails, OFF_MESSAGE } from './repo';
 import { searchHub } from './search';
-
-export { nextLink };
 
 interface HubServiceOptions {
   client: HubClient;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Snippet, SnippetKind, SnippetsResult } from '@shared/contract/snippets';
 import { tabId, TabList } from '../../components/Tabs';
 
@@ -42,6 +43,32 @@ export const PANE_ID = 'sw-pane';
 export const paneLabelledBy = (language?: string, client?: string) =>
   `${tabId('sw-lang', language ?? '')} ${tabId('sw-client', client ?? '')}`;
 
+/** One row of tabs over the snippet pane (its language, or its client). */
+function PaneTabs(p: {
+  label: string;
+  id: string;
+  testid: string;
+  items: string[];
+  value?: string;
+  onChange(value: string): void;
+  children(value: string): ReactNode;
+}) {
+  return (
+    <TabList
+      label={p.label}
+      items={p.items}
+      value={p.value}
+      onChange={p.onChange}
+      idPrefix={p.id}
+      panelId={PANE_ID}
+      className="segmented"
+      testid={(v) => `${p.testid}-${v}`}
+    >
+      {p.children}
+    </TabList>
+  );
+}
+
 /** Language and client tabs, and the variant picker when a client has several snippets. */
 export function SnippetPickers(p: {
   languages: string[];
@@ -56,30 +83,19 @@ export function SnippetPickers(p: {
 }) {
   return (
     <div className="sw-pickers">
-      <TabList
+      <PaneTabs
         label="Language"
+        id="sw-lang"
+        testid="lang"
         items={p.languages}
         value={p.language}
         onChange={p.onLanguage}
-        idPrefix="sw-lang"
-        panelId={PANE_ID}
-        className="segmented"
-        testid={(l) => `lang-${l}`}
       >
         {(l) => languageLabels[l] ?? l}
-      </TabList>
-      <TabList
-        label="Client"
-        items={p.clients}
-        value={p.client}
-        onChange={p.onClient}
-        idPrefix="sw-client"
-        panelId={PANE_ID}
-        className="segmented"
-        testid={(c) => `client-${c}`}
-      >
+      </PaneTabs>
+      <PaneTabs label="Client" id="sw-client" testid="client" items={p.clients} value={p.client} onChange={p.onClient}>
         {(c) => c}
-      </TabList>
+      </PaneTabs>
       {p.variants.length > 1 && (
         <select
           value={p.variant}

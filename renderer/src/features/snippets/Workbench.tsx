@@ -8,7 +8,7 @@ import { Deeplinks, TokenConfirm } from './TokenConfirm';
 import { copyText, Countdown, unique, useToast } from './workbench-helpers';
 import type { SnippetWorkbenchProps } from './types';
 import { useSnippetOptions } from './useSnippetOptions';
-import { useSnippets } from './useSnippets';
+import { useSnippets } from '../../hooks/snippets';
 import './snippets.css';
 
 // Monaco is a separate chunk: it loads only when a snippet pane opens.
@@ -198,7 +198,7 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
             {kind === 'local-app' && <Deeplinks result={result} />}
           </>
         ) : (
-          <div className={`sw-body${loading ? ' sw-stale' : ''}`}>
+          <div className={`sw-body${loading ? ' sw-stale' : ''}`} aria-busy={loading}>
             <SnippetPickers
               languages={languages}
               language={lang}

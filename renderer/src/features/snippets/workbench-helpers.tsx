@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-// Small helpers of the snippet workbench: toast, debounce, clipboard, download, token countdown.
+// Small helpers of the snippet workbench: toast, debounce, clipboard, token countdown.
 
 export function useToast(): [string | undefined, (msg: string) => void] {
   const [msg, setMsg] = useState<string>();
@@ -29,19 +29,6 @@ export function unique<T>(xs: T[]): T[] {
 
 export async function copyText(text: string): Promise<void> {
   await navigator.clipboard.writeText(text);
-}
-
-export function download(fileName: string, content: string): void {
-  const url = URL.createObjectURL(
-    new Blob([content.endsWith('\n') ? content : `${content}\n`], { type: 'text/plain' }),
-  );
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export function Countdown({ until, onExpire }: { until: number; onExpire(): void }) {

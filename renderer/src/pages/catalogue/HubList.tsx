@@ -9,7 +9,7 @@ import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/se
 import { catalogueHref, type CatalogueKind } from './links';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-export const hubPageKind: Record<HubKind, CatalogueKind> = { models: 'model', datasets: 'dataset', spaces: 'app' };
+const hubPageKind: Record<HubKind, CatalogueKind> = { models: 'model', datasets: 'dataset', spaces: 'app' };
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH_ROWS = 8;
 const hubKindNames: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
@@ -80,7 +80,7 @@ const HubRow = memo(function HubRow({
 });
 
 /** One kind's results, virtualized; scrolling near the end asks for the next page (the `Link` cursor). */
-export function HubList({
+function HubList({
   kind,
   st,
   view,

@@ -9,13 +9,13 @@ import { HubKindView } from './HubList';
 import { catalogueHref } from './links';
 import { searchIndex } from './search';
 
-export const hubKindLabels: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
+const hubKindLabels: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
 const nouns: Record<HubKind, string> = { models: 'models', datasets: 'datasets', spaces: 'Spaces' };
 /** Typing settles before the Hub is asked (each keystroke would otherwise be three requests). */
 const DEBOUNCE_MS = 250;
 
 /** The Hub has no total: the loaded count, with "+" while more pages exist. */
-export function tabCount(st: KindResults): string {
+function tabCount(st: KindResults): string {
   if (st.error && !st.answered) return '!';
   if (!st.answered) return '…';
   return `${st.results.length}${st.next ? '+' : ''}`;

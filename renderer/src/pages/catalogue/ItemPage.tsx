@@ -6,7 +6,7 @@ import { formatAge } from '../../lib/format';
 import { repoWebPath } from '../../lib/hub-card-text';
 import { useSettings } from '../../store/settings';
 import { Freshness } from './Freshness';
-import { useHubEndpoint, useHubRepo } from './hub-live';
+import { useHubEndpoint, useHubRepo } from '../../hooks/hub';
 import { CatLink, catalogueHref } from './links';
 import { RepoTabs } from './RepoTabs';
 

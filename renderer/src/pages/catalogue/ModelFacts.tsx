@@ -3,7 +3,7 @@ import { ExternalLink } from '../../components/ExternalLink';
 import { formatBytes } from '../../lib/format';
 import { hubUrlRewriter, repoWebPath } from '../../lib/hub-card-text';
 import { catalogueHref } from './links';
-import { useHubEndpoint } from './hub-live';
+import { useHubEndpoint } from '../../hooks/hub';
 
 const fmtParams = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 });
 const SPACES_SHOWN = 12;

@@ -17,8 +17,8 @@ import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
 import { RepoTabs } from './RepoTabs';
-import { arrivedModel, hubModel, prefetchModel, prefetchReadme } from './hub-live';
-import { useFit } from './use-fit';
+import { arrivedModel, hubModel, prefetchModel, prefetchReadme } from '../../hooks/hub';
+import { useFit } from '../../hooks/fit';
 
 type Live =
   | { state: 'loading' }

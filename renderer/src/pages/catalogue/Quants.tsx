@@ -3,7 +3,7 @@ import { GiB, verdictLabels, type FitResult } from '@shared/fit';
 import { formatBytes } from '../../lib/format';
 import { hrefFor } from '../../store/route';
 import { PullInline } from './PullInline';
-import type { FitPlan } from './use-fit';
+import type { FitPlan } from '../../hooks/fit';
 import './fit.css';
 
 const CONTEXTS = [2048, 4096, 8192, 16384, 32768, 65536, 131072];

@@ -8,7 +8,7 @@ import { renderCardProgressively } from '../../lib/hub-card';
 import { formatBytes } from '../../lib/format';
 import { CardFields } from './CardFields';
 import { Freshness } from './Freshness';
-import { useHubEndpoint, useHubReadme } from './hub-live';
+import { useHubEndpoint, useHubReadme } from '../../hooks/hub';
 
 const noun = { model: 'model card', dataset: 'dataset card', space: 'Space card' };
 

@@ -7,7 +7,7 @@ import { buildFileTree, type FolderNode } from '../../lib/file-tree';
 import { formatBytes } from '../../lib/format';
 import { repoWebPath } from '../../lib/hub-card-text';
 import { Freshness } from './Freshness';
-import { treePage, useHubEndpoint, useHubTree } from './hub-live';
+import { treePage, useHubEndpoint, useHubTree } from '../../hooks/hub';
 
 /** Rows shown per folder before "Show more": a folder of 10,000 files must not become 10,000 DOM rows at once. */
 const ROWS_PER_FOLDER = 200;

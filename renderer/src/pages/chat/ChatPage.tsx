@@ -13,7 +13,7 @@ import { MessageList } from './MessageList';
 import { ReplyAnnouncer } from './ReplyAnnouncer';
 import { ReplyError } from './ReplyError';
 import { Sidebar } from './Sidebar';
-import { download } from './download';
+import { download } from '../../lib/download';
 import './chat.css';
 
 function readImage(file: File): Promise<string> {
@@ -183,7 +183,7 @@ function Thread({ id }: { id: string }) {
   const exportAs = async (format: 'markdown' | 'json') => {
     try {
       const r = await chatFiles.export(id, format);
-      download(r.filename, r.mime, r.text);
+      download(r.filename, r.text, r.mime);
     } catch (e) {
       setCopied(`Export failed: ${(e as AppErrorShape).message}`);
     }

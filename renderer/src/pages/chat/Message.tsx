@@ -131,6 +131,9 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
 
   const isUser = m.role === 'user';
   const streaming = m.status === 'streaming';
+  // A reply with nothing to say under it (imported: no model, no figures, one version) gets no line for its
+  // hover actions: they float over its end instead of leaving an empty row under every reply.
+  const bareMeta = !isUser && !m.model && !m.figures && !(versions && versions.length > 1);
   return (
     <div
       className={`msg ${isUser ? 'msg-user' : 'msg-assistant'}`}
@@ -183,7 +186,7 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
         )}
       </div>
       {m.status !== 'streaming' && !editing && (
-        <div className="msg-meta">
+        <div className={`msg-meta${bareMeta ? ' msg-meta-bare' : ''}`}>
           {versions && versions.length > 1 && (
             <Versions id={m.id} versions={versions} busy={busy} onSelect={actions.onSelectVersion} />
           )}

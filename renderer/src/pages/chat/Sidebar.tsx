@@ -6,7 +6,7 @@ import { ErrorState, Loading } from '../../components/States';
 import { useChat } from '../../store/chat';
 import { chatFiles } from '../../hooks/chat';
 import { useRoute } from '../../store/route';
-import { download } from './download';
+import { download } from '../../lib/download';
 import { SearchResults } from './SearchResults';
 
 function ConversationItem({
@@ -85,7 +85,7 @@ export function Sidebar({ currentId }: { currentId?: string }) {
   const exportAll = async () => {
     try {
       const r = await chatFiles.exportAll();
-      download(r.filename, r.mime, r.text);
+      download(r.filename, r.text, r.mime);
       setImportError(undefined);
     } catch (e) {
       setImportError(e as AppErrorShape);

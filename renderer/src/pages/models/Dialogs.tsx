@@ -8,7 +8,7 @@ import { modelNameProblem } from '@shared/model-name';
 import { localModels } from '../../hooks/models';
 import { useAction } from '../../hooks/query';
 
-export function Modal({
+function Modal({
   title,
   onClose,
   children,
@@ -173,7 +173,7 @@ export function CopyDialog({
 }
 
 /** Parses `name value` lines into Modelfile parameters; repeated names (stop) become lists. */
-export function parseParameters(text: string): {
+function parseParameters(text: string): {
   params: Record<string, string | number | (string | number)[]>;
   error?: string;
 } {

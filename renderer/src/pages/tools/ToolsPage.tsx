@@ -1,14 +1,14 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { ServerCard } from './ServerCard';
-import { useMcp } from './useMcp';
+import { useMcp } from '../../hooks/mcp';
 import './tools.css';
 import { mcpServers } from '../../hooks/tools';
 
 const ConfigEditor = lazy(() => import('./ConfigEditor'));
 
 /** What "Insert a sample" puts in the editor: a local server and a remote one, in the common notation. */
-export const SAMPLE_CONFIG = `{
+const SAMPLE_CONFIG = `{
   "mcpServers": {
     "filesystem": {
       "command": "npx",

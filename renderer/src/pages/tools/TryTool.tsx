@@ -4,7 +4,7 @@ import type { AppErrorShape } from '@shared/errors';
 import { mcpServers } from '../../hooks/tools';
 
 /** A starting point for the arguments: each declared property with an empty value of its type. */
-export function argumentSkeleton(schema: McpTool['inputSchema']): string {
+function argumentSkeleton(schema: McpTool['inputSchema']): string {
   const props = (schema.properties ?? {}) as Record<string, { type?: unknown; default?: unknown }>;
   const out: Record<string, unknown> = {};
   for (const [k, p] of Object.entries(props)) {
@@ -19,7 +19,7 @@ export function argumentSkeleton(schema: McpTool['inputSchema']): string {
 }
 
 /** Parses the arguments a person typed: an object, or a message saying what is wrong. */
-export function parseArguments(text: string): { args?: Record<string, unknown>; error?: string } {
+function parseArguments(text: string): { args?: Record<string, unknown>; error?: string } {
   let v: unknown;
   try {
     v = text.trim() ? JSON.parse(text) : {};

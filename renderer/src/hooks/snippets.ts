@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Snippet, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
 import type { AppErrorShape } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
-import { api, isDesktop } from '../../api';
-import { download } from './workbench-helpers';
+import { api, isDesktop } from '../api';
+import { download } from '../lib/download';
 
 /** Inference snippets with a real token written in: the user's HF token, or a 2-minute fal token. */
 export interface TokenOverlay {
@@ -29,26 +29,34 @@ export function useSnippets(
   const [loading, setLoading] = useState(true);
   const [overlay, setOverlay] = useState<TokenOverlay>();
   const [busy, setBusy] = useState(false);
+  // Each generation's number: an answer for options changed since (typing, toggling) is dropped, not shown.
+  const generation = useRef(0);
 
   const load = useCallback(async () => {
+    const mine = ++generation.current;
     setLoading(true);
     setError(undefined);
     try {
-      setResult(await api.call('snippets.generate', { model, quant, options }));
+      const r = await api.call('snippets.generate', { model, quant, options });
+      if (mine !== generation.current) return;
+      setResult(r);
       setOverlay(undefined);
     } catch (e) {
-      setError(e as AppErrorShape);
+      if (mine === generation.current) setError(e as AppErrorShape);
     } finally {
-      setLoading(false);
+      if (mine === generation.current) setLoading(false);
     }
   }, [model, quant, options]);
   useEffect(() => void load(), [load]);
 
   /** Runs a token call with the panes marked busy; its overlay replaces the inference snippets. */
   const withOverlay = async (fetch: () => Promise<TokenOverlay | undefined>, done: (o: TokenOverlay) => string) => {
+    const mine = generation.current;
     setBusy(true);
     try {
       const o = await fetch();
+      // Snippets made for options changed meanwhile would not match the panes: dropped.
+      if (mine !== generation.current) return;
       if (o?.snippets.length) setOverlay(o);
       onOverlay();
       if (o) notify(done(o));
@@ -88,7 +96,8 @@ export function useSnippets(
   /** Desktop: main's save dialog writes the file; the web mode downloads it. */
   const save = async (fileName: string, content: string) => {
     if (!isDesktop) {
-      download(fileName, content);
+      // A text file ends with a newline (editors and linters expect one).
+      download(fileName, content.endsWith('\n') ? content : `${content}\n`);
       notify(`Downloading ${fileName}`);
       return;
     }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { McpConfigView, McpServersView } from '@shared/contract/mcp';
 import type { AppErrorShape } from '@shared/errors';
-import { api } from '../../api';
+import { api } from '../api';
 
 /** How often the page asks for server status: starting and restarting servers change on their own. */
 const POLL_MS = 1000;

@@ -2,12 +2,12 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubFreshness } from '@shared/contract/hub';
-import { prefetchHub, takeArrived, takePrefetched, useHubLive } from '../../renderer/src/pages/catalogue/hub-live';
+import { prefetchHub, takeArrived, takePrefetched, useHubLive } from '../../renderer/src/hooks/hub';
 
 afterEach(cleanup);
 const freshness: HubFreshness = { source: 'cache', fetchedAt: '2026-11-23T10:00:00.000Z' };
 
-describe('hub-live: Hub answers asked for before the page that shows them renders', () => {
+describe('hooks/hub: Hub answers asked for before the page that shows them renders', () => {
   it('one call per key until claimed; an arrived answer can be taken for the first render, once', async () => {
     const fn = vi.fn(async () => ({ markdown: '# Hi', freshness }));
     prefetchHub('readme:model:a/b', fn);

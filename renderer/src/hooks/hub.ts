@@ -2,10 +2,10 @@ import { useMemo } from 'react';
 import type { Output } from '@shared/contract';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { RepoKind } from '@shared/contract/hub-repo';
-import { api } from '../../api';
+import { api } from '../api';
 import type { AppError } from '@shared/errors';
-import { useQuery, type AtHand } from '../../hooks/query';
-import { useSettings } from '../../store/settings';
+import { useQuery, type AtHand } from './query';
+import { useSettings } from '../store/settings';
 
 /** A Hub answer as a page holds it: loading, the answer, "live access off and nothing cached", or an error. */
 export type HubLive<T> =
@@ -120,7 +120,7 @@ export const treePage = (kind: RepoKind, id: string, cursor: string): Promise<Ou
   api.call('hub.tree', { kind, id, cursor });
 
 /** The key under which a page prefetches its card (see prefetchHub). */
-export const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
+const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
 
 /** A repo's README: the prefetched answer when the page asked for it early, else asked now. */
 export const useHubReadme = (kind: RepoKind, id: string) =>

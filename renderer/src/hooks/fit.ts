@@ -14,7 +14,7 @@ import {
   type KvShape,
 } from '@shared/fit';
 import type { ModelRecord } from '@shared/model-record';
-import { api } from '../../api';
+import { api } from '../api';
 
 export interface FitPlan {
   /** Undefined until the hardware is known. */
