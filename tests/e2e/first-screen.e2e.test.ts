@@ -1,0 +1,87 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot, startWebApp, type WebApp } from './harness';
+
+/** A page whose app script never loads: what it shows is index.html as built and served, before any JS of the app. */
+async function withoutAppScript(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.route(/\/assets\/index-[^/]+\.js$/, (r) => r.abort());
+  await page.goto(url);
+  return page;
+}
+
+const landing = (page: Page) => page.locator('#root[inert] .cat-groups');
+
+// The catalogue landing prerendered into index.html (scripts/first-screen.ts): painted before any JS of the app runs
+// where it is the first screen, hidden where it is not, and replaced by the app without a "Starting…" in between.
+describe('first screen from index.html', () => {
+  let app: WebApp;
+  let newUser: WebApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, newUser, browser] = await Promise.all([startWebApp(), startWebApp({ firstRun: true }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([app?.stop(), newUser?.stop()]);
+  });
+
+  it('Hub access off: the landing is painted before the app loads, inert and findable by nothing but the eye', async () => {
+    const page = await withoutAppScript(browser, app.url);
+    await expect.poll(() => landing(page).isVisible()).toBe(true);
+    expect(await landing(page).textContent()).toContain('Text Generation');
+    expect(await page.locator('#root [data-testid], #root [id]').count()).toBe(0);
+    expect(await page.locator('#root input:not([disabled])').count()).toBe(0);
+    // Inert: nothing in it takes the focus.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    await screenshot(page, 'first-screen-before-js');
+    await page.close();
+  });
+
+  it('the app replaces it with the same screen once settings and catalogue are in, never with "Starting…"', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __seen: string[] }).__seen = seen;
+      new MutationObserver(() => {
+        const root = document.getElementById('root');
+        if (root?.querySelector('.state')) seen.push(root.textContent ?? '');
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await page.goto(app.url);
+    await page.getByTestId('task-groups').waitFor();
+    expect(await page.locator('#root').getAttribute('inert')).toBeNull();
+    expect(await page.locator('.cat-groups').count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toEqual([]);
+    // Working: the search box takes typing and finds a task.
+    await page.locator('#catalogue-search').fill('text generation');
+    await page.getByTestId('result-count').waitFor();
+    await page.close();
+  });
+
+  it('hidden where it is not the first screen: another page in the address, Hub access on, the first-run choice', async () => {
+    const chat = await withoutAppScript(browser, `${app.origin}/#/chat`);
+    expect(await chat.locator('#root').isVisible()).toBe(false);
+    await chat.close();
+
+    writeFileSync(join(app.dataDir, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'online' } }));
+    const online = await withoutAppScript(browser, app.url);
+    expect(await online.locator('#root').isVisible()).toBe(false);
+    await online.close();
+
+    const first = await withoutAppScript(browser, newUser.url);
+    expect(await first.locator('#root').isVisible()).toBe(false);
+    await first.close();
+
+    // With the app: the first-run screen, and no catalogue landing on the way.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(newUser.url);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.locator('.cat-groups').count()).toBe(0);
+    await page.close();
+  });
+});
