@@ -241,7 +241,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     sending++;
     res.on('close', () => {
       sending--;
-      if (pageServed || sending > 0 || !file.endsWith('.js')) return;
+      // The app's scripts (assets/): first-paint.js comes first and alone, before them.
+      if (pageServed || sending > 0 || !rel.startsWith('/assets/') || !file.endsWith('.js')) return;
       pageServed = true;
       opts.onPageServed?.();
     });
