@@ -103,6 +103,27 @@ async function openCard(page: Page, to: string) {
   }, to);
 }
 
+// In the page: how many calls to main are on their way, and when the last long task ended, so a page is opened
+// only once the previous one has settled (a person does not open the next page within two frames, while its snippets
+// are still being generated and its editor loaded).
+const SETTLE = () => {
+  const w = window as unknown as { __inflight: number; __lastLong: number };
+  const orig = window.fetch.bind(window);
+  w.__inflight = 0;
+  w.__lastLong = 0;
+  window.fetch = async (input, init) => {
+    w.__inflight++;
+    try {
+      return await orig(input, init);
+    } finally {
+      w.__inflight--;
+    }
+  };
+  new PerformanceObserver((l) =>
+    l.getEntries().forEach((e) => (w.__lastLong = Math.max(w.__lastLong, e.startTime + e.duration))),
+  ).observe({ type: 'longtask' });
+};
+
 async function openPage(page: Page, to: string, selectors: string[]) {
   return page.evaluate(
     async ({ h, sels }) => {
@@ -110,6 +131,9 @@ async function openPage(page: Page, to: string, selectors: string[]) {
       location.hash = '#/catalogue';
       await frame();
       await frame();
+      const w = window as unknown as { __inflight?: number; __lastLong?: number };
+      const settled = () => !w.__inflight && performance.now() - (w.__lastLong ?? 0) > 300;
+      for (let i = 0; i < 300 && !settled(); i++) await frame();
       const t0 = performance.now();
       location.hash = h;
       await new Promise<void>((resolve) => {
@@ -141,6 +165,8 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
   const longTasks: number[] = [];
   const embedded: number[] = [];
   const cached: number[] = [];
+  const firstEmbedded: number[] = [];
+  const firstCached: number[] = [];
   try {
     await app.client.call('settings.update', { hubAccess: 'online' });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -164,6 +190,7 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
     await app.client.call('settings.update', { hubAccess: 'offline' });
     const embeddedId = buildCatalogue('bench').models.find((m) => m.pipeline_tag === 'text-generation')!.id;
     const offline = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await offline.addInitScript(SETTLE);
     await offline.goto(app.url);
     await offline.goto(`${origin}/#/catalogue`);
     await offline.getByTestId('task-groups').waitFor();
@@ -180,6 +207,21 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
       cached.push(await openPage(offline, href(GATED_ID), cachedSel));
     }
     await offline.close();
+
+    // The first open of each in a window (no answer kept by the page yet: the Hub page comes from main's disk
+    // cache), after another embedded page has loaded the pages' code.
+    const models = buildCatalogue('bench').models.filter((m) => m.pipeline_tag === 'text-generation');
+    for (let r = 0; r < ctx.runs(7, 3); r++) {
+      const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await fresh.addInitScript(SETTLE);
+      await fresh.goto(app.url);
+      await fresh.goto(`${origin}/#/catalogue`);
+      await fresh.getByTestId('task-groups').waitFor();
+      await openPage(fresh, href(models[1].id), embeddedSel);
+      firstEmbedded.push(await openPage(fresh, href(models[2 + (r % (models.length - 2))].id), embeddedSel));
+      firstCached.push(await openPage(fresh, href(GATED_ID), cachedSel));
+      await fresh.close();
+    }
   } finally {
     await app.stop();
     await browser.close();
@@ -193,7 +235,11 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
     figure('model card 200 KB: long tasks (>50 ms)', 'count', longTasks, { target: '0' }),
     figure('model page from cache (card, facts) → painted', 'ms', cached, {
       baseline: embedded,
-      target: 'ratio ≤ 1.2 (baseline: embedded model page)',
+      target: 'ratio ≤ 1.2 (baseline: embedded model page); opened again: shown from the page, then revalidated',
+    }),
+    figure('model page from cache, first open in the window → painted', 'ms', firstCached, {
+      baseline: firstEmbedded,
+      note: "from main's disk cache; baseline: an embedded model page opened for the first time",
     }),
   ];
 }

@@ -2,7 +2,14 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubFreshness } from '@shared/contract/hub';
-import { prefetchHub, takeArrived, takePrefetched, useHubLive } from '../../renderer/src/hooks/hub';
+import {
+  hubModel,
+  prefetchHub,
+  prefetchModel,
+  takeArrived,
+  takePrefetched,
+  useHubLive,
+} from '../../renderer/src/hooks/hub';
 
 afterEach(cleanup);
 const freshness: HubFreshness = { source: 'cache', fetchedAt: '2026-11-23T10:00:00.000Z' };
@@ -14,13 +21,35 @@ describe('hooks/hub: Hub answers asked for before the page that shows them rende
     prefetchHub('readme:model:a/b', fn);
     expect(fn).toHaveBeenCalledTimes(1);
     expect(takeArrived('readme:model:a/b')).toBeUndefined(); // not arrived yet: the page shows loading
-    await Promise.resolve();
-    await Promise.resolve();
-    expect(takeArrived('readme:model:a/b')).toEqual({ data: { markdown: '# Hi', freshness }, stale: false });
+    await vi.waitFor(() =>
+      expect(takeArrived('readme:model:a/b')).toEqual({ data: { markdown: '# Hi', freshness }, stale: false }),
+    );
     expect(takePrefetched('readme:model:a/b')).toBeUndefined();
     // Taken once as fresh; afterwards it is what this window saw last: shown, then asked again.
     expect(takeArrived('readme:model:a/b')).toEqual({ data: { markdown: '# Hi', freshness }, stale: true });
     expect(takeArrived('readme:model:c/d')).toBeUndefined();
+  });
+
+  it("a page's own call and the prefetch on its address change join one call to main, in either order", async () => {
+    const { api } = await import('../../renderer/src/api');
+    const answers = new Map<string, (v: unknown) => void>();
+    const call = vi
+      .spyOn(api, 'call')
+      .mockImplementation((name) => new Promise((r) => answers.set(name, r as (v: unknown) => void)));
+    try {
+      const mine = hubModel('org/joined'); // the page's load first…
+      prefetchModel('org/joined'); // …then the address change's prefetch
+      expect(call.mock.calls.filter(([name]) => name === 'hub.model')).toHaveLength(1);
+      answers.get('hub.model')!({ model: { id: 'org/joined' }, quants: [], freshness });
+      await expect(mine).resolves.toMatchObject({ model: { id: 'org/joined' } });
+      // The prefetch's answer is claimed once by the next load; after that, a load asks main again.
+      await expect(hubModel('org/joined')).resolves.toMatchObject({ model: { id: 'org/joined' } });
+      expect(call.mock.calls.filter(([name]) => name === 'hub.model')).toHaveLength(1);
+      void hubModel('org/joined').catch(() => undefined);
+      expect(call.mock.calls.filter(([name]) => name === 'hub.model')).toHaveLength(2);
+    } finally {
+      call.mockRestore();
+    }
   });
 
   it('a stale answer is shown at once and replaced by the revalidated one; a failed revalidation keeps it', async () => {

@@ -59,12 +59,23 @@ function remember(key: string, value: unknown): void {
   if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value!);
 }
 
-/** Asks main and remembers the answer under `key`. */
+const inFlight = new Map<string, Promise<unknown>>();
+
+/**
+ * Asks main and remembers the answer under `key`; a call for a key already on its way joins it (a page's load and
+ * the prefetch on its address change may come in either order).
+ */
 function ask<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  return fn().then((v) => {
-    remember(key, v);
-    return v;
-  });
+  const running = inFlight.get(key);
+  if (running) return running as Promise<T>;
+  const call = fn()
+    .then((v) => {
+      remember(key, v);
+      return v;
+    })
+    .finally(() => inFlight.delete(key));
+  inFlight.set(key, call);
+  return call;
 }
 
 /**
