@@ -32,11 +32,15 @@ function catalogueAsset(): Plugin[] {
         handler: async (html, ctx) => {
           const landing = await renderFirstScreenHtml(__dirname, catalogue());
           // The first screen's stylesheet goes inline too: the first paint then waits for nothing but this file.
+          // Its link stays, never applied (media "not all", fetched late and without blocking), because Vite's
+          // loader of lazy chunks adds a stylesheet a chunk shares with the entry unless a link to it exists: that
+          // would apply the whole sheet again after the pages' own sheets.
           const inlined = html.replace(
             /<link rel="stylesheet" crossorigin href="\.\/(assets\/[^"]+\.css)">/,
             (link, file: string) => {
               const css = ctx.bundle?.[file];
-              return css?.type === 'asset' ? `<style>${String(css.source)}</style>` : link;
+              if (css?.type !== 'asset') return link;
+              return `<style>${String(css.source)}</style>\n    ${link.replace('>', ' media="not all">')}`;
             },
           );
           return inlined.replace('<div id="root"></div>', `<div id="root" inert>${landing}</div>`);
