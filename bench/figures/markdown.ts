@@ -5,7 +5,7 @@ import { markdownStream } from '../../tests/fixtures/markdown-stream';
 import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../../tests/fixtures/ollama';
 import { startBenchApp, watchFrames, type BenchApp } from '../lib/app';
 import { launchChromium } from '../lib/browser';
-import { finishProbe, installProbe, markStart, type ProbeResult } from '../lib/md-probe';
+import { finishProbe, installProbe, markStart, settle, type ProbeResult } from '../lib/md-probe';
 import { percentile, peerFigure, type BenchContext, type Figure } from '../lib/measure';
 import { buildPeers, PEERS, peersOut, startPeerServer, type PeerServer } from '../lib/peers';
 import { openChat } from './streaming';
@@ -90,6 +90,7 @@ interface StreamRun {
 
 async function streamOnce(t: Target, fixture: OllamaFixture, chunks: string[], rate?: number): Promise<StreamRun> {
   const sent = script(fixture, chunks, rate);
+  await settle(t.page);
   await installProbe(t.page, t.selector, true);
   const w = await watchFrames(t.page);
   await t.send();
@@ -191,6 +192,7 @@ async function measure(ctx: BenchContext): Promise<Figure[]> {
           await t.page.goto(`${new URL(app.url).origin}/#/chat`);
           await t.page.getByTestId('conv-item').filter({ hasText: FINISHED_TITLE }).waitFor();
         }
+        await settle(t.page);
         await installProbe(t.page, t.selector, false);
         await markStart(
           t.page,

@@ -25,6 +25,33 @@ interface ProbeState {
 }
 
 /**
+ * Waits until the page has run no long task for `quietMs` (at most `maxMs`), so what a page still does after loading
+ * (HubDesk's start-up, a peer's lazy chunks) is not counted as streaming. Every renderer waits the same way.
+ */
+export async function settle(page: Page, quietMs = 500, maxMs = 5000): Promise<void> {
+  await page.evaluate(
+    ({ quietMs, maxMs }) =>
+      new Promise<void>((done) => {
+        const start = performance.now();
+        let lastEnd = start;
+        const obs = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) lastEnd = Math.max(lastEnd, e.startTime + e.duration);
+        });
+        obs.observe({ type: 'longtask', buffered: true });
+        const check = () => {
+          const now = performance.now();
+          if (now - lastEnd >= quietMs || now - start >= maxMs) {
+            obs.disconnect();
+            done();
+          } else setTimeout(check, 50);
+        };
+        setTimeout(check, quietMs);
+      }),
+    { quietMs, maxMs },
+  );
+}
+
+/**
  * Watches the last element matching `selector` (the message being rendered): when the end marker reaches its DOM
  * and is painted, and, with `sample`, which raw-markdown markers its text shows after each paint. Every renderer
  * (HubDesk and each peer) is watched by this same code, so its own cost weighs on all of them alike.
