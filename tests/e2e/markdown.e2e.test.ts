@@ -120,6 +120,8 @@ describe('streaming Markdown in Chromium', () => {
 
     // Scrolled up while it streams: the list stays where the reader put it, and offers the way back.
     expect(await page.getByTestId('msg-streaming').count()).toBe(1);
+    expect(await page.locator('[data-testid="msg-streaming"] .md-tail').count()).toBe(1);
+    await screenshot(page, 'chat-markdown-streaming');
     await list.evaluate((el) => (el.scrollTop = 0));
     await page.getByTestId('jump-latest').waitFor();
     await page.getByTestId('msg-assistant').last().and(page.locator('[data-status="complete"]')).waitFor();

@@ -99,6 +99,18 @@ describe('streaming Markdown', () => {
     expect(root.children).toHaveLength(3);
   });
 
+  it('only the open tail block carries the caret class, and the final text none', () => {
+    const root = document.createElement('div');
+    const md = new IncrementalMarkdown(root);
+    const tails = () => [...root.children].map((c) => c.classList.contains('md-tail'));
+    md.update('One.\n\nTwo', false);
+    expect(tails()).toEqual([false, true]);
+    md.update('One.\n\nTwo.\n\n- three', false);
+    expect(tails()).toEqual([false, false, true]);
+    md.update('One.\n\nTwo.\n\n- three', true);
+    expect(tails()).toEqual([false, false, false]);
+  });
+
   it('completion changes nothing on screen when the tail needed no healing', () => {
     const root = document.createElement('div');
     const md = new IncrementalMarkdown(root);
