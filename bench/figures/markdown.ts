@@ -5,7 +5,7 @@ import { markdownStream } from '../../tests/fixtures/markdown-stream';
 import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../../tests/fixtures/ollama';
 import { startBenchApp, watchFrames, type BenchApp } from '../lib/app';
 import { launchChromium } from '../lib/browser';
-import { finishProbe, installProbe, markStart, type ProbeResult } from '../lib/md-probe';
+import { describeLongFrames, finishProbe, installProbe, markStart, settle, type ProbeResult } from '../lib/md-probe';
 import { percentile, peerFigure, type BenchContext, type Figure } from '../lib/measure';
 import { buildPeers, PEERS, peersOut, startPeerServer, type PeerServer } from '../lib/peers';
 import { openChat } from './streaming';
@@ -90,6 +90,7 @@ interface StreamRun {
 
 async function streamOnce(t: Target, fixture: OllamaFixture, chunks: string[], rate?: number): Promise<StreamRun> {
   const sent = script(fixture, chunks, rate);
+  await settle(t.page);
   await installProbe(t.page, t.selector, true);
   const w = await watchFrames(t.page);
   await t.send();
@@ -174,6 +175,7 @@ async function measure(ctx: BenchContext): Promise<Figure[]> {
           `${r}: 1000 tok/s p99 ${a.p99.toFixed(1)} ms, ${a.longTasks} long tasks, last token ${a.lastToken.toFixed(0)} ms, ` +
             `half-finished ${a.half}/${a.probe.sampledFrames} frames ${seen.join(' ')}`,
         );
+        if (a.probe.longFrames.length) ctx.log(`${r}: long frames: ${describeLongFrames(a.probe.longFrames)}`);
         s.p99[r].push(a.p99);
         s.longs[r].push(a.longTasks);
         s.last[r].push(a.lastToken);
@@ -191,6 +193,7 @@ async function measure(ctx: BenchContext): Promise<Figure[]> {
           await t.page.goto(`${new URL(app.url).origin}/#/chat`);
           await t.page.getByTestId('conv-item').filter({ hasText: FINISHED_TITLE }).waitFor();
         }
+        await settle(t.page);
         await installProbe(t.page, t.selector, false);
         await markStart(
           t.page,

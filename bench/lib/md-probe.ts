@@ -14,6 +14,16 @@ export interface ProbeResult {
   sampledFrames: number;
   /** Those frames, per marker. */
   perMarker: Record<string, number>;
+  /** Frames over 50 ms while the probe ran (Long Animation Frames), with what took their time. */
+  longFrames: LongFrame[];
+}
+
+/** A long animation frame: its length, its style/layout/paint part, and the scripts that ran in it. */
+export interface LongFrame {
+  ms: number;
+  layoutMs: number;
+  /** `<ms> <what called it> <function>`, longest first. */
+  scripts: string[];
 }
 
 interface ProbeState {
@@ -22,6 +32,47 @@ interface ProbeState {
   t0: number;
   on: boolean;
   masks: number[];
+  longFrames: LongFrame[];
+}
+
+/** The fields of a PerformanceLongAnimationFrameTiming the probe reads (not in TypeScript's DOM types yet). */
+interface LoafEntry {
+  duration: number;
+  startTime: number;
+  styleAndLayoutStart: number;
+  scripts: { duration: number; invokerType: string; invoker: string; sourceFunctionName: string }[];
+}
+
+/** Each long frame: `107 ms (layout 2): 93 resolve-promise ReadableStreamDefaultReader.read.then; 13 …`. */
+export function describeLongFrames(frames: LongFrame[]): string {
+  return frames.map((f) => `${f.ms} ms (layout ${f.layoutMs}): ${f.scripts.join('; ') || 'no script'}`).join(' | ');
+}
+
+/**
+ * Waits until the page has run no long task for `quietMs` (at most `maxMs`), so what a page still does after loading
+ * (HubDesk's start-up, a peer's lazy chunks) is not counted as streaming. Every renderer waits the same way.
+ */
+export async function settle(page: Page, quietMs = 500, maxMs = 5000): Promise<void> {
+  await page.evaluate(
+    ({ quietMs, maxMs }) =>
+      new Promise<void>((done) => {
+        const start = performance.now();
+        let lastEnd = start;
+        const obs = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) lastEnd = Math.max(lastEnd, e.startTime + e.duration);
+        });
+        obs.observe({ type: 'longtask', buffered: true });
+        const check = () => {
+          const now = performance.now();
+          if (now - lastEnd >= quietMs || now - start >= maxMs) {
+            obs.disconnect();
+            done();
+          } else setTimeout(check, 50);
+        };
+        setTimeout(check, quietMs);
+      }),
+    { quietMs, maxMs },
+  );
 }
 
 /**
@@ -33,8 +84,19 @@ export async function installProbe(page: Page, selector: string, sample: boolean
   await page.evaluate(
     ({ selector, end, markers, sample }) => {
       const now = () => performance.timeOrigin + performance.now();
-      const st: ProbeState = { endDom: 0, endPaint: 0, t0: 0, on: true, masks: [] };
+      const st: ProbeState = { endDom: 0, endPaint: 0, t0: 0, on: true, masks: [], longFrames: [] };
       (window as unknown as { __md: ProbeState }).__md = st;
+      new PerformanceObserver((list) => {
+        if (!st.on) return;
+        for (const e of list.getEntries() as unknown as LoafEntry[])
+          st.longFrames.push({
+            ms: Math.round(e.duration),
+            layoutMs: Math.round(e.startTime + e.duration - (e.styleAndLayoutStart || e.startTime + e.duration)),
+            scripts: [...e.scripts]
+              .sort((a, b) => b.duration - a.duration)
+              .map((x) => `${Math.round(x.duration)} ${x.invokerType} ${x.invoker} ${x.sourceFunctionName}`.trim()),
+          });
+      }).observe({ type: 'long-animation-frame' });
       const textOf = () => {
         const all = document.querySelectorAll(selector);
         return all.length ? (all[all.length - 1].textContent ?? '') : null;
@@ -143,5 +205,6 @@ export async function finishProbe(page: Page, selector: string, doneSelector: st
     halfFinishedFrames: half,
     sampledFrames: st.masks.length,
     perMarker,
+    longFrames: st.longFrames,
   };
 }

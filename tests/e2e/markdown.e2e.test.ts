@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { markdownStream } from '../fixtures/markdown-stream';
 import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { openApp, screenshot, type WebApp } from './harness';
 
@@ -80,6 +81,53 @@ describe('streaming Markdown in Chromium', () => {
     expect(await reply.locator('.code-block .hljs-keyword').count()).toBeGreaterThan(0);
     expect(await reply.locator('del').textContent()).toBe('old');
     await screenshot(page, 'chat-markdown');
+    expect(errors).toEqual([]);
+  });
+
+  it('a long reply is followed to its end in every painted frame; scrolling up stops following', async () => {
+    ollama.chunkIntervalMs = 2;
+    ollama.chatScript = () => ({ content: markdownStream(2500).chunks });
+    await page.getByTestId('new-chat').click();
+    const list = page.getByTestId('message-list');
+    // After each paint (a task queued from the frame), how far the list is from its bottom while it overflows.
+    await page.evaluate(() => {
+      const w = window as unknown as { gaps: number[]; sampling: boolean };
+      w.gaps = [];
+      w.sampling = true;
+      const afterPaint = () =>
+        requestAnimationFrame(() => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => {
+            const el = document.querySelector('[data-testid="message-list"]');
+            if (el && document.querySelector('[data-testid="msg-streaming"]') && el.scrollHeight > el.clientHeight)
+              w.gaps.push(el.scrollHeight - el.scrollTop - el.clientHeight);
+            if (w.sampling) afterPaint();
+          };
+          ch.port2.postMessage(0);
+        });
+      afterPaint();
+    });
+    await page.getByTestId('composer').fill('A long one');
+    await page.getByTestId('composer').press('Enter');
+    await page.waitForFunction(() => (window as unknown as { gaps: number[] }).gaps.length >= 20);
+    const gaps = await page.evaluate(() => {
+      const w = window as unknown as { gaps: number[]; sampling: boolean };
+      w.sampling = false;
+      return w.gaps;
+    });
+    // Within the distance the list still counts as "at the bottom" (STICK_PX in MessageList).
+    expect(gaps.filter((g) => g >= 48)).toEqual([]);
+
+    // Scrolled up while it streams: the list stays where the reader put it, and offers the way back.
+    expect(await page.getByTestId('msg-streaming').count()).toBe(1);
+    expect(await page.locator('[data-testid="msg-streaming"] .md-tail').count()).toBe(1);
+    await screenshot(page, 'chat-markdown-streaming');
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await page.getByTestId('jump-latest').waitFor();
+    await page.getByTestId('msg-assistant').last().and(page.locator('[data-status="complete"]')).waitFor();
+    expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
+    await page.getByTestId('jump-latest').click();
+    await expect.poll(() => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
     expect(errors).toEqual([]);
   });
 });

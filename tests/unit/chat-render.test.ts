@@ -1,9 +1,12 @@
 // @vitest-environment jsdom
+import { Lexer } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { splitBlocks } from '../../renderer/src/lib/markdown/blocks';
 import { healTail } from '../../renderer/src/lib/markdown/heal';
 import { IncrementalMarkdown, renderMarkdown } from '../../renderer/src/lib/markdown/incremental';
-import { renderBlock } from '../../renderer/src/lib/markdown/render';
+import { isInert, renderBlock } from '../../renderer/src/lib/markdown/render';
+import { sanitizeUntrusted } from '../../renderer/src/lib/sanitize';
+import { markdownStream } from '../fixtures/markdown-stream';
 
 /** Markdown of the kinds models write: every construct the streaming view must render like a one-shot render. */
 const samples: Record<string, string> = {
@@ -96,6 +99,18 @@ describe('streaming Markdown', () => {
     expect(root.children).toHaveLength(3);
   });
 
+  it('only the open tail block carries the caret class, and the final text none', () => {
+    const root = document.createElement('div');
+    const md = new IncrementalMarkdown(root);
+    const tails = () => [...root.children].map((c) => c.classList.contains('md-tail'));
+    md.update('One.\n\nTwo', false);
+    expect(tails()).toEqual([false, true]);
+    md.update('One.\n\nTwo.\n\n- three', false);
+    expect(tails()).toEqual([false, false, true]);
+    md.update('One.\n\nTwo.\n\n- three', true);
+    expect(tails()).toEqual([false, false, false]);
+  });
+
   it('completion changes nothing on screen when the tail needed no healing', () => {
     const root = document.createElement('div');
     const md = new IncrementalMarkdown(root);
@@ -155,5 +170,35 @@ describe('healed tail', () => {
     stream(samples.html, root);
     expect(root.querySelector('script')).toBeNull();
     expect(root.querySelector('[onerror]')).toBeNull();
+  });
+
+  it('markup that skips the sanitizer is markup the sanitizer leaves as it is', () => {
+    const texts = [
+      ...Object.values(samples),
+      markdownStream(4000, 5).text,
+      '- [ ] a task\n- [x] done',
+      'Raw <b>x</b>, a [link](https://example.com), ![img](https://example.com/i.png), <https://example.com>',
+    ];
+    let skipped = 0;
+    for (const text of texts)
+      for (const { raw } of splitBlocks(text).blocks)
+        for (const src of [raw, healTail(raw.slice(0, Math.ceil(raw.length / 2)))]) {
+          const html = renderBlock(src, true);
+          if (isInert(Lexer.lex(src, { gfm: true }))) skipped++;
+          expect(dom(sanitizeUntrusted(html)), src).toBe(dom(html));
+        }
+    expect(skipped).toBeGreaterThan(50);
+  });
+
+  it('raw HTML, links, images and task lists always go through the sanitizer', () => {
+    for (const src of [
+      'a <b>x</b>',
+      '<div>x</div>',
+      '[l](https://x.y)',
+      '![i](https://x.y/i.png)',
+      'see https://x.y',
+      '- [ ] task',
+    ])
+      expect(isInert(Lexer.lex(src, { gfm: true })), src).toBe(false);
   });
 });

@@ -1,17 +1,22 @@
 /**
- * The text of replies being streamed, outside React: a delta is appended to a string and listeners are told
- * once per batch (the stream delivers at most one batch per frame), so no component re-renders per token.
+ * The text of replies being streamed, outside React: a delta is appended to a string and listeners are told once
+ * per animation frame, in it, however many batches arrived since the last one. So no component re-renders per
+ * token, a frame draws the text once, and what listeners write to the DOM is laid out and painted in that frame.
  */
 export class LiveText {
   content = '';
   thinking = '';
   private listeners = new Set<() => void>();
+  private frame = 0;
   subscribe(fn: () => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
   notify(): void {
-    for (const fn of this.listeners) fn();
+    this.frame ||= requestAnimationFrame(() => {
+      this.frame = 0;
+      for (const fn of this.listeners) fn();
+    });
   }
 }
 /** Per streaming message id. */

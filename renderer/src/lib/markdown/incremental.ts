@@ -28,6 +28,7 @@ export class IncrementalMarkdown {
   /** What each wrapper shows: the block's source as rendered (healed for an open tail). */
   private shown: (string | undefined)[] = [];
   private readonly els: HTMLElement[] = [];
+  private tail?: HTMLElement;
   private fill?: { cancelled: boolean };
   private filled: Promise<void> = Promise.resolve();
 
@@ -68,6 +69,14 @@ export class IncrementalMarkdown {
     while (this.els.length > blocks.length) {
       this.els.pop()!.remove();
       this.shown.pop();
+    }
+    // The open tail's wrapper is marked (the caret follows it): a class on one block, so the end of a long reply
+    // restyles that block, not the whole message as a class on the root would.
+    const tail = final ? undefined : this.els[blocks.length - 1];
+    if (tail !== this.tail) {
+      this.tail?.classList.remove('md-tail');
+      tail?.classList.add('md-tail');
+      this.tail = tail;
     }
     this.filled = from > 0 ? this.fillIn(from) : Promise.resolve();
   }

@@ -1,5 +1,5 @@
 import hljs from 'highlight.js/lib/common';
-import { Lexer, Marked, type Token } from 'marked';
+import { Lexer, Marked, type Token, type Tokens } from 'marked';
 import { sanitizeUntrusted } from '../sanitize';
 
 const escapeHtml = (s: string) =>
@@ -27,14 +27,50 @@ function codeBlock(text: string, lang: string | undefined): string {
 const marked = new Marked({ gfm: true, renderer: { code: ({ text, lang }) => codeBlock(text, lang) } });
 
 /**
- * One block to HTML. A code block is the app's own markup around hljs-escaped text and skips the sanitizer (the
- * costliest step for highlighted code); everything else from the model is sanitized.
+ * Tokens marked renders as fixed tags around escaped text (code blocks: the app's own markup around hljs-escaped
+ * text), with no attribute but `start` (a number) and `align`: nothing the sanitizer would remove or rewrite. Raw
+ * HTML, links, images and task-list checkboxes are not among them.
+ */
+const INERT = new Set([
+  'space',
+  'paragraph',
+  'heading',
+  'hr',
+  'blockquote',
+  'list',
+  'table',
+  'code',
+  'text',
+  'escape',
+  'strong',
+  'em',
+  'codespan',
+  'br',
+  'del',
+]);
+
+/** Whether markup built from `tokens` is inert as marked writes it, so sanitizing it would change nothing. */
+export function isInert(tokens: Token[]): boolean {
+  return tokens.every((t) => {
+    if (!INERT.has(t.type) || (t.type === 'text' && t.escaped)) return false;
+    if (t.type === 'list') return (t as Tokens.List).items.every((item) => !item.task && isInert(item.tokens));
+    if (t.type === 'table') {
+      const { header, rows } = t as Tokens.Table;
+      return [header, ...rows].every((row) => row.every((cell) => isInert(cell.tokens)));
+    }
+    return !('tokens' in t && t.tokens) || isInert(t.tokens);
+  });
+}
+
+/**
+ * One block to HTML. Markup that is inert as marked builds it (most prose, lists, tables and code) skips the
+ * sanitizer, the costliest step of a streaming frame; anything else from the model (raw HTML, links, images) is
+ * sanitized.
  */
 function renderUncached(raw: string): string {
   const tokens = Lexer.lex(raw, { gfm: true });
-  const only = tokens.filter((t: Token) => t.type !== 'space');
-  if (only.length === 1 && only[0].type === 'code') return codeBlock(only[0].text, only[0].lang);
-  return sanitizeUntrusted(marked.parser(tokens));
+  const html = marked.parser(tokens);
+  return isInert(tokens) ? html : sanitizeUntrusted(html);
 }
 
 // Finished blocks are rendered once: a reply's blocks while it streams, its final render, and reopening it later all

@@ -20,13 +20,7 @@ export function MarkdownBody({ text, liveId }: { text: string; liveId?: string }
     draw();
     return live.subscribe(draw);
   }, [text, liveId]);
-  return (
-    <div
-      className={`msg-body markdown${liveId ? ' streaming' : ''}`}
-      ref={ref}
-      data-testid={liveId ? 'msg-streaming' : 'msg-markdown'}
-    />
-  );
+  return <div className="msg-body markdown" ref={ref} data-testid={liveId ? 'msg-streaming' : 'msg-markdown'} />;
 }
 
 /** The model's reasoning: live while it streams, folded once the reply is final. */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
-import { liveText, type PageDir } from '../../store/chat';
+import type { PageDir } from '../../store/chat';
 import { Message, type MessageActions } from './Message';
 
 /** Within this distance of the bottom, the list follows new text; scrolling further up stops it. */
@@ -65,6 +65,7 @@ export function MessageList({
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
+  const windowRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [away, setAway] = useState(false);
   const v = useVirtualizer({
@@ -103,11 +104,14 @@ export function MessageList({
       if (!atEnd) loadIfNearEdge();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
-    // Rows grow as they are measured and as a reply streams: keep the bottom in view while following.
+    // Rows grow as they are measured and as a reply streams (the window, at once; the inner box once the virtualizer
+    // has measured the row): keep the bottom in view while following. Called after layout, so reading the height
+    // forces none.
     const ro = new ResizeObserver(() => {
       if (stick.current) toBottom();
     });
     ro.observe(innerRef.current!);
+    ro.observe(windowRef.current!);
     return () => {
       el.removeEventListener('scroll', onScroll);
       ro.disconnect();
@@ -116,11 +120,17 @@ export function MessageList({
 
   // Earlier messages were put in front: move down by what they added, so the rows in view stay where they were
   // (rows not measured yet count at their estimate; the virtualizer corrects for them as they are measured).
+  // Following the bottom, nothing is put in front and the height is not read: reading it forces a layout on every
+  // render, and a streaming reply re-renders the list each frame.
   const firstId = messages[0]?.id;
-  const prev = useRef({ firstId, height: 0 });
+  const prev = useRef({ firstId, height: NaN });
   useLayoutEffect(() => {
     const el = scrollRef.current!;
-    if (prev.current.firstId && firstId !== prev.current.firstId && !stick.current) {
+    if (stick.current) {
+      prev.current = { firstId, height: NaN };
+      return;
+    }
+    if (prev.current.firstId && firstId !== prev.current.firstId && !Number.isNaN(prev.current.height)) {
       const at = messages.findIndex((m) => m.id === prev.current.firstId);
       if (at > 0) el.scrollTop += el.scrollHeight - prev.current.height;
     }
@@ -150,14 +160,6 @@ export function MessageList({
     v.scrollToIndex(focusIndex, { align: 'center' });
   }, [focusIndex, focusId, v]);
 
-  // While a reply streams, follow its growth.
-  useEffect(() => {
-    if (last?.status !== 'streaming') return;
-    return liveText(last.id).subscribe(() => {
-      if (stick.current) requestAnimationFrame(toBottom);
-    });
-  }, [last?.id, last?.status, toBottom]);
-
   const onClick = (e: React.MouseEvent) => {
     const btn = (e.target as HTMLElement).closest('[data-copy-code]');
     if (!btn) return;
@@ -177,7 +179,7 @@ export function MessageList({
     <div className="msg-scroll" ref={scrollRef} onClick={onClick} data-testid="message-list">
       {paging?.dir === 'older' && (paging.loading || paging.error) && <PageStatus paging={paging} />}
       <div className="msg-inner" ref={innerRef} style={{ height: v.getTotalSize() }}>
-        <div className="msg-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+        <div className="msg-window" ref={windowRef} style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => (
             <div
               key={it.key}
