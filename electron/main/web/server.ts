@@ -11,6 +11,9 @@ import type { Logger } from '../services/log';
 import { CONTENT_SECURITY_POLICY, lookupStatic, mimeFor } from '../services/static-files';
 import type { Router } from '../router';
 
+/** How long nothing is sent before the page's first burst of file requests counts as over. */
+const PAGE_BURST_QUIET_MS = 25;
+
 interface WebServerOptions {
   /** The router, or a stand-in that waits for it (web.ts listens before the services are loaded). */
   router: Pick<Router, 'call' | 'stream'>;
@@ -18,7 +21,7 @@ interface WebServerOptions {
   /** The built renderer (out/renderer); omitted → API only. */
   staticDir?: string;
   port?: number;
-  /** Called once, when the page's scripts have been sent and no other file is being sent (web.ts loads the rest then). */
+  /** Called once, when the page's scripts have been sent and its requests have paused (web.ts loads the rest then). */
   onPageServed?: () => void;
   /** The per-launch secret; random unless given (tests). */
   secret?: string;
@@ -107,6 +110,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const staticRoot = opts.staticDir ? resolve(opts.staticDir) : undefined;
   let sending = 0;
   let pageServed = !opts.onPageServed;
+  let scriptServed = false;
+  let quiet: NodeJS.Timeout | undefined;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
@@ -239,12 +244,18 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     };
     res.writeHead(200, headers);
     sending++;
+    clearTimeout(quiet);
     res.on('close', () => {
       sending--;
-      // The app's scripts (assets/): first-paint.js comes first and alone, before them.
-      if (pageServed || sending > 0 || !rel.startsWith('/assets/') || !file.endsWith('.js')) return;
-      pageServed = true;
-      opts.onPageServed?.();
+      // Once one of the app's scripts (assets/) has gone and the page's burst of requests is over: its requests
+      // reach the server one by one, so a pause with nothing being sent, not the first idle moment, ends it.
+      if (rel.startsWith('/assets/') && file.endsWith('.js')) scriptServed = true;
+      if (pageServed || sending > 0 || !scriptServed) return;
+      quiet = setTimeout(() => {
+        if (pageServed || sending > 0) return;
+        pageServed = true;
+        opts.onPageServed?.();
+      }, PAGE_BURST_QUIET_MS);
     });
     if (req.method === 'HEAD') res.end();
     else if (page) res.end(page);
