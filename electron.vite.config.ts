@@ -43,7 +43,21 @@ function catalogueAsset(): Plugin[] {
               return `<style>${String(css.source)}</style>\n    ${link.replace('>', ' media="not all">')}`;
             },
           );
-          return inlined.replace('<div id="root"></div>', `<div id="root" inert>${landing}</div>`);
+          // The app's chunk (React DOM and the app, imported by main.tsx after the landing is painted) is fetched
+          // with the page, not after that paint.
+          const mount = Object.values(ctx.bundle ?? {}).find(
+            (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/renderer/src/mount.tsx'),
+          );
+          const preloads =
+            mount?.type === 'chunk'
+              ? [mount.fileName, ...mount.imports]
+                  .filter((f) => !inlined.includes(`./${f}"`))
+                  .map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`)
+                  .join('\n    ')
+              : '';
+          return inlined
+            .replace('</head>', preloads ? `  ${preloads}\n  </head>` : '</head>')
+            .replace('<div id="root"></div>', `<div id="root" inert>${landing}</div>`);
         },
       },
     },

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -112,6 +112,14 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   let pageServed = !opts.onPageServed;
   let scriptServed = false;
   let quiet: NodeJS.Timeout | undefined;
+  // The built renderer does not change while the app runs: each file is read once, then sent from memory (a burst
+  // of a page's requests no longer queues on file streams; the whole renderer is a few MB).
+  const files = new Map<string, Buffer>();
+  const fileBytes = (file: string): Buffer => {
+    let bytes = files.get(file);
+    if (!bytes) files.set(file, (bytes = readFileSync(file)));
+    return bytes;
+  };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
@@ -232,13 +240,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     const { file, rel } = found;
-    const page =
+    const body =
       rel === '/index.html' && opts.landingFirst
         ? Buffer.from(markFirstScreen(readFileSync(file, 'utf8'), opts.landingFirst()))
-        : undefined;
+        : fileBytes(file);
     const headers: Record<string, string | number> = {
       'content-type': mimeFor(file),
-      'content-length': page?.length ?? statSync(file).size,
+      'content-length': body.length,
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
@@ -257,9 +265,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         opts.onPageServed?.();
       }, PAGE_BURST_QUIET_MS);
     });
-    if (req.method === 'HEAD') res.end();
-    else if (page) res.end(page);
-    else createReadStream(file).pipe(res);
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   await new Promise<void>((ok, fail) => {
