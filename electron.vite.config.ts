@@ -6,6 +6,8 @@ import type { Plugin } from 'vite';
 import { buildCatalogue } from './electron/main/services/catalogue/build';
 import { CATALOGUE_ASSET } from './shared/catalogue-asset';
 import { renderFirstScreenHtml } from './scripts/first-screen';
+import { FIRST_PAINT_SCRIPT_SOURCE } from './electron/main/services/static-files';
+import { FIRST_PAINT_SCRIPT } from './shared/first-paint';
 
 /**
  * The embedded catalogue as a static asset of the renderer, built once here: the page fetches it (preloaded by
@@ -57,7 +59,11 @@ function catalogueAsset(): Plugin[] {
               : '';
           return inlined
             .replace('</head>', preloads ? `  ${preloads}\n  </head>` : '</head>')
-            .replace('<div id="root"></div>', `<div id="root" inert>${landing}</div>`);
+            .replace("script-src 'self'", `script-src 'self' ${FIRST_PAINT_SCRIPT_SOURCE}`)
+            .replace(
+              '<div id="root"></div>',
+              `<script>${FIRST_PAINT_SCRIPT}</script>\n    <div id="root" inert>${landing}</div>`,
+            );
         },
       },
     },

@@ -18,7 +18,7 @@ export function landingIsFirstScreen(settingsFile: string): boolean {
   }
 }
 
-/** index.html as served: marked when its prerendered landing is the first screen (see renderer/public/first-paint.js). */
+/** index.html as served: marked when its prerendered landing is the first screen (see shared/first-paint.ts). */
 export function markFirstScreen(html: string, landing: boolean): string {
   return landing ? html.replace('<html lang="en">', '<html lang="en" data-first-screen>') : html;
 }

@@ -1,14 +1,19 @@
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
+import { FIRST_PAINT_SCRIPT } from '../../../shared/first-paint';
 
 /** The scheme and origin the desktop window loads the renderer from (registered as privileged, like https). */
 export const APP_SCHEME = 'app';
 export const APP_ORIGIN = `${APP_SCHEME}://hubdesk`;
 
+/** The CSP source that allows index.html's one inline script (shared/first-paint.ts) and nothing else inline. */
+export const FIRST_PAINT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(FIRST_PAINT_SCRIPT).digest('base64')}'`;
+
 /** The same policy for the desktop window and the web mode: nothing remote runs, workers (Monaco) allowed. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src 'self' ${FIRST_PAINT_SCRIPT_SOURCE}`,
   "style-src 'self' 'unsafe-inline'",
   // Model cards show images from the Hub's own hosts; nothing else remote.
   "img-src 'self' data: blob: https://huggingface.co https://*.huggingface.co https://*.hf.co",
