@@ -33,30 +33,35 @@ function catalogueAsset(): Plugin[] {
         order: 'post',
         handler: async (html, ctx) => {
           const landing = await renderFirstScreenHtml(__dirname, catalogue());
-          // The first screen's stylesheet goes inline too: the first paint then waits for nothing but this file.
-          // Its link stays, never applied (media "not all", fetched late and without blocking), because Vite's
-          // loader of lazy chunks adds a stylesheet a chunk shares with the entry unless a link to it exists: that
-          // would apply the whole sheet again after the pages' own sheets.
+          // The first screen's stylesheets go inline too (the entry's, and the app chunk's: the catalogue's own),
+          // so the first paint waits for nothing but this file. Each keeps a link that is never applied (media "not
+          // all", fetched late and without blocking), because Vite's loader of lazy chunks adds a chunk's stylesheet
+          // unless a link to it exists: that would apply it again after the pages' own sheets.
+          const inline = (file: string) => {
+            const css = ctx.bundle?.[file];
+            return css?.type === 'asset'
+              ? `<style>${String(css.source)}</style>\n    <link rel="stylesheet" crossorigin href="./${file}" media="not all">`
+              : undefined;
+          };
           const inlined = html.replace(
             /<link rel="stylesheet" crossorigin href="\.\/(assets\/[^"]+\.css)">/,
-            (link, file: string) => {
-              const css = ctx.bundle?.[file];
-              if (css?.type !== 'asset') return link;
-              return `<style>${String(css.source)}</style>\n    ${link.replace('>', ' media="not all">')}`;
-            },
+            (link, file: string) => inline(file) ?? link,
           );
           // The app's chunk (React DOM and the app, imported by main.tsx after the landing is painted) is fetched
           // with the page, not after that paint.
           const mount = Object.values(ctx.bundle ?? {}).find(
             (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/renderer/src/mount.tsx'),
           );
-          const preloads =
-            mount?.type === 'chunk'
-              ? [mount.fileName, ...mount.imports]
-                  .filter((f) => !inlined.includes(`./${f}"`))
-                  .map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`)
-                  .join('\n    ')
-              : '';
+          let preloads = '';
+          if (mount?.type === 'chunk') {
+            const css = [...(mount.viteMetadata?.importedCss ?? [])].map(inline).filter(Boolean);
+            preloads = [
+              ...css,
+              ...[mount.fileName, ...mount.imports]
+                .filter((f) => !inlined.includes(`./${f}"`))
+                .map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`),
+            ].join('\n    ');
+          }
           return inlined
             .replace('</head>', preloads ? `  ${preloads}\n  </head>` : '</head>')
             .replace("script-src 'self'", `script-src 'self' ${FIRST_PAINT_SCRIPT_SOURCE}`)

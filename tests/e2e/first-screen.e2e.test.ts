@@ -33,6 +33,11 @@ describe('first screen from index.html', () => {
     const page = await withoutAppScript(browser, app.url);
     await expect.poll(() => landing(page).isVisible()).toBe(true);
     expect(await landing(page).textContent()).toContain('Text Generation');
+    // Styled as the app styles it before any stylesheet loads: the groups side by side, as in the app's grid.
+    const tops = await page
+      .locator('#root .cat-group')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+    expect(tops[1]).toBe(tops[0]);
     expect(await page.locator('#root [data-testid], #root [id]').count()).toBe(0);
     expect(await page.locator('#root input:not([disabled])').count()).toBe(0);
     // Inert: nothing in it takes the focus.
