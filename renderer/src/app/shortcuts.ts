@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useRoute } from '../store/route';
+import { parseHash, useRoute } from '../store/route';
 import { useSearchFocus } from '../store/search-focus';
 
 /** The id of the catalogue's search box: Ctrl/Cmd+K focuses it from anywhere. */
@@ -12,7 +12,9 @@ export function useShortcuts() {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       if (e.key === 'k' || e.key === 'K') {
         e.preventDefault();
-        const from = useRoute.getState().page !== 'catalogue' ? location.hash : undefined;
+        // The address, not the route store: a key pressed right after a link changes the hash comes before the
+        // store has heard of it (hashchange is a later task).
+        const from = parseHash(location.hash).page !== 'catalogue' ? location.hash : undefined;
         if (from) go('catalogue');
         useSearchFocus.getState().focus(from);
       } else if (e.key === ',') {
