@@ -1,3 +1,5 @@
+import { pages } from './pages';
+
 /**
  * The script index.html runs before its first paint, inline (allowed by its hash in the CSP: see
  * electron/main/services/static-files.ts), so the paint waits for no request. index.html carries the catalogue
@@ -9,6 +11,6 @@
 export const FIRST_PAINT_SCRIPT =
   '(function(){var h=document.documentElement;' +
   "var p=location.hash.replace(/^#\\/?/,'').split('/').filter(Boolean);" +
-  "var pages=['catalogue','models','chat','tools','settings'];" +
+  `var pages=${JSON.stringify(pages)};` +
   "if(!(p.length===0||pages.indexOf(p[0])<0||(p[0]==='catalogue'&&p.length===1)))h.removeAttribute('data-first-screen');" +
   "h.setAttribute('data-theme',matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light');})();";

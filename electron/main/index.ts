@@ -9,6 +9,8 @@ import { createMainWindow } from './adapters/window';
 import { createHandlers } from './handlers';
 import { Router } from './router';
 import { createServices } from './services';
+import { settingsFile } from './services/data-dir';
+import { landingIsFirstScreen } from './services/first-screen';
 import { APP_ORIGIN } from './services/static-files';
 
 // The desktop shell: everything it does beyond wiring lives in plain-Node services.
@@ -40,7 +42,7 @@ if (!app.requestSingleInstanceLock()) {
       approveHost: approveHostDialog(() => win),
     });
     const router = new Router(createHandlers(services), services.log);
-    handleAppProtocol(join(__dirname, '../renderer'), () => services.settings.get().hubAccess === 'offline');
+    handleAppProtocol(join(__dirname, '../renderer'), () => landingIsFirstScreen(settingsFile(dataDir)));
     registerIpc(ipcMain, router, (e) =>
       isTrustedSender(e, win && !win.isDestroyed() ? win.webContents.id : undefined, APP_ORIGIN),
     );

@@ -11,11 +11,12 @@ const landingShown = container.hasAttribute('inert') && document.documentElement
 if (!landingShown) container.replaceChildren();
 // After the next frame (a task queued from it runs once it is painted), or 100 ms where frames do not come (a
 // window not shown yet).
-const painted = new Promise<void>((resolve) => {
-  requestAnimationFrame(() => setTimeout(resolve, 0));
-  setTimeout(resolve, 100);
-});
-const app = (landingShown ? painted : Promise.resolve()).then(() => import('./mount'));
+const painted = () =>
+  new Promise<void>((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+const app = (landingShown ? painted() : Promise.resolve()).then(() => import('./mount'));
 void Promise.all([app, landingShown ? firstCalls : undefined]).then(([{ mount }]) => {
   container.removeAttribute('inert');
   mount(container);

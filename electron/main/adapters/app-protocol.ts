@@ -15,7 +15,7 @@ export function registerAppScheme(): void {
 
 /**
  * Serves the built renderer on `app://hubdesk/`, with the app's CSP; nothing else is reachable through it.
- * `landingFirst`: whether index.html's prerendered catalogue landing is the first screen.
+ * `landingFirst`: whether index.html's prerendered catalogue landing is the first screen (services/first-screen.ts).
  */
 export function handleAppProtocol(rendererDir: string, landingFirst: () => boolean): void {
   protocol.handle(APP_SCHEME, async (req) => {

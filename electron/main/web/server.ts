@@ -242,7 +242,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     const { file, rel } = found;
     const body =
       rel === '/index.html' && opts.landingFirst
-        ? Buffer.from(markFirstScreen(readFileSync(file, 'utf8'), opts.landingFirst()))
+        ? Buffer.from(markFirstScreen(fileBytes(file).toString('utf8'), opts.landingFirst()))
         : fileBytes(file);
     const headers: Record<string, string | number> = {
       'content-type': mimeFor(file),

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
+import { pages, type Page } from '@shared/pages';
 
-export const pages = ['catalogue', 'models', 'chat', 'tools', 'settings'] as const;
-export type Page = (typeof pages)[number];
+export type { Page };
 
 export interface Route {
   page: Page;

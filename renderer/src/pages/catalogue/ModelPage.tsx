@@ -1,7 +1,5 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { HubFreshness } from '@shared/contract/hub';
+import { useState, type ReactNode } from 'react';
 import type { GgufQuant } from '@shared/contract/hub-repo';
-import type { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
 import { ExternalLink } from '../../components/ExternalLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -17,14 +15,8 @@ import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
 import { RepoTabs } from './RepoTabs';
-import { arrivedModel, hubModel, prefetchModel, prefetchReadme } from '../../hooks/hub';
+import { arrivedModel, hubModel, prefetchModel, prefetchReadme, useHubLive } from '../../hooks/hub';
 import { useFit } from '../../hooks/fit';
-
-type Live =
-  | { state: 'loading' }
-  | { state: 'ok'; model: ModelRecord; freshness: HubFreshness; quants: GgufQuant[] }
-  | { state: 'off' }
-  | { state: 'error'; error: AppError };
 
 /**
  * A model page's Hub calls (details and card) start as soon as its address is set, before React renders the
@@ -54,38 +46,19 @@ function Stat({ label, testid, children }: { label: string; testid?: string; chi
 /** A model: embedded facts, live Hub details when allowed (or a copy cached earlier), and the snippet workbench. */
 export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   const embedded = view.models.get(id);
-  const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
   const update = useSettings((s) => s.update);
   // Details at hand (a prefetch that arrived while the address changed, or seen earlier in this window) are shown in
-  // the first render; stale ones are asked again behind them.
-  const [atHand] = useState(() => arrivedModel(id));
-  const [live, setLive] = useState<Live>(() => (atHand ? { state: 'ok', ...atHand.data } : { state: 'loading' }));
-  const skipFirstLoad = useRef(atHand?.stale === false);
-  const revalidate = useRef(atHand?.stale === true);
-  const [userPick, setPicked] = useState<string>();
-
-  const load = useCallback(async () => {
-    const keep = revalidate.current;
-    revalidate.current = false;
-    if (!keep) setLive({ state: 'loading' });
-    try {
-      // With "Search the Hub" off, main answers only from its cache and sends nothing. The card is asked for
-      // at the same time, not after the details.
+  // the first render; stale ones are asked again behind them. With "Search the Hub" off, main answers only from its
+  // cache and sends nothing. The card is asked for at the same time as the details, not after them.
+  const { live, reload } = useHubLive(
+    () => {
       prefetchReadme('model', id);
-      const res = await hubModel(id);
-      setLive({ state: 'ok', ...res });
-    } catch (e) {
-      const err = e as AppError;
-      // A failed revalidation leaves what is shown.
-      if (keep) return;
-      if ((err.details as { reason?: string } | undefined)?.reason === 'hub-off') setLive({ state: 'off' });
-      else setLive({ state: 'error', error: err });
-    }
-  }, [id]);
-  useEffect(() => {
-    if (skipFirstLoad.current) skipFirstLoad.current = false;
-    else void load();
-  }, [load, hubOn]);
+      return hubModel(id);
+    },
+    [id],
+    () => arrivedModel(id),
+  );
+  const [userPick, setPicked] = useState<string>();
 
   let record: ModelRecord | undefined;
   if (embedded) {
@@ -117,7 +90,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
         {live.state === 'loading' ? (
           <Loading label="Looking for this model…" />
         ) : live.state === 'error' ? (
-          <ErrorState error={live.error} title="Could not load this model from the Hub" onRetry={() => void load()} />
+          <ErrorState error={live.error} title="Could not load this model from the Hub" onRetry={reload} />
         ) : (
           <Empty
             title="Not in the embedded catalogue"
@@ -199,7 +172,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
       {live.state === 'error' && (
         <div className="card cat-inline-error" role="alert" data-testid="model-error">
           <strong>Live details unavailable.</strong> {live.error.message}{' '}
-          <button className="btn btn-ghost" onClick={() => void load()}>
+          <button className="btn btn-ghost" onClick={reload}>
             Try again
           </button>
         </div>
