@@ -7,7 +7,7 @@ import { buildCatalogue } from './electron/main/services/catalogue/build';
 import { CATALOGUE_ASSET } from './shared/catalogue-asset';
 import { renderFirstScreenHtml } from './scripts/first-screen';
 import { FIRST_PAINT_SCRIPT_SOURCE } from './electron/main/services/static-files';
-import { FIRST_PAINT_SCRIPT } from './shared/first-paint';
+import { BOOT_TEMPLATE_ID, FIRST_PAINT_SCRIPT } from './shared/first-paint';
 
 /**
  * The embedded catalogue as a static asset of the renderer, built once here: the page fetches it (preloaded by
@@ -33,37 +33,44 @@ function catalogueAsset(): Plugin[] {
         order: 'post',
         handler: async (html, ctx) => {
           const landing = await renderFirstScreenHtml(__dirname, catalogue());
-          // The first screen's stylesheets go inline too (the entry's, and the app chunk's: the catalogue's own),
-          // so the first paint waits for nothing but this file. Each keeps a link that is never applied (media "not
-          // all", fetched late and without blocking), because Vite's loader of lazy chunks adds a chunk's stylesheet
-          // unless a link to it exists: that would apply it again after the pages' own sheets.
+          // Nothing of the app is fetched before the landing's first paint: its tags (the entry script, the preloads
+          // of the app's chunk, the stylesheet links) wait in a template that the first paint script puts in after
+          // that paint (shared/first-paint.ts). On two cores, fetching and compiling them during the parse delayed
+          // it. The catalogue's preload stays in the head: the app waits for that data (deferring it too measured no
+          // earlier paint).
+          const appTags: string[] = [];
+          const styles: string[] = [];
+          // The first screen's stylesheets go inline (the entry's, and the app chunk's: the catalogue's own), so the
+          // first paint waits for nothing but this file. Each keeps a link that is never applied (media "not all"),
+          // because Vite's loader of lazy chunks adds a chunk's stylesheet unless a link to it exists: that would
+          // apply it again after the pages' own sheets.
           const inline = (file: string) => {
             const css = ctx.bundle?.[file];
-            return css?.type === 'asset'
-              ? `<style>${String(css.source)}</style>\n    <link rel="stylesheet" crossorigin href="./${file}" media="not all">`
-              : undefined;
+            if (css?.type !== 'asset') throw new Error(`first screen: no stylesheet ${file}`);
+            styles.push(`<style>${String(css.source)}</style>`);
+            appTags.push(`<link rel="stylesheet" crossorigin href="./${file}" media="not all">`);
           };
-          const inlined = html.replace(
-            /<link rel="stylesheet" crossorigin href="\.\/(assets\/[^"]+\.css)">/,
-            (link, file: string) => inline(file) ?? link,
+          const headless = html.replace(
+            /\s*(<script type="module" crossorigin src="[^"]+"><\/script>|<link rel="modulepreload" crossorigin href="[^"]+">|<link rel="stylesheet" crossorigin href="\.\/(assets\/[^"]+\.css)">)/g,
+            (_m, tag: string, css?: string) => (css ? inline(css) : appTags.push(tag), ''),
           );
-          // The app's chunk (React DOM and the app, imported by main.tsx after the landing is painted) is fetched
-          // with the page, not after that paint.
+          if (!appTags.some((t) => t.startsWith('<script')))
+            throw new Error('first screen: no entry script in index.html');
+          // The app's chunk (React DOM and the app, imported by main.tsx) is preloaded with the entry.
           const mount = Object.values(ctx.bundle ?? {}).find(
             (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/renderer/src/mount.tsx'),
           );
-          let preloads = '';
           if (mount?.type === 'chunk') {
-            const css = [...(mount.viteMetadata?.importedCss ?? [])].map(inline).filter(Boolean);
-            preloads = [
-              ...css,
-              ...[mount.fileName, ...mount.imports]
-                .filter((f) => !inlined.includes(`./${f}"`))
-                .map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`),
-            ].join('\n    ');
+            for (const css of mount.viteMetadata?.importedCss ?? []) inline(css);
+            for (const f of [mount.fileName, ...mount.imports])
+              if (!appTags.some((t) => t.includes(`./${f}"`)))
+                appTags.push(`<link rel="modulepreload" crossorigin href="./${f}">`);
           }
-          return inlined
-            .replace('</head>', preloads ? `  ${preloads}\n  </head>` : '</head>')
+          return headless
+            .replace(
+              '</head>',
+              `  ${styles.join('\n    ')}\n    <template id="${BOOT_TEMPLATE_ID}">${appTags.join('')}</template>\n  </head>`,
+            )
             .replace("script-src 'self'", `script-src 'self' ${FIRST_PAINT_SCRIPT_SOURCE}`)
             .replace(
               '<div id="root"></div>',

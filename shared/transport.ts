@@ -13,6 +13,8 @@ export const WEB = {
   streamPath: '/api/stream/',
   authHeader: 'authorization',
   tokenFragment: 'token',
+  /** Where the page keeps the secret for its tab once taken from the address (shared/first-paint.ts). */
+  secretStorageKey: 'hubdesk.webSecret',
 } as const;
 
 /** A call's reply on the wire: never a thrown exception. */

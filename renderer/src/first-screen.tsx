@@ -17,7 +17,15 @@ export function renderFirstScreen(data: CatalogueData, settings: SettingsView): 
   const el = document.createElement('div');
   const root = createRoot(el);
   flushSync(() => root.render(<App />));
-  const html = el.innerHTML;
+  // A select shows only its chosen option (the landing's have a fixed width): the others would be hundreds of
+  // elements for the first paint to parse and style for nothing (the catalogue's filters list every task and library).
+  const landing = el.cloneNode(true) as HTMLElement;
+  for (const select of landing.querySelectorAll('select')) {
+    const chosen = select.selectedOptions[0];
+    for (const option of [...select.options]) if (option !== chosen) option.remove();
+    chosen?.setAttribute('selected', '');
+  }
+  const html = landing.innerHTML;
   root.unmount();
   return html;
 }

@@ -13,6 +13,13 @@ async function withoutAppScript(browser: Browser, url: string): Promise<Page> {
 }
 
 const landing = (page: Page) => page.locator('#root[inert] .cat-groups');
+/** Each filter as drawn: its width and the option it shows. */
+const filters = (page: Page) =>
+  page
+    .locator('#root .cat-filters select')
+    .evaluateAll((els) =>
+      (els as HTMLSelectElement[]).map((s) => [s.getBoundingClientRect().width, s.selectedOptions[0]?.textContent]),
+    );
 
 // The catalogue landing prerendered into index.html (scripts/first-screen.ts): painted before any JS of the app runs
 // where it is the first screen, hidden where it is not, and replaced by the app without a "Starting…" in between.
@@ -20,6 +27,7 @@ describe('first screen from index.html', () => {
   let app: WebApp;
   let newUser: WebApp;
   let browser: Browser;
+  let landingFilters: unknown[] = [];
 
   beforeAll(async () => {
     [app, newUser, browser] = await Promise.all([startWebApp(), startWebApp({ firstRun: true }), launchBrowser()]);
@@ -39,6 +47,14 @@ describe('first screen from index.html', () => {
       .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
     expect(tops[1]).toBe(tops[0]);
     expect(await page.locator('#root [data-testid], #root [id]').count()).toBe(0);
+    // Its filters carry only the option they show (the app's list every task and library), drawn as the app's are.
+    expect(await page.locator('#root option').count()).toBe(3);
+    landingFilters = await filters(page);
+    expect(landingFilters).toEqual([
+      [150, 'Any modality'],
+      [150, 'Any task'],
+      [150, 'Any library'],
+    ]);
     expect(await page.locator('#root input:not([disabled])').count()).toBe(0);
     // Inert: nothing in it takes the focus.
     await page.keyboard.press('Tab');
@@ -61,10 +77,33 @@ describe('first screen from index.html', () => {
     await page.getByTestId('task-groups').waitFor();
     expect(await page.locator('#root').getAttribute('inert')).toBeNull();
     expect(await page.locator('.cat-groups').count()).toBe(1);
+    expect(await filters(page)).toEqual(landingFilters);
+    expect(await page.locator('#root option').count()).toBeGreaterThan(100);
     expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toEqual([]);
     // Working: the search box takes typing and finds a task.
     await page.locator('#catalogue-search').fill('text generation');
     await page.getByTestId('result-count').waitFor();
+    await page.close();
+  });
+
+  it('the web secret is taken from the address before the app loads: a page changed first still reaches main', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('response', (r) => r.status() === 401 && errors.push(`401 ${r.url()}`));
+    // The app's script is held until the address has changed under it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (r) => (await held, r.continue()));
+    await page.goto(app.url, { waitUntil: 'commit' });
+    await expect.poll(() => landing(page).isVisible()).toBe(true);
+    expect(page.url()).not.toContain('token=');
+    await page.evaluate(() => (location.hash = '#/settings'));
+    release();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    // Read from main with the secret: the choice this user made.
+    await page.getByRole('radio', { name: 'Stay offline', checked: true }).waitFor();
+    expect(errors).toEqual([]);
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Icon, type IconName } from '../components/Icon';
 import { SkipLink } from '../components/SkipLink';
+import { Logo } from '../components/Logo';
 import { Loading } from '../components/States';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
 import { FirstRun } from '../pages/first-run/FirstRun';
@@ -51,7 +52,7 @@ export function App() {
       </SkipLink>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
-          <img src="./favicon.svg" alt="" width={26} height={26} />
+          <Logo size={26} />
           <span>HubDesk</span>
         </div>
         {nav.map((n) => (

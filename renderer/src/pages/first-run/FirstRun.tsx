@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { HubAccess } from '@shared/contract/settings';
 import type { AppError } from '@shared/errors';
+import { Logo } from '../../components/Logo';
 import { useSettings } from '../../store/settings';
 import './first-run.css';
 
@@ -45,7 +46,7 @@ export function FirstRun() {
     <main className="first-run" data-testid="first-run" aria-labelledby="first-run-title">
       <div className="first-run-box">
         <header className="first-run-head">
-          <img src="./favicon.svg" alt="" width={40} height={40} />
+          <Logo size={40} />
           <div>
             <h1 id="first-run-title">Welcome to HubDesk</h1>
             <p className="muted">Where should search and model details come from? You can change this in Settings.</p>
