@@ -5,7 +5,7 @@ import { splitBlocks, type Split } from './blocks';
 /** Markdown to sanitized HTML in one go, through the same per-block cache the streaming view fills. */
 export function renderMarkdown(text: string): string {
   return splitBlocks(text.replace(/\r\n?/g, '\n'))
-    .blocks.map((b) => renderBlock(b.raw))
+    .blocks.map((b) => renderBlock(b.raw, false, b.tokens))
     .join('');
 }
 
@@ -93,8 +93,12 @@ export class IncrementalMarkdown {
   }
 
   private show(i: number, source: string, transient: boolean): void {
+    const block = this.split!.blocks[i];
+    // The splitter's tokens are used once (marked's renderer may change them) and not kept with the message.
+    const tokens = source === block.raw ? block.tokens : undefined;
+    block.tokens = undefined;
     if (this.shown[i] === source) return;
-    this.wrapper(i).innerHTML = renderBlock(source, transient);
+    this.wrapper(i).innerHTML = renderBlock(source, transient, tokens);
     this.shown[i] = source;
   }
 
