@@ -30,8 +30,8 @@ function estimatePx(raw: string): number {
 }
 
 /**
- * Keeps an element showing a growing Markdown text. Each top-level block has its own wrapper (`display: contents`),
- * rendered once and left alone while later text arrives; only blocks whose source changed are rendered again —
+ * Keeps an element showing a growing Markdown text. Each top-level block has its own wrapper (`.md-block`), rendered
+ * once and left alone while later text arrives; only blocks whose source changed are rendered again —
  * normally just the last. While streaming, the last block is healed for display; when the text is final, nothing is
  * rebuilt unless the healed tail differs from the real one. Each wrapper is sized by its estimate until it is laid
  * out (`contain-intrinsic-size`), so blocks out of view cost no layout.

@@ -108,8 +108,8 @@ export function isInert(tokens: Token[]): boolean {
 
 /**
  * One block to HTML. Markup that is inert as marked builds it (most prose, lists, tables and code) skips the
- * sanitizer, the costliest step of a streaming frame; anything else from the model (raw HTML, links, images) is
- * sanitized.
+ * sanitizer, the costliest step of a streaming frame; anything else from the model (raw HTML, other links, images)
+ * is sanitized.
  */
 function renderUncached(raw: string, lexed?: Token[]): string {
   const tokens = lexed ?? Lexer.lex(raw, { gfm: true });
