@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { markdownStream } from '../fixtures/markdown-stream';
+import { syntheticExport } from '../fixtures/conversation';
+import { END_MARKER, markdownStream } from '../fixtures/markdown-stream';
 import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { openApp, screenshot, type WebApp } from './harness';
 
@@ -128,6 +129,49 @@ describe('streaming Markdown in Chromium', () => {
     expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
     await page.getByTestId('jump-latest').click();
     await expect.poll(() => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
+    expect(errors).toEqual([]);
+  });
+
+  it('a long finished message opened cold: find-in-page reaches its start, and selecting it copies all of it', async () => {
+    const text = markdownStream(20_000, 3).text;
+    const exp = syntheticExport(2, 'Long finished reply');
+    exp.messages[1] = { ...exp.messages[1], content: text };
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'long.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exp)) });
+    await page.getByTestId('thread-title').getByText('Long finished reply').waitFor();
+    const body = page.getByTestId('msg-markdown').last();
+    await body.getByText(END_MARKER.trim()).waitFor();
+    // Every block filled in; those out of view are not laid out (content-visibility), yet their text is there.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="msg-markdown"] > .md-block')].every((b) => b.childElementCount),
+    );
+    const list = page.getByTestId('message-list');
+    expect(await list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
+    // Find-in-page finds the first heading, far above the view, and selects it there.
+    // Chromium's window.find (not in TypeScript's DOM types): the page's own text search, wrapping around.
+    const find = (s: string) => (window as unknown as { find(...a: unknown[]): boolean }).find(s, false, false, true);
+    expect(await page.evaluate(find, 'Section 1:')).toBe(true);
+    expect(
+      await body.evaluate((el) => {
+        const at = getSelection()!.anchorNode;
+        return !!at && el.querySelector('h2')!.contains(at);
+      }),
+    ).toBe(true);
+    // Selecting the whole message copies its whole text, the blocks never shown included.
+    const copied = await body.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const sel = getSelection()!;
+      sel.removeAllRanges();
+      sel.addRange(range);
+      return { selected: sel.toString(), text: el.textContent ?? '' };
+    });
+    const words = (s: string) => s.replace(/\s+/g, ' ').trim();
+    expect(words(copied.selected)).toContain('Section 1:');
+    expect(words(copied.selected)).toContain(END_MARKER.trim());
+    expect(words(copied.selected).length).toBeGreaterThan(words(copied.text).length * 0.9);
+    await screenshot(page, 'chat-markdown-long-found');
     expect(errors).toEqual([]);
   });
 });

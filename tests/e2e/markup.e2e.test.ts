@@ -21,6 +21,9 @@ const PAYLOAD = [
   '```',
 ].join('\n');
 
+/** What IncrementalMarkdown sets on a block wrapper: its estimated height (the longhands of contain-intrinsic-size). */
+const SIZING = ['contain-intrinsic-width', 'contain-intrinsic-height', 'min-height'];
+
 describe('untrusted markup is inert (chat reply from the Ollama fixture, in Chromium)', () => {
   let ollama: OllamaFixture;
   let app: WebApp;
@@ -51,14 +54,21 @@ describe('untrusted markup is inert (chat reply from the Ollama fixture, in Chro
     await reply.getByText('Reply with payloads.').waitFor();
     await screenshot(page, 'markup-inert');
 
-    const facts = await reply.evaluate((root) => {
+    const facts = await reply.evaluate((root, sizing) => {
       const els = [...root.querySelectorAll('.msg-body *')];
       const outsideCode = els.filter((e) => !e.closest('.code-block'));
       return {
         positioned: outsideCode
           .filter((e) => !['static', 'relative'].includes(getComputedStyle(e).position))
           .map((e) => e.outerHTML.slice(0, 80)),
-        styled: els.filter((e) => e.hasAttribute('style')).length,
+        // The app sizes its own block wrappers (their estimated height); nothing else may carry a style.
+        styled: els
+          .filter((e) => e.hasAttribute('style'))
+          .filter(
+            (e) =>
+              !e.matches('.msg-body > .md-block') || [...(e as HTMLElement).style].some((p) => !sizing.includes(p)),
+          )
+          .map((e) => e.outerHTML.slice(0, 80)),
         styleTags: root.querySelectorAll('style, link, dialog, [popover], [id], [data-x], [data-copy]').length,
         classes: [...new Set(els.flatMap((e) => [...e.classList]))],
         links: [...root.querySelectorAll('.msg-body a')].map((a) => ({
@@ -70,9 +80,9 @@ describe('untrusted markup is inert (chat reply from the Ollama fixture, in Chro
         pwned: (window as unknown as { __pwned?: number }).__pwned,
         topLayer: document.querySelectorAll(':popover-open, dialog[open]').length,
       };
-    });
+    }, SIZING);
     expect(facts.positioned).toEqual([]);
-    expect(facts.styled).toBe(0);
+    expect(facts.styled).toEqual([]);
     expect(facts.styleTags).toBe(0);
     // Only the app's own classes: its block wrappers, code blocks and highlight.js scopes.
     for (const c of facts.classes)

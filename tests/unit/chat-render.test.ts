@@ -178,6 +178,17 @@ describe('healed tail', () => {
       markdownStream(4000, 5).text,
       '- [ ] a task\n- [x] done',
       'Raw <b>x</b>, a [link](https://example.com), ![img](https://example.com/i.png), <https://example.com>',
+      // One link a block, so each web link's own markup is checked against the sanitizer's.
+      [
+        '[**bold** `code` &copy; text](https://hf.co/a?b=1&c="2" "a title")',
+        "see https://x.y/p?q=<1>&r='2'",
+        '[hf.co names its host](https://hf.co/x)',
+        '[ünï](https://exämple.com/a%20b)',
+        '<http://x.y>, www.example.com',
+        '[rel](/models)',
+        '[js](javascript:alert(1))',
+        '[mail](mailto:a@b.c)',
+      ].join('\n\n'),
     ];
     let skipped = 0;
     for (const text of texts)
@@ -190,15 +201,19 @@ describe('healed tail', () => {
     expect(skipped).toBeGreaterThan(50);
   });
 
-  it('raw HTML, links, images and task lists always go through the sanitizer', () => {
+  it('raw HTML, links but to http(s) pages, images and task lists always go through the sanitizer', () => {
     for (const src of [
       'a <b>x</b>',
       '<div>x</div>',
-      '[l](https://x.y)',
+      '[l](/relative)',
+      '[l](javascript:alert(1))',
+      '[l](mailto:a@b.c)',
+      '[<b>l</b>](https://x.y)',
       '![i](https://x.y/i.png)',
-      'see https://x.y',
       '- [ ] task',
     ])
       expect(isInert(Lexer.lex(src, { gfm: true })), src).toBe(false);
+    for (const src of ['[l](https://x.y)', 'see https://x.y', '<http://x.y/a>'])
+      expect(isInert(Lexer.lex(src, { gfm: true })), src).toBe(true);
   });
 });

@@ -62,13 +62,22 @@ const FORBID_ATTR = [
 ];
 
 /** An absolute http(s) URL, or null: relative, `javascript:`, `data:`, custom app schemes… open nothing. */
-function webUrl(raw: string): string | null {
+export function webUrl(raw: string): string | null {
   try {
     const u = new URL(raw);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * A sanitized link shows its real target on hover (its title) and, when its text says something else, the target's
+ * host after the text: what is appended to a link to `target` whose text is `text`.
+ */
+export function linkSuffix(target: string, text: string): string {
+  const host = new URL(target).host;
+  return text.includes(host) ? '' : ` (${host})`;
 }
 
 purify.addHook('uponSanitizeAttribute', (_node, data) => {
@@ -91,10 +100,9 @@ purify.addHook('afterSanitizeAttributes', (node) => {
       return;
     }
     el.setAttribute('href', target);
-    // The real target, shown on hover and, when the text says something else, next to the text.
     el.setAttribute('title', target);
-    const host = new URL(target).host;
-    if (!(el.textContent ?? '').includes(host)) el.append(` (${host})`);
+    const suffix = linkSuffix(target, el.textContent ?? '');
+    if (suffix) el.append(suffix);
     el.setAttribute('target', '_blank');
     el.setAttribute('rel', 'noopener noreferrer');
   }

@@ -48,8 +48,10 @@ export type ReplyResult = { messages: ChatMessage[] };
 const history = (conv: Conversation): ChatMessage[] => conv.messages.slice(0, -1);
 
 /**
- * A reply being streamed: text goes to the renderer at once (the router coalesces per frame) and to the
- * journal at every checkpoint, so a crash loses at most one checkpoint interval.
+ * A reply being streamed: text goes to the renderer almost at once and to the journal at every checkpoint, so a
+ * crash loses at most one checkpoint interval. The parts a read from Ollama holds (a burst: hundreds per socket read)
+ * leave as one delta, sent once the read is parsed (setImmediate), instead of one event each that the router, the
+ * transport and the renderer would each handle; a token arriving alone still leaves at once.
  */
 class LiveReply {
   content = '';
@@ -57,6 +59,9 @@ class LiveReply {
   private pendingContent = '';
   private pendingThinking = '';
   private readonly timer: ReturnType<typeof setInterval>;
+  /** The delta not sent yet, and the immediate that sends it. */
+  private delta?: { content: string; thinking: string };
+  private deltaTimer?: ReturnType<typeof setImmediate>;
 
   constructor(
     private readonly conv: Conversation,
@@ -69,17 +74,29 @@ class LiveReply {
 
   add(content: string | undefined, thinking: string | undefined): void {
     if (!content && !thinking) return;
-    const ev: ChatEvent = { type: 'delta', id: this.msg.id };
+    const d = (this.delta ??= { content: '', thinking: '' });
     if (content) {
       this.content += content;
       this.pendingContent += content;
-      ev.content = content;
+      d.content += content;
     }
     if (thinking) {
       this.thinking += thinking;
       this.pendingThinking += thinking;
-      ev.thinking = thinking;
+      d.thinking += thinking;
     }
+    this.deltaTimer ??= setImmediate(() => this.sendDelta());
+  }
+
+  private sendDelta(): void {
+    if (this.deltaTimer) clearImmediate(this.deltaTimer);
+    this.deltaTimer = undefined;
+    const d = this.delta;
+    if (!d) return;
+    this.delta = undefined;
+    const ev: ChatEvent = { type: 'delta', id: this.msg.id };
+    if (d.content) ev.content = d.content;
+    if (d.thinking) ev.thinking = d.thinking;
     this.ctx.emit(ev);
   }
 
@@ -104,6 +121,7 @@ class LiveReply {
   /** The reply's final state, written as a whole message. */
   finish(extra: Partial<ChatMessage>): ChatMessage {
     clearInterval(this.timer);
+    this.sendDelta();
     if (this.failed) throw new AppError('internal', `The reply could not be saved: ${String(this.failed)}`);
     const msg: ChatMessage = { ...this.msg, content: this.content, ...extra };
     if (this.thinking) msg.thinking = this.thinking;

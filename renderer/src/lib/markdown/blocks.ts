@@ -1,9 +1,14 @@
-import { Lexer, type MarkedOptions } from 'marked';
+import { Lexer, type MarkedOptions, type Token } from 'marked';
 
 /** One top-level Markdown block: its source text and where it starts in the message. */
 export interface Block {
   raw: string;
   start: number;
+  /**
+   * Its tokens, as lexing it alone gives them, so rendering does not lex it again. Absent when the text lexed with
+   * it defines link references: a block's links could then resolve differently on their own.
+   */
+  tokens?: Token[];
 }
 
 export interface Split {
@@ -17,9 +22,14 @@ const options: MarkedOptions = { gfm: true };
 function lex(text: string, offset: number): Block[] {
   const out: Block[] = [];
   let at = offset;
-  for (const token of Lexer.lex(text, options)) {
-    if (token.type === 'space' && out.length > 0) out[out.length - 1].raw += token.raw;
-    else out.push({ raw: token.raw, start: at });
+  const tokens = Lexer.lex(text, options);
+  const keep = Object.keys(tokens.links).length === 0;
+  for (const token of tokens) {
+    const last = out.at(-1);
+    if (token.type === 'space' && last) {
+      last.raw += token.raw;
+      last.tokens?.push(token);
+    } else out.push(keep ? { raw: token.raw, start: at, tokens: [token] } : { raw: token.raw, start: at });
     at += token.raw.length;
   }
   return out;

@@ -5,7 +5,7 @@ import { splitBlocks, type Split } from './blocks';
 /** Markdown to sanitized HTML in one go, through the same per-block cache the streaming view fills. */
 export function renderMarkdown(text: string): string {
   return splitBlocks(text.replace(/\r\n?/g, '\n'))
-    .blocks.map((b) => renderBlock(b.raw))
+    .blocks.map((b) => renderBlock(b.raw, false, b.tokens))
     .join('');
 }
 
@@ -14,14 +14,31 @@ const COLD_OPEN_FIRST = 12_000;
 /** Work per task while the rest of a cold open is filled in. */
 const FILL_BUDGET_MS = 8;
 
+/** Characters on a line of a message and a line's height (the chat's 14px/1.5 text, a ~860px column). */
+const LINE_CHARS = 110;
+const LINE_PX = 21;
+
 /**
- * Keeps an element showing a growing Markdown text. Each top-level block has its own wrapper (`display: contents`),
- * rendered once and left alone while later text arrives; only blocks whose source changed are rendered again —
+ * A block's height before it is laid out, from its source: a line per source line (more for long ones), and a code
+ * block's frame. Offscreen blocks take this size without being laid out (`content-visibility: auto` in chat.css),
+ * so a long message has about its real height at once, and filling a block in away from the view moves nothing.
+ */
+function estimatePx(raw: string): number {
+  let lines = 0;
+  for (const line of raw.trimEnd().split('\n')) lines += Math.max(1, Math.ceil(line.length / LINE_CHARS));
+  return lines * LINE_PX + (/^ {0,3}(`{3,}|~{3,})/.test(raw) ? 40 : 10);
+}
+
+/**
+ * Keeps an element showing a growing Markdown text. Each top-level block has its own wrapper (`.md-block`), rendered
+ * once and left alone while later text arrives; only blocks whose source changed are rendered again —
  * normally just the last. While streaming, the last block is healed for display; when the text is final, nothing is
- * rebuilt unless the healed tail differs from the real one.
+ * rebuilt unless the healed tail differs from the real one. Each wrapper is sized by its estimate until it is laid
+ * out (`contain-intrinsic-size`), so blocks out of view cost no layout.
  *
  * With `progressive`, a long finished message shown from nothing (a conversation opened) renders its last blocks at
- * once — the end is what a chat shows first — and the earlier ones in short tasks after each paint, bottom up.
+ * once — the end is what a chat shows first — and the earlier ones in short tasks after each paint, bottom up. A
+ * block not filled in yet keeps its estimated height, so filling it in does not move what is in view.
  */
 export class IncrementalMarkdown {
   private split?: Split;
@@ -60,7 +77,7 @@ export class IncrementalMarkdown {
     }
     for (let i = 0; i < blocks.length; i++) {
       if (i < from) {
-        this.wrapper(i);
+        if (this.shown[i] === undefined) this.wrapper(i).style.minHeight = `${estimatePx(blocks[i].raw)}px`;
         continue;
       }
       const open = !final && i === blocks.length - 1;
@@ -86,6 +103,7 @@ export class IncrementalMarkdown {
     if (!el) {
       el = document.createElement('div');
       el.className = 'md-block';
+      el.style.containIntrinsicSize = `auto ${estimatePx(this.split!.blocks[i].raw)}px`;
       this.root.append(el);
       this.els.push(el);
     }
@@ -93,8 +111,14 @@ export class IncrementalMarkdown {
   }
 
   private show(i: number, source: string, transient: boolean): void {
+    const block = this.split!.blocks[i];
+    // The splitter's tokens are used once (marked's renderer may change them) and not kept with the message.
+    const tokens = source === block.raw ? block.tokens : undefined;
+    block.tokens = undefined;
     if (this.shown[i] === source) return;
-    this.wrapper(i).innerHTML = renderBlock(source, transient);
+    const el = this.wrapper(i);
+    el.innerHTML = renderBlock(source, transient, tokens);
+    el.style.minHeight = '';
     this.shown[i] = source;
   }
 

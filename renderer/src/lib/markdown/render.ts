@@ -1,6 +1,6 @@
 import hljs from 'highlight.js/lib/common';
 import { Lexer, Marked, type Token, type Tokens } from 'marked';
-import { sanitizeUntrusted } from '../sanitize';
+import { linkSuffix, sanitizeUntrusted, webUrl } from '../sanitize';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -24,12 +24,55 @@ function codeBlock(text: string, lang: string | undefined): string {
   );
 }
 
-const marked = new Marked({ gfm: true, renderer: { code: ({ text, lang }) => codeBlock(text, lang) } });
+/** A link's target as the sanitizer keeps it: marked's cleaned URL, if it is an absolute http(s) one; else null. */
+function webLink(href: string): string | null {
+  let clean: string;
+  try {
+    clean = encodeURI(href).replace(/%25/g, '%'); // what marked writes as the href
+  } catch {
+    return null;
+  }
+  return webUrl(clean);
+}
+
+const textBox = document.createElement('template');
+/** The text of inline markup, as the sanitizer's `textContent` reads it (a template's content: nothing loads or runs). */
+function textOf(html: string): string {
+  textBox.innerHTML = html;
+  return textBox.content.textContent ?? '';
+}
+
+/**
+ * A link to an http(s) page written as the sanitizer leaves it (its real target as `href` and `title`, the host
+ * after a text that does not name it, `target` and `rel`), so a block whose links are all such links is inert
+ * markup and skips the sanitizer. Other links keep marked's markup, for the sanitizer to judge.
+ */
+function webLinkHtml(inner: string, href: string): string | false {
+  const target = webLink(href);
+  if (target === null) return false;
+  const t = escapeHtml(target);
+  return (
+    `<a href="${t}" title="${t}" target="_blank" rel="noopener noreferrer">` +
+    `${inner}${escapeHtml(linkSuffix(target, textOf(inner)))}</a>`
+  );
+}
+
+const marked = new Marked({
+  gfm: true,
+  renderer: {
+    code: ({ text, lang }) => codeBlock(text, lang),
+    link(token) {
+      const inner = token.autolink ? escapeHtml(token.text) : this.parser.parseInline(token.tokens);
+      return webLinkHtml(inner, token.href);
+    },
+  },
+});
 
 /**
  * Tokens marked renders as fixed tags around escaped text (code blocks: the app's own markup around hljs-escaped
- * text), with no attribute but `start` (a number) and `align`: nothing the sanitizer would remove or rewrite. Raw
- * HTML, links, images and task-list checkboxes are not among them.
+ * text), with no attribute but `start` (a number) and `align`, and links to http(s) pages written as the sanitizer
+ * leaves them: nothing the sanitizer would remove or rewrite. Raw HTML, other links, images and task-list
+ * checkboxes are not among them.
  */
 const INERT = new Set([
   'space',
@@ -52,6 +95,7 @@ const INERT = new Set([
 /** Whether markup built from `tokens` is inert as marked writes it, so sanitizing it would change nothing. */
 export function isInert(tokens: Token[]): boolean {
   return tokens.every((t) => {
+    if (t.type === 'link') return webLink((t as Tokens.Link).href) !== null && isInert(t.tokens ?? []);
     if (!INERT.has(t.type) || (t.type === 'text' && t.escaped)) return false;
     if (t.type === 'list') return (t as Tokens.List).items.every((item) => !item.task && isInert(item.tokens));
     if (t.type === 'table') {
@@ -64,11 +108,11 @@ export function isInert(tokens: Token[]): boolean {
 
 /**
  * One block to HTML. Markup that is inert as marked builds it (most prose, lists, tables and code) skips the
- * sanitizer, the costliest step of a streaming frame; anything else from the model (raw HTML, links, images) is
- * sanitized.
+ * sanitizer, the costliest step of a streaming frame; anything else from the model (raw HTML, other links, images)
+ * is sanitized.
  */
-function renderUncached(raw: string): string {
-  const tokens = Lexer.lex(raw, { gfm: true });
+function renderUncached(raw: string, lexed?: Token[]): string {
+  const tokens = lexed ?? Lexer.lex(raw, { gfm: true });
   const html = marked.parser(tokens);
   return isInert(tokens) ? html : sanitizeUntrusted(html);
 }
@@ -78,11 +122,14 @@ function renderUncached(raw: string): string {
 const cache = new Map<string, string>();
 const CACHE_MAX = 4000;
 
-/** `transient`: a streaming tail that will not be seen again; rendered without filling the cache. */
-export function renderBlock(raw: string, transient = false): string {
+/**
+ * `transient`: a streaming tail that will not be seen again; rendered without filling the cache. `tokens`: `raw`
+ * as the block splitter already lexed it, so it is not lexed twice.
+ */
+export function renderBlock(raw: string, transient = false, tokens?: Token[]): string {
   let html = cache.get(raw);
   if (html === undefined) {
-    html = renderUncached(raw);
+    html = renderUncached(raw, tokens);
     if (transient) return html;
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(raw, html);
