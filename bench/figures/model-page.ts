@@ -141,7 +141,13 @@ async function openPage(page: Page, to: string, selectors: string[]) {
         check();
       });
       await frame();
-      return performance.now() - t0;
+      const took = performance.now() - t0;
+      // The page's own late work (snippets generated, the editor's code loaded and evaluated once per window) is
+      // done before the next page opens: otherwise Monaco's first evaluation, a long task of 0.2–0.5 s that no
+      // fetch tracks, lands in whichever open comes next.
+      const loaded = '[data-testid="snippet-workbench"] :is(.monaco-editor, .state-empty, .state-error)';
+      for (let i = 0; i < 600 && !document.querySelector(loaded); i++) await frame();
+      return took;
     },
     { h: to, sels: selectors },
   );
