@@ -133,11 +133,11 @@ describe('hooks/hub: Hub answers asked for before the page that shows them rende
 
   it('derived lists seen before in the window are shown in the first render, then asked again; errors show', async () => {
     const { api } = await import('../../renderer/src/api');
-    const answer = { models: [{ id: 'org/base-GGUF', downloads: 5 }], more: false };
+    const answer = { models: [{ id: 'org/base-GGUF', downloads: 5 }], more: false, freshness };
     const call = vi.spyOn(api, 'call').mockImplementation(async (name, input) => {
       const { relation } = input as { relation: string };
       if (relation === 'merge') throw { code: 'network', message: 'Hub down' };
-      return relation === 'quantized' ? answer : { models: [], more: false };
+      return relation === 'quantized' ? answer : { models: [], more: false, freshness };
     });
     try {
       const first = renderHook(() => useDerivedRepos('org/base'));

@@ -14,7 +14,7 @@ export type HubLive<T> =
   | { state: 'off' }
   | { state: 'error'; error: AppError };
 
-export const isHubOff = (e: unknown) =>
+const isHubOff = (e: unknown) =>
   ((e as AppError | undefined)?.details as { reason?: string } | undefined)?.reason === 'hub-off';
 
 /**
