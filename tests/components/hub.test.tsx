@@ -8,6 +8,7 @@ import {
   prefetchModel,
   takeArrived,
   takePrefetched,
+  useDerivedRepos,
   useHubLive,
 } from '../../renderer/src/hooks/hub';
 
@@ -86,5 +87,73 @@ describe('hooks/hub: Hub answers asked for before the page that shows them rende
     result.current.reload();
     rerender();
     await vi.waitFor(() => expect(fetcher).toHaveBeenCalledTimes(2));
+  });
+
+  it('a stale answer is asked again only after the page that shows it is painted', async () => {
+    const fetcher = vi.fn(async () => ({ markdown: 'now', freshness }));
+    const stale = () => ({ data: { markdown: 'seen before', freshness }, stale: true });
+    const { result } = renderHook(() => useHubLive(fetcher, ['painted-first'], stale));
+    // Mounted and its effects run: the call waits for the next frame.
+    expect(fetcher).not.toHaveBeenCalled();
+    expect(result.current.live).toMatchObject({ state: 'ok', markdown: 'seen before' });
+    await vi.waitFor(() => expect(result.current.live).toMatchObject({ state: 'ok', markdown: 'now' }));
+    expect(fetcher).toHaveBeenCalledTimes(1);
+  });
+
+  it('an answer equal to the one seen before is that same object, and a page showing it does not render again', async () => {
+    const { api } = await import('../../renderer/src/api');
+    let version = 1;
+    const call = vi
+      .spyOn(api, 'call')
+      .mockImplementation(async () => ({ model: { id: 'org/same', tags: [], v: version }, quants: [], freshness }));
+    try {
+      const first = await hubModel('org/same');
+      const again = await hubModel('org/same');
+      expect(again).toBe(first); // a new object from main, equal: the one already held
+      let renders = 0;
+      const { result } = renderHook(() => {
+        renders++;
+        return useHubLive(
+          () => hubModel('org/same'),
+          ['org/same'],
+          () => takeArrived('model:org/same'),
+        );
+      });
+      expect(result.current.live).toMatchObject({ state: 'ok', model: { v: 1 } });
+      await vi.waitFor(() => expect(call).toHaveBeenCalledTimes(3)); // revalidated once painted…
+      await act(() => call.mock.results[2].value as Promise<unknown>);
+      expect(renders).toBe(1); // …and the unchanged answer rendered nothing
+      version = 2;
+      result.current.reload();
+      await vi.waitFor(() => expect(result.current.live).toMatchObject({ state: 'ok', model: { v: 2 } }));
+    } finally {
+      call.mockRestore();
+    }
+  });
+
+  it('derived lists seen before in the window are shown in the first render, then asked again; errors show', async () => {
+    const { api } = await import('../../renderer/src/api');
+    const answer = { models: [{ id: 'org/base-GGUF', downloads: 5 }], more: false, freshness };
+    const call = vi.spyOn(api, 'call').mockImplementation(async (name, input) => {
+      const { relation } = input as { relation: string };
+      if (relation === 'merge') throw { code: 'network', message: 'Hub down' };
+      return relation === 'quantized' ? answer : { models: [], more: false, freshness };
+    });
+    try {
+      const first = renderHook(() => useDerivedRepos('org/base'));
+      expect(first.result.current.derived).toEqual({}); // nothing seen yet, and nothing asked before the paint
+      expect(call).not.toHaveBeenCalled();
+      await vi.waitFor(() => expect(first.result.current.derived.quantized).toEqual(answer));
+      await vi.waitFor(() => expect(first.result.current.error?.message).toBe('Hub down'));
+      first.unmount();
+
+      const again = renderHook(() => useDerivedRepos('org/base'));
+      expect(again.result.current.derived.quantized).toEqual(answer);
+      expect(again.result.current.error).toBeUndefined();
+      await vi.waitFor(() => expect(call).toHaveBeenCalledTimes(8));
+      expect(call.mock.calls.every(([name]) => name === 'hub.derived')).toBe(true);
+    } finally {
+      call.mockRestore();
+    }
   });
 });

@@ -45,14 +45,17 @@ export function useFit(id: string, model: ModelRecord | undefined, quants: GgufQ
   // A header read for another repo's file does not describe this one.
   const header = loaded?.file === file ? loaded : undefined;
 
+  // Only a GGUF repo's quantizations need the machine: other pages send nothing (and do not render again).
+  const needed = quants.length > 0;
   useEffect(() => {
+    if (!needed) return;
     let live = true;
     api.call('system.hardware', {}).then(
       (h) => live && setHardware(h),
       (e: AppError) => live && setHardwareError(e),
     );
     return () => void (live = false);
-  }, []);
+  }, [needed]);
 
   useEffect(() => {
     if (!file) return;

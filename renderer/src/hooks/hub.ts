@@ -1,10 +1,10 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Output } from '@shared/contract';
 import type { HubFreshness } from '@shared/contract/hub';
-import type { RepoKind } from '@shared/contract/hub-repo';
+import type { LineageRelation, RepoKind, RepoLink } from '@shared/contract/hub-repo';
 import { api } from '../api';
 import type { AppError } from '@shared/errors';
-import { useQuery, type AtHand } from './query';
+import { afterPaint, useQuery, type AtHand } from './query';
 import { useSettings } from '../store/settings';
 
 /** A Hub answer as a page holds it: loading, the answer, "live access off and nothing cached", or an error. */
@@ -14,7 +14,7 @@ export type HubLive<T> =
   | { state: 'off' }
   | { state: 'error'; error: AppError };
 
-export const isHubOff = (e: unknown) =>
+const isHubOff = (e: unknown) =>
   ((e as AppError | undefined)?.details as { reason?: string } | undefined)?.reason === 'hub-off';
 
 /**
@@ -59,19 +59,33 @@ function remember(key: string, value: unknown): void {
   if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value!);
 }
 
+/** Whether two answers (plain JSON data) are the same. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k as keyof typeof a], b[k as keyof typeof b]));
+}
+
 const inFlight = new Map<string, Promise<unknown>>();
 
 /**
  * Asks main and remembers the answer under `key`; a call for a key already on its way joins it (a page's load and
- * the prefetch on its address change may come in either order).
+ * the prefetch on its address change may come in either order). An answer equal to the one seen before is that
+ * same object, so a page revalidating what it shows does not render again.
  */
 function ask<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const running = inFlight.get(key);
   if (running) return running as Promise<T>;
   const call = fn()
     .then((v) => {
-      remember(key, v);
-      return v;
+      const before = seen.get(key) as T | undefined;
+      const kept = before !== undefined && sameJson(before, v) ? before : v;
+      remember(key, kept);
+      return kept;
     })
     .finally(() => inFlight.delete(key));
   inFlight.set(key, call);
@@ -149,8 +163,12 @@ const modelKey = (id: string) => `model:${id}`;
 export const prefetchReadme = (kind: RepoKind, id: string) =>
   prefetchHub(readmeKey(kind, id), () => api.call('hub.readme', { kind, id }));
 
-/** Starts a model page's Hub calls (details and card) before the page renders. */
+/**
+ * Starts a model page's Hub calls (details and card) before the page renders. A page seen before in this window
+ * renders what it saw and asks again once painted (useQuery), so nothing is sent ahead of its first frame.
+ */
 export function prefetchModel(id: string): void {
+  if (seen.has(modelKey(id))) return;
   prefetchHub(modelKey(id), () => api.call('hub.model', { id }));
   prefetchReadme('model', id);
 }
@@ -161,3 +179,52 @@ export const hubModel = (id: string): Promise<Output<'hub.model'>> =>
 
 /** A model's Hub details at hand for the page's first render (see takeArrived). */
 export const arrivedModel = (id: string) => takeArrived<Output<'hub.model'>>(modelKey(id));
+
+export const LINEAGE_RELATIONS: LineageRelation[] = ['quantized', 'finetune', 'adapter', 'merge'];
+export type Derived = Partial<Record<LineageRelation, { models: RepoLink[]; more: boolean }>>;
+const derivedKey = (id: string, relation: LineageRelation) => `derived:${relation}:${id}`;
+
+/** The lists of `id` this window has seen (shown at once, then asked again). */
+function seenDerived(id: string): Derived {
+  const out: Derived = {};
+  for (const r of LINEAGE_RELATIONS)
+    if (seen.has(derivedKey(id, r))) out[r] = seen.get(derivedKey(id, r)) as Derived[LineageRelation];
+  return out;
+}
+
+/**
+ * The Hub repos derived from a model (quantizations, fine-tunes, adapters, merges), each list shown as it arrives.
+ * Lists seen before in this window are shown in the first render; all four are asked once the page is painted (they
+ * sit below the page's first screen). With live Hub access off and nothing cached, the lists are simply absent.
+ */
+export function useDerivedRepos(id: string): { derived: Derived; error?: AppError } {
+  const [shown, setShown] = useState(() => ({
+    id,
+    derived: seenDerived(id),
+    error: undefined as AppError | undefined,
+  }));
+  let current = shown;
+  if (shown.id !== id) {
+    current = { id, derived: seenDerived(id), error: undefined };
+    setShown(current);
+  }
+  useEffect(() => {
+    let stale = false;
+    const cancel = afterPaint(() => {
+      for (const relation of LINEAGE_RELATIONS)
+        ask(derivedKey(id, relation), () => api.call('hub.derived', { id, relation })).then(
+          (res) =>
+            !stale &&
+            setShown((s) =>
+              s.id !== id || s.derived[relation] === res ? s : { ...s, derived: { ...s.derived, [relation]: res } },
+            ),
+          (e: unknown) => !stale && !isHubOff(e) && setShown((s) => (s.id !== id ? s : { ...s, error: e as AppError })),
+        );
+    });
+    return () => {
+      stale = true;
+      cancel();
+    };
+  }, [id]);
+  return current;
+}

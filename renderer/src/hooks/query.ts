@@ -15,6 +15,29 @@ export interface AtHand<T> {
 }
 
 /**
+ * Runs `fn` once the next frame has been painted (a task after that frame's rendering), or after 100 ms where no
+ * frame comes (a hidden window). Returns a cancel function.
+ */
+export function afterPaint(fn: () => void): () => void {
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+  const timer = setTimeout(go, 100);
+  const frame = requestAnimationFrame(() => setTimeout(go, 0));
+  return () => {
+    done = true;
+    clearTimeout(timer);
+    cancelAnimationFrame(frame);
+  };
+}
+
+const sameDeps = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((d, i) => Object.is(d, b[i]));
+
+/**
  * The one way a component waits for main: runs `fetch` when `deps` change (never with `enabled` false), drops
  * answers that arrive after a newer request, and keeps the last error for the screen's error state.
  */
@@ -30,28 +53,40 @@ export function useQuery<T>(
     { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; error: AppErrorShape }
   >(() => (first ? { state: 'ok', data: first.data } : { state: 'loading' }));
   const skipFirst = useRef(first?.stale === false);
-  const revalidate = useRef(first?.stale === true);
+  // The inputs the stale answer was shown for: it is asked again for them, and kept on screen meanwhile.
+  const staleFor = useRef(first?.stale === true ? deps : undefined);
   const seq = useRef(0);
   const fetchRef = useRef(fetch);
   fetchRef.current = fetch;
-  const run = useCallback(() => {
+  const ask = useCallback((keep: boolean) => {
     const mine = ++seq.current;
-    const keep = revalidate.current;
-    revalidate.current = false;
     if (!keep) setState({ state: 'loading' });
     fetchRef.current().then(
-      (data) => mine === seq.current && setState({ state: 'ok', data }),
+      // The very answer already shown (an unchanged revalidation, see hooks/hub.ts) renders nothing.
+      (data) =>
+        mine === seq.current && setState((s) => (s.state === 'ok' && s.data === data ? s : { state: 'ok', data })),
       (error: AppErrorShape) => mine === seq.current && !keep && setState({ state: 'error', error }),
     );
   }, []);
+  const reload = useCallback(() => ask(false), [ask]);
   useEffect(() => {
+    let cancel: (() => void) | undefined;
     if (skipFirst.current) skipFirst.current = false;
-    else if (enabled) run();
+    else if (enabled && staleFor.current && sameDeps(staleFor.current, deps))
+      // Asked again once the stale answer is painted: the page's first frame does not wait for the call.
+      cancel = afterPaint(() => {
+        staleFor.current = undefined;
+        ask(true);
+      });
+    else if (enabled) ask(false);
     // An answer that arrives after the inputs changed (or the component left) is dropped.
-    return () => void (seq.current += 1);
+    return () => {
+      cancel?.();
+      seq.current += 1;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [enabled, run, ...deps]);
-  return { ...state, reload: run };
+  }, [enabled, ask, ...deps]);
+  return { ...state, reload };
 }
 
 /** A call a user starts (save, approve, open): `run` resolves with the answer, `busy` and `error` for the screen. */

@@ -1,7 +1,7 @@
 import type { LineageRelation } from '@shared/contract/hub-repo';
 import { baseModels, derivedHeading } from '@shared/lineage';
 import type { ModelRecord } from '@shared/model-record';
-import { LINEAGE_RELATIONS as RELATIONS, useDerivedRepos } from '../../hooks/catalogue';
+import { LINEAGE_RELATIONS as RELATIONS, useDerivedRepos } from '../../hooks/hub';
 import { CatLink } from './links';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });

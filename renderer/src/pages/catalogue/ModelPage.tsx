@@ -6,7 +6,7 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { SnippetWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
-import { parseHash } from '../../store/route';
+import { useRoute } from '../../store/route';
 import { useSettings } from '../../store/settings';
 import { Freshness } from './Freshness';
 import { Lineage } from './Lineage';
@@ -19,15 +19,13 @@ import { arrivedModel, hubModel, prefetchModel, prefetchReadme, useHubLive } fro
 import { useFit } from '../../hooks/fit';
 
 /**
- * A model page's Hub calls (details and card) start as soon as its address is set, before React renders the
- * page, so a page seen before opens from main's cache without waiting for its own first paint.
+ * A model page's Hub calls (details and card) start as soon as the route store hears of its address: a store
+ * listener runs inside the store's update, before React renders the route change (which it does in a microtask), so
+ * the calls are on their way while the page renders.
  */
-function prefetchModelPage(hash: string): void {
-  const { page, params } = parseHash(hash);
-  if (page !== 'catalogue' || params[0] !== 'model' || !params[1]) return;
-  prefetchModel(params[1]);
-}
-window.addEventListener('hashchange', () => prefetchModelPage(location.hash));
+useRoute.subscribe(({ page, params }) => {
+  if (page === 'catalogue' && params[0] === 'model' && params[1]) prefetchModel(params[1]);
+});
 
 const noQuants: GgufQuant[] = [];
 const fmtCount = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });

@@ -1,16 +1,20 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RepoKind } from '@shared/contract/hub-repo';
 import type { AppError } from '@shared/errors';
 import { ExternalLink } from '../../components/ExternalLink';
 import { ErrorState, Loading } from '../../components/States';
 import { hubUrlRewriter, repoWebPath } from '../../lib/hub-card-text';
-import { renderCardProgressively } from '../../lib/hub-card';
+import { renderCardProgressively, warmCardRenderer } from '../../lib/hub-card';
 import { formatBytes } from '../../lib/format';
 import { CardFields } from './CardFields';
 import { Freshness } from './Freshness';
 import { useHubEndpoint, useHubReadme } from '../../hooks/hub';
 
 const noun = { model: 'model card', dataset: 'dataset card', space: 'Space card' };
+
+// Loaded with the first repo page of a window: the card renderer's one-time compilation happens while the window is
+// idle, not while the next card's page opens.
+if (typeof requestIdleCallback === 'function') requestIdleCallback(warmCardRenderer, { timeout: 5_000 });
 
 /** A repo's README rendered as sanitised markdown, front matter shown as fields above it. */
 export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; cardData?: Record<string, unknown> }) {
@@ -23,10 +27,15 @@ export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; c
   const markdown = live.state === 'ok' ? live.markdown : undefined;
   const hubPage = `${endpoint.replace(/\/+$/, '')}/${repoWebPath(kind, id)}`;
 
-  useEffect(() => {
+  // A layout effect: the first piece goes in with the commit that mounts the card, so the frame that paints the page
+  // shows it (a passive effect runs after that paint when the page renders from an answer that just arrived).
+  useLayoutEffect(() => {
     if (!body.current || markdown === undefined) return;
-    return renderCardProgressively(body.current, markdown, rewrite, { onDone: () => setRenderedFor(markdown) });
-  }, [markdown, rewrite]);
+    return renderCardProgressively(body.current, markdown, rewrite, {
+      onDone: () => setRenderedFor(markdown),
+      cacheKey: `${endpoint} ${kind} ${id}`,
+    });
+  }, [markdown, rewrite, endpoint, kind, id]);
 
   if (live.state === 'loading') return <Loading label={`Loading the ${noun[kind]}…`} />;
   if (live.state === 'off')
