@@ -12,9 +12,10 @@ export const BOOT_TEMPLATE_ID = 'boot';
  * renderer/src/store/route.ts does (a first segment that is no page means the catalogue's landing). The theme follows
  * the system until the app has read the user's own choice.
  *
- * First of all, the web mode's secret, which arrives once in the address's fragment, is kept for this tab
- * (sessionStorage, where renderer/src/api.ts reads it) and removed from the address bar: before anything (a link, a
- * key) can change the fragment, the app's script being loaded only later.
+ * First of all, it reads the web mode's secret, which arrives once in the address's fragment: before anything (a
+ * link, a key) can change the fragment, the app's script being loaded only later. The secret is kept for this tab
+ * (sessionStorage, where renderer/src/api.ts reads it) and removed from the address bar just before the app is put
+ * in: both cost the first paint ~8 ms (the storage's first use, a same-document navigation).
  *
  * Then it loads the app: the build keeps the app's script and preload tags in an inert `<template>`, so nothing of
  * the app is fetched, compiled or run before the landing's first paint (on two cores, that work delayed it). Where
@@ -24,12 +25,14 @@ export const BOOT_TEMPLATE_ID = 'boot';
 export const FIRST_PAINT_SCRIPT =
   '(function(){var h=document.documentElement;' +
   `var s=new URLSearchParams(location.hash.slice(1)).get(${JSON.stringify(WEB.tokenFragment)});` +
-  `if(s){sessionStorage.setItem(${JSON.stringify(WEB.secretStorageKey)},s);history.replaceState(null,'',location.pathname+location.search);}` +
   "var p=location.hash.replace(/^#\\/?/,'').split('/').filter(Boolean);" +
   `var pages=${JSON.stringify(pages)};` +
   "if(!(p.length===0||pages.indexOf(p[0])<0||(p[0]==='catalogue'&&p.length===1)))h.removeAttribute('data-first-screen');" +
   "h.setAttribute('data-theme',matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light');" +
   `var t=document.getElementById(${JSON.stringify(BOOT_TEMPLATE_ID)}),done=false;` +
-  'var boot=function(){if(done||!t)return;done=true;document.head.appendChild(document.importNode(t.content,true));};' +
+  'var boot=function(){if(done)return;done=true;' +
+  `if(s){sessionStorage.setItem(${JSON.stringify(WEB.secretStorageKey)},s);` +
+  `if(new URLSearchParams(location.hash.slice(1)).get(${JSON.stringify(WEB.tokenFragment)})===s)history.replaceState(null,'',location.pathname+location.search);}` +
+  'if(t)document.head.appendChild(document.importNode(t.content,true));};' +
   "if(h.hasAttribute('data-first-screen')){requestAnimationFrame(function(){setTimeout(boot,0);});setTimeout(boot,100);}" +
   'else boot();})();';

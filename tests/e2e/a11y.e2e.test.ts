@@ -28,8 +28,13 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
   const check = async (state: string) => {
     // Snippets being regenerated and Hub rows being refreshed are dimmed for a moment: judge the settled page.
     await page.locator('.sw-stale, .hub-list.stale').first().waitFor({ state: 'detached' });
-    // Let a frame pass so the state is painted before it is judged.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    // Let running transitions end (a hover's fade-in judged half-way has half the contrast) and a frame pass, so the
+    // state is painted before it is judged.
+    await page.evaluate(async () => {
+      const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+      await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    });
     found.push(...(await checkBothThemes(page, state)));
   };
   // Every state of a test is checked before the test fails, so one run lists all its findings.

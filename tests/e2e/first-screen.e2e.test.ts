@@ -97,7 +97,7 @@ describe('first screen from index.html', () => {
     await page.route(/\/assets\/index-[^/]+\.js$/, async (r) => (await held, r.continue()));
     await page.goto(app.url, { waitUntil: 'commit' });
     await expect.poll(() => landing(page).isVisible()).toBe(true);
-    expect(page.url()).not.toContain('token=');
+    await expect.poll(() => page.url()).not.toContain('token=');
     await page.evaluate(() => (location.hash = '#/settings'));
     release();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
