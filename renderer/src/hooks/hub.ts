@@ -4,7 +4,8 @@ import type { HubFreshness } from '@shared/contract/hub';
 import type { LineageRelation, RepoKind, RepoLink } from '@shared/contract/hub-repo';
 import { api } from '../api';
 import type { AppError } from '@shared/errors';
-import { afterPaint, useQuery, type AtHand } from './query';
+import { afterPaint } from '../lib/after-paint';
+import { useQuery, type AtHand } from './query';
 import { useSettings } from '../store/settings';
 
 /** A Hub answer as a page holds it: loading, the answer, "live access off and nothing cached", or an error. */

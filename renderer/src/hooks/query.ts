@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppErrorShape } from '@shared/errors';
+import { afterPaint } from '../lib/after-paint';
 
 /** What a screen shows of one answer from main: loading, the answer, or the error (with Retry). */
 export type Query<T> =
@@ -12,26 +13,6 @@ export interface AtHand<T> {
   data: T;
   /** Shown at once, then asked again behind it; a failed revalidation keeps it on screen. */
   stale: boolean;
-}
-
-/**
- * Runs `fn` once the next frame has been painted (a task after that frame's rendering), or after 100 ms where no
- * frame comes (a hidden window). Returns a cancel function.
- */
-export function afterPaint(fn: () => void): () => void {
-  let done = false;
-  const go = () => {
-    if (done) return;
-    done = true;
-    fn();
-  };
-  const timer = setTimeout(go, 100);
-  const frame = requestAnimationFrame(() => setTimeout(go, 0));
-  return () => {
-    done = true;
-    clearTimeout(timer);
-    cancelAnimationFrame(frame);
-  };
 }
 
 const sameDeps = (a: readonly unknown[], b: readonly unknown[]) =>

@@ -1,6 +1,7 @@
 import { Marked } from 'marked';
 import { sanitizeUntrusted } from './sanitize';
 import { splitMarkdown, type UrlRewriter } from './hub-card-text';
+import { afterPaint } from './after-paint';
 
 /** What a card may not carry at all: no styling of the app, no forms, no embedded documents or media. */
 const CARD_FORBID_TAGS = [
@@ -110,9 +111,8 @@ export function renderCardProgressively(
   };
   append();
   performance.mark('hub-card:first');
-  // One batch per frame, run just after the frame is painted (rAF → task): a chain of bare timeouts would let
-  // the browser postpone painting until all pieces are in.
-  const later = () => requestAnimationFrame(() => setTimeout(step, 0));
+  // One batch per frame, run just after the frame is painted.
+  const later = () => afterPaint(step);
   const step = () => {
     if (cancelled) return;
     const t0 = performance.now();

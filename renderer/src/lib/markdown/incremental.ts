@@ -1,6 +1,7 @@
 import { healTail } from './heal';
 import { renderBlock } from './render';
 import { splitBlocks, type Split } from './blocks';
+import { afterPaint } from '../after-paint';
 
 /** Markdown to sanitized HTML in one go, through the same per-block cache the streaming view fills. */
 export function renderMarkdown(text: string): string {
@@ -136,13 +137,13 @@ export class IncrementalMarkdown {
           this.show(next, blocks[next].raw, false);
           next--;
         }
-        if (next >= 0) requestAnimationFrame(() => setTimeout(step, 0));
+        if (next >= 0) afterPaint(step);
         else {
           if (this.fill === job) this.fill = undefined;
           done();
         }
       };
-      requestAnimationFrame(() => setTimeout(step, 0));
+      afterPaint(step);
     });
   }
 }

@@ -7,6 +7,7 @@ import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { catalogueHref, type CatalogueKind } from './links';
+import { afterPaint } from '../../lib/after-paint';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const hubPageKind: Record<HubKind, CatalogueKind> = { models: 'model', datasets: 'dataset', spaces: 'app' };
@@ -112,9 +113,7 @@ function HubList({
   useLayoutEffect(() => {
     const count = st.results.length;
     if (!count) return;
-    requestAnimationFrame(() =>
-      setTimeout(() => performance.mark('hub-search:painted', { detail: { kind, count } }), 0),
-    );
+    afterPaint(() => performance.mark('hub-search:painted', { detail: { kind, count } }));
   }, [st.results, kind]);
 
   const list = useMemo(

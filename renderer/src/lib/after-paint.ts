@@ -1,0 +1,21 @@
+/**
+ * Runs `fn` once the next frame has been painted (a task queued from that frame's callbacks runs after its
+ * rendering), or after 100 ms where no frame comes (a window not shown). Work chained this way lets every frame
+ * paint in between, where a chain of bare timeouts lets the browser postpone painting. Returns a cancel function.
+ */
+export function afterPaint(fn: () => void): () => void {
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    fn();
+  };
+  const timer = setTimeout(go, 100);
+  const frame = requestAnimationFrame(() => setTimeout(go, 0));
+  return () => {
+    done = true;
+    clearTimeout(timer);
+    cancelAnimationFrame(frame);
+  };
+}
