@@ -7,7 +7,7 @@ import { buildCatalogue } from './electron/main/services/catalogue/build';
 import { CATALOGUE_ASSET } from './shared/catalogue-asset';
 import { renderFirstScreenHtml } from './scripts/first-screen';
 import { FIRST_PAINT_SCRIPT_SOURCE } from './electron/main/services/static-files';
-import { BOOT_TEMPLATE_ID, FIRST_PAINT_SCRIPT } from './shared/first-paint';
+import { BOOT_TEMPLATE_ID, FIRST_PAINT_SCRIPT, LANDING_END_ID } from './shared/first-paint';
 
 /**
  * The embedded catalogue as a static asset of the renderer, built once here: the page fetches it (preloaded by
@@ -69,12 +69,12 @@ function catalogueAsset(): Plugin[] {
           return headless
             .replace(
               '</head>',
-              `  ${styles.join('\n    ')}\n    <template id="${BOOT_TEMPLATE_ID}">${appTags.join('')}</template>\n  </head>`,
+              `  <link rel="expect" href="#${LANDING_END_ID}" blocking="render" />\n    ${styles.join('\n    ')}\n    <template id="${BOOT_TEMPLATE_ID}">${appTags.join('')}</template>\n  </head>`,
             )
             .replace("script-src 'self'", `script-src 'self' ${FIRST_PAINT_SCRIPT_SOURCE}`)
             .replace(
               '<div id="root"></div>',
-              `<script>${FIRST_PAINT_SCRIPT}</script>\n    <div id="root" inert>${landing}</div>`,
+              `<script>${FIRST_PAINT_SCRIPT}</script>\n    <div id="root" inert>${landing}</div><div id="${LANDING_END_ID}"></div>`,
             );
         },
       },

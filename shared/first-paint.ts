@@ -5,6 +5,12 @@ import { WEB } from './transport';
 export const BOOT_TEMPLATE_ID = 'boot';
 
 /**
+ * The id of the empty element after the landing: index.html's head holds `<link rel="expect" blocking="render">` on
+ * it, so no frame is drawn before the whole landing is parsed (HTML arriving in pieces was painted piece by piece).
+ */
+export const LANDING_END_ID = 'landing-end';
+
+/**
  * The script index.html runs before its first paint, inline (allowed by its hash in the CSP: see
  * electron/main/services/static-files.ts), so the paint waits for no request. index.html carries the catalogue
  * landing prerendered at build time (scripts/first-screen.ts), and main marks the page when that landing is this
@@ -19,8 +25,10 @@ export const BOOT_TEMPLATE_ID = 'boot';
  *
  * Then it loads the app: the build keeps the app's script and preload tags in an inert `<template>`, so nothing of
  * the app is fetched, compiled or run before the landing's first paint (on two cores, that work delayed it). Where
- * the landing is the first screen, the tags go in after that paint (a task queued from the next frame runs once it
- * is painted; 100 ms at most where frames do not come, a window not shown yet); elsewhere at once.
+ * the landing is the first screen, the tags go in after that paint: a task queued from the first frame after the
+ * whole document is parsed runs once it is painted (a frame before that, while the parser waited for more HTML, put
+ * the app in ahead of the landing's paint). 100 ms at most: where frames do not come (a window not shown yet) or the
+ * HTML is slow to arrive, the app loads meanwhile. Elsewhere at once.
  */
 export const FIRST_PAINT_SCRIPT =
   '(function(){var h=document.documentElement;' +
@@ -34,5 +42,5 @@ export const FIRST_PAINT_SCRIPT =
   `if(s){sessionStorage.setItem(${JSON.stringify(WEB.secretStorageKey)},s);` +
   `if(new URLSearchParams(location.hash.slice(1)).get(${JSON.stringify(WEB.tokenFragment)})===s)history.replaceState(null,'',location.pathname+location.search);}` +
   'if(t)document.head.appendChild(document.importNode(t.content,true));};' +
-  "if(h.hasAttribute('data-first-screen')){requestAnimationFrame(function(){setTimeout(boot,0);});setTimeout(boot,100);}" +
+  "if(h.hasAttribute('data-first-screen')){document.addEventListener('DOMContentLoaded',function(){requestAnimationFrame(function(){setTimeout(boot,0);});});setTimeout(boot,100);}" +
   'else boot();})();';

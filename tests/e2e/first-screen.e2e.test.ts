@@ -86,6 +86,35 @@ describe('first screen from index.html', () => {
     await page.close();
   });
 
+  it('its first frame is the whole landing: on a slow link nothing is painted before index.html has all arrived', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.route(/\/assets\/index-[^/]+\.js$/, (r) => r.abort());
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    // ~26 KB of HTML at 60 KB/s: the parser gets it in pieces and would paint each (a sidebar, then half a list).
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: 60 * 1024,
+      uploadThroughput: -1,
+    });
+    await page.goto(app.url, { waitUntil: 'domcontentloaded' });
+    await expect.poll(() => landing(page).isVisible()).toBe(true);
+    const t = await page.evaluate(
+      () =>
+        new Promise<{ htmlEnd: number; firstPaint: number }>((done) => {
+          new PerformanceObserver((l) => {
+            const fcp = l.getEntriesByName('first-contentful-paint')[0];
+            const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+            if (fcp) done({ htmlEnd: nav.responseEnd, firstPaint: fcp.startTime });
+          }).observe({ type: 'paint', buffered: true });
+        }),
+    );
+    expect(t.htmlEnd).toBeGreaterThan(200);
+    expect(t.firstPaint).toBeGreaterThanOrEqual(t.htmlEnd);
+    await page.close();
+  });
+
   it('the web secret is taken from the address before the app loads: a page changed first still reaches main', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
