@@ -2,35 +2,12 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubFreshness } from '@shared/contract/hub';
-import {
-  hubModel,
-  prefetchHub,
-  prefetchModel,
-  takeArrived,
-  takePrefetched,
-  useDerivedRepos,
-  useHubLive,
-} from '../../renderer/src/hooks/hub';
+import { arrivedModel, hubModel, prefetchModel, useDerivedRepos, useHubLive } from '../../renderer/src/hooks/hub';
 
 afterEach(cleanup);
 const freshness: HubFreshness = { source: 'cache', fetchedAt: '2026-11-23T10:00:00.000Z' };
 
 describe('hooks/hub: Hub answers asked for before the page that shows them renders', () => {
-  it('one call per key until claimed; an arrived answer can be taken for the first render, once', async () => {
-    const fn = vi.fn(async () => ({ markdown: '# Hi', freshness }));
-    prefetchHub('readme:model:a/b', fn);
-    prefetchHub('readme:model:a/b', fn);
-    expect(fn).toHaveBeenCalledTimes(1);
-    expect(takeArrived('readme:model:a/b')).toBeUndefined(); // not arrived yet: the page shows loading
-    await vi.waitFor(() =>
-      expect(takeArrived('readme:model:a/b')).toEqual({ data: { markdown: '# Hi', freshness }, stale: false }),
-    );
-    expect(takePrefetched('readme:model:a/b')).toBeUndefined();
-    // Taken once as fresh; afterwards it is what this window saw last: shown, then asked again.
-    expect(takeArrived('readme:model:a/b')).toEqual({ data: { markdown: '# Hi', freshness }, stale: true });
-    expect(takeArrived('readme:model:c/d')).toBeUndefined();
-  });
-
   it("a page's own call and the prefetch on its address change join one call to main, in either order", async () => {
     const { api } = await import('../../renderer/src/api');
     const answers = new Map<string, (v: unknown) => void>();
@@ -116,7 +93,7 @@ describe('hooks/hub: Hub answers asked for before the page that shows them rende
         return useHubLive(
           () => hubModel('org/same'),
           ['org/same'],
-          () => takeArrived('model:org/same'),
+          () => arrivedModel('org/same'),
         );
       });
       expect(result.current.live).toMatchObject({ state: 'ok', model: { v: 1 } });
