@@ -108,11 +108,12 @@ function HubList({
     if (st.next && !st.loading && !st.refreshing && !st.error && lastIndex >= st.results.length - PREFETCH_ROWS)
       void more(kind);
   }, [lastIndex, st.next, st.loading, st.refreshing, st.error, st.results.length, kind, more]);
-  // For `npm run bench` (answer → painted): rows are committed here; the task after the next frame's callbacks runs
-  // once that frame is painted. A mark per page loaded costs a few bytes.
+  // For `npm run bench` (answer → rendered → painted): rows are committed here; the task after the next frame's
+  // callbacks runs once that frame is painted. Two marks per page loaded cost a few bytes.
   useLayoutEffect(() => {
     const count = st.results.length;
     if (!count) return;
+    performance.mark('hub-search:rendered', { detail: { kind, count } });
     afterPaint(() => performance.mark('hub-search:painted', { detail: { kind, count } }));
   }, [st.results, kind]);
 
