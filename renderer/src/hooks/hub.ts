@@ -5,8 +5,8 @@ import type { LineageRelation, RepoKind, RepoLink } from '@shared/contract/hub-r
 import { api } from '../api';
 import type { AppError } from '@shared/errors';
 import { afterPaint } from '../lib/after-paint';
-import { AnswerCache } from '../lib/answer-cache';
-import { useQuery, type AtHand } from './query';
+import { AnswerCache, type AtHand } from '../lib/answer-cache';
+import { useQuery } from './query';
 import { useSettings } from '../store/settings';
 
 /** A Hub answer as a page holds it: loading, the answer, "live access off and nothing cached", or an error. */

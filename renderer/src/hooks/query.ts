@@ -1,19 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppErrorShape } from '@shared/errors';
 import { afterPaint } from '../lib/after-paint';
+import type { AtHand } from '../lib/answer-cache';
 
 /** What a screen shows of one answer from main: loading, the answer, or the error (with Retry). */
 export type Query<T> =
   | { state: 'loading'; reload(): void }
   | { state: 'ok'; data: T; reload(): void }
   | { state: 'error'; error: AppErrorShape; reload(): void };
-
-/** An answer a screen already holds: fresh (a prefetch for this visit) or stale (seen earlier in this window). */
-export interface AtHand<T> {
-  data: T;
-  /** Shown at once, then asked again behind it; a failed revalidation keeps it on screen. */
-  stale: boolean;
-}
 
 const sameDeps = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((d, i) => Object.is(d, b[i]));

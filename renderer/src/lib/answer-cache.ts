@@ -1,4 +1,9 @@
-import type { AtHand } from '../hooks/query';
+/** An answer a screen already holds: fresh (a call started ahead for this visit) or stale (seen earlier). */
+export interface AtHand<T> {
+  data: T;
+  /** Shown at once, then asked again behind it; a failed revalidation keeps it on screen. */
+  stale: boolean;
+}
 
 interface Entry {
   /** The last answer (plain JSON data). */
