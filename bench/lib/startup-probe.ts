@@ -19,7 +19,7 @@ export interface StartupSplit {
   render: number;
   /** Navigation start → the main thread's paint of the first frame showing `selector` (the landing, or the app's). */
   painted: number;
-  /** Navigation start → that frame on screen (see readPresented). */
+  /** Navigation start → that frame on screen (see watchStartup). */
   presented: number;
   /** Navigation start → the app's own catalogue painted (`interactive` selector): React has mounted. */
   interactive: number;
@@ -37,9 +37,12 @@ const STARTUP_DONE = 'hubdesk-bench: start-up recorded';
  * Installed before any of the page's own scripts (addInitScript): records long tasks; when `selector` (and
  * `interactive`) first appear, the time of the paint that shows it (a task queued from the next animation frame runs
  * after the main thread's paint); and the first contentful paint, which the browser times when the frame is on screen
- * (rasterised and presented: with much text, tens of ms after the main thread's paint). Returns a promise of that
- * record being complete (in an object: an async function cannot return a pending promise): the page says so on its console, so nothing is evaluated in it before (Playwright's first
- * evaluation injects ~330 KB of script, which delayed the landing's frame by ~20 ms).
+ * (rasterised and presented: with much text, tens of ms after the main thread's paint). `selector` is on screen at
+ * the later of the two (the first paint with content is its frame, or an earlier one).
+ *
+ * Returns a promise of that record being complete, in an object (an async function cannot return a pending promise).
+ * The page says so on its console, so nothing is evaluated in it before: Playwright's first evaluation injects ~330 KB
+ * of script, which delayed the landing's frame by ~20 ms.
  */
 export async function watchStartup(
   page: Page,
@@ -49,12 +52,19 @@ export async function watchStartup(
   const done = page.waitForEvent('console', { predicate: (m) => m.text() === STARTUP_DONE, timeout: 30_000 });
   await page.addInitScript(
     ({ selector, interactive, doneText }) => {
-      const st = { longTasks: [] as { start: number; duration: number }[], painted: 0, interactive: 0, fcp: 0 };
+      const st = {
+        longTasks: [] as { start: number; duration: number }[],
+        painted: 0,
+        interactive: 0,
+        fcp: 0,
+        presented: 0,
+      };
       (window as unknown as { __startup: typeof st }).__startup = st;
       let said = false;
       const check = () => {
         if (said || !(st.painted > 0 && st.interactive > 0 && st.fcp > 0)) return;
         said = true;
+        st.presented = Math.max(st.painted, st.fcp);
         console.debug(doneText);
       };
       new PerformanceObserver((list) => {
@@ -89,15 +99,12 @@ export async function watchStartup(
   return { recorded: done.then(() => undefined) };
 }
 
-/**
- * Navigation start → `selector` on screen: the later of its frame painted and the first contentful paint presented
- * (the first paint with content is that frame, or an earlier one). Call once watchStartup's `recorded` has resolved.
- */
+/** Navigation start → `selector` on screen (see watchStartup). Call once watchStartup's `recorded` has resolved. */
 export async function readPresented(page: Page): Promise<{ presented: number; timeOrigin: number }> {
-  return page.evaluate(() => {
-    const st = (window as unknown as { __startup: { painted: number; fcp: number } }).__startup;
-    return { presented: Math.max(st.painted, st.fcp), timeOrigin: performance.timeOrigin };
-  });
+  return page.evaluate(() => ({
+    presented: (window as unknown as { __startup: { presented: number } }).__startup.presented,
+    timeOrigin: performance.timeOrigin,
+  }));
 }
 
 /** Reads the split from the Performance API: call once watchStartup's `recorded` has resolved. */
@@ -109,7 +116,7 @@ export async function readStartup(page: Page, serverMs: number, callName: string
           longTasks: { start: number; duration: number }[];
           painted: number;
           interactive: number;
-          fcp: number;
+          presented: number;
         };
       }
     ).__startup;
@@ -131,7 +138,7 @@ export async function readStartup(page: Page, serverMs: number, callName: string
       decodedKB: call.decodedBodySize / 1024,
       render: st.interactive - Math.max(call.responseEnd, jsEnd),
       painted: st.painted,
-      presented: Math.max(st.painted, st.fcp),
+      presented: st.presented,
       interactive: st.interactive,
       timeOrigin: performance.timeOrigin,
       longTasks: before.length,

@@ -1,6 +1,7 @@
 import { Marked } from 'marked';
 import { sanitizeUntrusted } from './sanitize';
 import { splitMarkdown, type UrlRewriter } from './hub-card-text';
+import { Lru } from '@shared/lru';
 import { afterPaint } from './after-paint';
 
 /** What a card may not carry at all: no styling of the app, no forms, no embedded documents or media. */
@@ -66,9 +67,8 @@ export function warmCardRenderer(): void {
   renderCardHtml(WARM_UP_CARD, (url) => url);
 }
 
-/** The first piece of the cards shown last, by the caller's key: a card opened again is not parsed again. */
-const firstPieces = new Map<string, { markdown: string; html: string }>();
-const FIRST_PIECES_MAX = 16;
+/** The first piece of the cards shown last (16), by the caller's key: a card opened again is not parsed again. */
+const firstPieces = new Lru<{ markdown: string; html: string }>(16);
 
 /**
  * Renders a card into `root` without a long task: the first piece at once, the rest in batches of at most
@@ -95,11 +95,7 @@ export function renderCardProgressively(
     const kept = key === undefined ? undefined : firstPieces.get(key);
     if (kept?.markdown === markdown) return kept.html;
     const html = renderCardHtml(pieces[0], rewriteUrl);
-    if (key !== undefined) {
-      firstPieces.delete(key);
-      firstPieces.set(key, { markdown, html });
-      if (firstPieces.size > FIRST_PIECES_MAX) firstPieces.delete(firstPieces.keys().next().value!);
-    }
+    if (key !== undefined) firstPieces.set(key, { markdown, html });
     return html;
   };
   const append = () => {

@@ -21,7 +21,7 @@ import { ggufQuants } from '../hub/gguf';
 import type { Logger } from '../log';
 import { renderLocalServerSnippets } from './local-server';
 import { quoteCurlBody } from './shell-quoting';
-import { Lru } from '../lru';
+import { Lru } from '@shared/lru';
 
 type InferenceArgs = Parameters<typeof inferenceSnippets.getInferenceSnippets>;
 type MappingEntry = NonNullable<InferenceArgs[2]>;
