@@ -81,13 +81,16 @@ export const prefetchReadme = (kind: RepoKind, id: string) =>
   answers.ahead(readmeKey(kind, id), () => api.call('hub.readme', { kind, id }));
 
 /**
- * Starts a model page's Hub calls (details and card) before the page renders. A page seen before in this window
- * renders what it saw and asks again once painted (useQuery), so nothing is sent ahead of its first frame.
+ * Starts a model page's Hub calls (details and card) before the page renders, and returns them settled. A page seen
+ * before in this window renders what it saw and asks again once painted (useQuery), so nothing is sent ahead of its
+ * first frame: undefined.
  */
-export function prefetchModel(id: string): void {
-  if (answers.last(modelKey(id)) !== undefined) return;
-  answers.ahead(modelKey(id), () => api.call('hub.model', { id }));
-  prefetchReadme('model', id);
+export function prefetchModel(id: string): Promise<unknown> | undefined {
+  if (answers.last(modelKey(id)) !== undefined) return undefined;
+  return Promise.allSettled([
+    answers.ahead(modelKey(id), () => api.call('hub.model', { id })),
+    prefetchReadme('model', id),
+  ]);
 }
 
 /** A model's Hub details: the call started ahead when there is one, else asked now. */

@@ -68,10 +68,13 @@ export class AnswerCache {
     return call;
   }
 
-  /** Starts the call for `key` before the page that shows it mounts; one until it is claimed (take, atHand). */
-  ahead(key: string, fn: () => Promise<unknown>): void {
+  /**
+   * Starts the call for `key` before the page that shows it mounts; one until it is claimed (take, atHand).
+   * Returns that call.
+   */
+  ahead(key: string, fn: () => Promise<unknown>): Promise<unknown> {
     const entry = this.entry(key);
-    if (entry.ahead) return;
+    if (entry.ahead) return entry.ahead.promise;
     const ahead = { promise: this.ask(key, fn), arrived: false };
     ahead.promise.then(
       () => (ahead.arrived = true),
@@ -83,6 +86,7 @@ export class AnswerCache {
       entry.ahead = undefined;
       this.forgetIfEmpty(key, entry);
     }, this.aheadMs);
+    return ahead.promise;
   }
 
   /** The call started ahead for `key`, once (a reload asks again). */

@@ -28,9 +28,41 @@ interface RouteState extends Route {
   go(page: Page, ...params: string[]): void;
 }
 
+/**
+ * What a page needs before it is worth showing (its code, its first answer from main), started when its address
+ * is set; undefined when it has all of it at hand.
+ */
+export type RoutePreparer = (route: Route) => Promise<unknown> | undefined;
+const preparers: RoutePreparer[] = [];
+
+/** Registers a preparer: a new address waits for what it returns, up to PREPARE_MS, before its page renders. */
+export function prepareRoutes(preparer: RoutePreparer): void {
+  preparers.push(preparer);
+}
+
+/**
+ * How long a new address keeps the current page on screen while the next one prepares. Answers from main's cache
+ * take a few milliseconds, so such a page appears once, complete, instead of as a loading state followed by the
+ * page a frame or two later; a slower answer (the live Hub) shows the page's loading state after this.
+ */
+export const PREPARE_MS = 120;
+
 /** The current page lives in the URL hash, so reloads and back/forward keep the user's place. */
 export const useRoute = create<RouteState>((set) => {
-  window.addEventListener('hashchange', () => set(parseHash(location.hash)));
+  let latest = 0;
+  window.addEventListener('hashchange', () => {
+    const next = parseHash(location.hash);
+    const nav = ++latest;
+    const waits = preparers.map((prepare) => prepare(next)).filter((w) => w !== undefined);
+    if (waits.length === 0) return set(next);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PREPARE_MS)));
+    // A newer address supersedes this one; a failed preparation is the page's to show.
+    void Promise.race([Promise.allSettled(waits), bound]).then(() => {
+      clearTimeout(timer);
+      if (nav === latest) set(next);
+    });
+  });
   return {
     ...parseHash(location.hash),
     go: (page, ...params) => {

@@ -5,9 +5,10 @@ import { RadioGroup } from '../../components/RadioGroup';
 import { SkipLink } from '../../components/SkipLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '../../store/catalogue';
-import { useRoute } from '../../store/route';
+import { prepareRoutes, useRoute } from '../../store/route';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
+import { prefetchModel } from '../../hooks/hub';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { BackLink, catalogueHref, CatLink } from './links';
 import { SearchBox } from './SearchBox';
@@ -19,8 +20,22 @@ import './catalogue.css';
 // screen: the catalogue's start-up JS is only what the task groups and the search need.
 const ItemPage = lazy(() => import('./ItemPage').then((m) => ({ default: m.ItemPage })));
 const LibraryView = lazy(() => import('./LibraryView').then((m) => ({ default: m.LibraryView })));
-const ModelPage = lazy(() => import('./ModelPage').then((m) => ({ default: m.ModelPage })));
+const loadModelPage = () => import('./ModelPage');
+const ModelPage = lazy(() => loadModelPage().then((m) => ({ default: m.ModelPage })));
 const TaskPage = lazy(() => import('./TaskPage').then((m) => ({ default: m.TaskPage })));
+
+/**
+ * A model page's Hub calls (details and card) start as soon as its address is set. A Hub-only model's page waits
+ * for them (and for its code) before it renders, up to PREPARE_MS: from main's cache it then appears complete in one
+ * render. A model of the embedded catalogue renders at once from what it has, its Hub details joining it.
+ */
+prepareRoutes(({ page, params: [kind, ...rest] }) => {
+  if (page !== 'catalogue' || kind !== 'model' || rest.length === 0) return undefined;
+  const id = rest.join('/');
+  const answers = prefetchModel(id);
+  if (useCatalogue.getState().view?.models.has(id)) return undefined;
+  return Promise.all([loadModelPage(), answers]);
+});
 
 const kindChoices = ['all', ...searchKinds] as const;
 const kindBadge: Record<SearchKind, string> = {

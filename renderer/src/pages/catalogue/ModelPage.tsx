@@ -6,7 +6,6 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { SnippetWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
-import { useRoute } from '../../store/route';
 import { useSettings } from '../../store/settings';
 import { Freshness } from './Freshness';
 import { Lineage } from './Lineage';
@@ -15,17 +14,8 @@ import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
 import { RepoTabs } from './RepoTabs';
-import { arrivedModel, hubModel, prefetchModel, prefetchReadme, useHubLive } from '../../hooks/hub';
+import { arrivedModel, hubModel, prefetchReadme, useHubLive } from '../../hooks/hub';
 import { useFit } from '../../hooks/fit';
-
-/**
- * A model page's Hub calls (details and card) start as soon as the route store hears of its address: a store
- * listener runs inside the store's update, before React renders the route change (which it does in a microtask), so
- * the calls are on their way while the page renders.
- */
-useRoute.subscribe(({ page, params }) => {
-  if (page === 'catalogue' && params[0] === 'model' && params[1]) prefetchModel(params[1]);
-});
 
 const noQuants: GgufQuant[] = [];
 const fmtCount = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
