@@ -50,10 +50,6 @@ export function useHubEndpoint(): string {
   return useSettings((s) => s.view?.values.hubEndpoint) ?? 'https://huggingface.co';
 }
 
-/** A dataset's or a Space's details from the Hub (or main's cache). */
-export const useHubRepo = (kind: Exclude<RepoKind, 'model'>, id: string) =>
-  useHubLive(() => api.call('hub.repo', { kind, id }), [kind, id]);
-
 /** The first page of a repo's file tree; `treePage` fetches the next ones. */
 export const useHubTree = (kind: RepoKind, id: string) =>
   useHubLive(() => api.call('hub.tree', { kind, id }), [kind, id]);
@@ -99,6 +95,27 @@ export const hubModel = (id: string): Promise<Output<'hub.model'>> =>
 
 /** A model's Hub details at hand for the page's first render. */
 export const arrivedModel = (id: string) => answers.atHand<Output<'hub.model'>>(modelKey(id));
+
+const repoKey = (kind: RepoKind, id: string) => `repo:${kind}:${id}`;
+
+/** A dataset's or a Space's Hub calls (details and card), started and settled as prefetchModel's. */
+export function prefetchRepo(kind: Exclude<RepoKind, 'model'>, id: string): Promise<unknown> | undefined {
+  if (answers.last(repoKey(kind, id)) !== undefined) return undefined;
+  return Promise.allSettled([
+    answers.ahead(repoKey(kind, id), () => api.call('hub.repo', { kind, id })),
+    prefetchReadme(kind, id),
+  ]);
+}
+
+/** A dataset's or a Space's details from the Hub (or main's cache): at hand, started ahead, or asked now. */
+export const useHubRepo = (kind: Exclude<RepoKind, 'model'>, id: string) =>
+  useHubLive(
+    () =>
+      answers.take<Output<'hub.repo'>>(repoKey(kind, id)) ??
+      answers.ask(repoKey(kind, id), () => api.call('hub.repo', { kind, id })),
+    [kind, id],
+    () => answers.atHand<Output<'hub.repo'>>(repoKey(kind, id)),
+  );
 
 export const LINEAGE_RELATIONS: LineageRelation[] = ['quantized', 'finetune', 'adapter', 'merge'];
 export type Derived = Partial<Record<LineageRelation, { models: RepoLink[]; more: boolean }>>;

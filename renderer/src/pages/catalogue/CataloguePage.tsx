@@ -8,7 +8,7 @@ import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '.
 import { prepareRoutes, useRoute } from '../../store/route';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
-import { prefetchModel } from '../../hooks/hub';
+import { prefetchModel, prefetchRepo } from '../../hooks/hub';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { BackLink, catalogueHref, CatLink } from './links';
 import { SearchBox } from './SearchBox';
@@ -18,23 +18,31 @@ import './catalogue.css';
 
 // The detail pages (and what they bring: markdown, sanitising, fit checks) load on first use, not with the first
 // screen: the catalogue's start-up JS is only what the task groups and the search need.
-const ItemPage = lazy(() => import('./ItemPage').then((m) => ({ default: m.ItemPage })));
+const loadItemPage = () => import('./ItemPage');
+const ItemPage = lazy(() => loadItemPage().then((m) => ({ default: m.ItemPage })));
 const LibraryView = lazy(() => import('./LibraryView').then((m) => ({ default: m.LibraryView })));
 const loadModelPage = () => import('./ModelPage');
 const ModelPage = lazy(() => loadModelPage().then((m) => ({ default: m.ModelPage })));
 const TaskPage = lazy(() => import('./TaskPage').then((m) => ({ default: m.TaskPage })));
 
 /**
- * A model page's Hub calls (details and card) start as soon as its address is set. A Hub-only model's page waits
- * for them (and for its code) before it renders, up to PREPARE_MS: from main's cache it then appears complete in one
- * render. A model of the embedded catalogue renders at once from what it has, its Hub details joining it.
+ * A repo page's Hub calls (details and card) start as soon as its address is set. A Hub-only repo's page waits for
+ * them (and for its code) before it renders, up to PREPARE_MS: from main's cache it then appears complete in one
+ * render. A repo of the embedded catalogue renders at once from what it has, its Hub details joining it.
  */
 prepareRoutes(({ page, params: [kind, ...rest] }) => {
-  if (page !== 'catalogue' || kind !== 'model' || rest.length === 0) return undefined;
+  if (page !== 'catalogue' || rest.length === 0) return undefined;
   const id = rest.join('/');
-  const answers = prefetchModel(id);
-  if (useCatalogue.getState().view?.models.has(id)) return undefined;
-  return Promise.all([loadModelPage(), answers]);
+  const view = useCatalogue.getState().view;
+  if (kind === 'model') {
+    const answers = prefetchModel(id);
+    return view?.models.has(id) ? undefined : Promise.all([loadModelPage(), answers]);
+  }
+  if (kind === 'dataset' || kind === 'app') {
+    const answers = prefetchRepo(kind === 'app' ? 'space' : 'dataset', id);
+    return (kind === 'app' ? view?.apps : view?.datasets)?.has(id) ? undefined : Promise.all([loadItemPage(), answers]);
+  }
+  return undefined;
 });
 
 const kindChoices = ['all', ...searchKinds] as const;

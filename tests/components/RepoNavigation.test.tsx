@@ -47,7 +47,7 @@ beforeEach(async () => {
 });
 afterEach(cleanup);
 
-describe('Opening a Hub model page: the address waits briefly for its answers', () => {
+describe('Opening a Hub repo page: the address waits briefly for its answers', () => {
   it('answers within the wait: the catalogue stays until the page appears complete, with no loading step', async () => {
     const id = hubOnlyId();
     render(<CataloguePage />);
@@ -67,6 +67,24 @@ describe('Opening a Hub model page: the address waits briefly for its answers', 
     texts.stop();
     expect(texts.ever('Looking for this model')).toBe(false);
     expect(texts.ever('Loading the model card')).toBe(false);
+  });
+
+  it('a Hub-only dataset likewise: details and card in the first render of its page', async () => {
+    const id = `org/dataset-${++n}`;
+    render(<CataloguePage />);
+    await screen.findByTestId('task-groups');
+    const texts = watchTexts();
+    location.hash = `#/catalogue/dataset/${encodeURIComponent(id)}`;
+    const repo = await main.next('hub.repo');
+    const readme = await main.next('hub.readme');
+    expect(repo.input).toEqual({ kind: 'dataset', id });
+    expect(screen.getByTestId('task-groups')).toBeTruthy();
+    await repo.answer({ repo: { kind: 'dataset', id, tags: [], downloads: 42, likes: 3 }, freshness });
+    await readme.answer(card);
+    expect(await screen.findByText('Hello from the card.')).toBeTruthy();
+    expect(screen.getByTestId('repo-stats')).toBeTruthy();
+    texts.stop();
+    expect(texts.ever('Loading the dataset from the Hub')).toBe(false);
   });
 
   it('a slow answer: after the wait the page shows its loading state, then the answer', async () => {
