@@ -114,6 +114,17 @@ describe('Opening a Hub repo page: the address waits briefly for its answers', (
     expect(location.hash).toBe('#/catalogue/task/text-generation');
   });
 
+  it("a page's first visit waits for its code: no Suspense fallback, which React would hold on screen for 300 ms", async () => {
+    await import('../../renderer/src/pages/catalogue/LibraryView'); // compiled by vitest now, not during the wait
+    render(<CataloguePage />);
+    await screen.findByTestId('task-groups');
+    const texts = watchTexts();
+    location.hash = '#/catalogue/library/transformers';
+    expect(await screen.findByRole('heading', { name: 'Transformers' })).toBeTruthy();
+    texts.stop();
+    expect(texts.ever('Loading…')).toBe(false);
+  });
+
   it('a model of the embedded catalogue opens at once, its Hub details joining it later', async () => {
     render(<CataloguePage />);
     await screen.findByTestId('task-groups');

@@ -1,20 +1,46 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Icon, type IconName } from '../components/Icon';
 import { SkipLink } from '../components/SkipLink';
 import { Logo } from '../components/Logo';
 import { Loading } from '../components/States';
+import { lazyComponent } from '../lib/lazy-component';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
 import { FirstRun } from '../pages/first-run/FirstRun';
-import { hrefFor, useRoute, type Page } from '../store/route';
+import { hrefFor, prepareRoutes, useRoute, type Page } from '../store/route';
 import { resolvedTheme, useSettings } from '../store/settings';
 import { StatusBar } from './StatusBar';
 import { useShortcuts } from './shortcuts';
 
 // The catalogue is the first screen; the other pages load when first opened, keeping start-up small.
-const ModelsPage = lazy(() => import('../pages/models/ModelsPage').then((m) => ({ default: m.ModelsPage })));
-const ChatPage = lazy(() => import('../pages/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
-const ToolsPage = lazy(() => import('../pages/tools/ToolsPage').then((m) => ({ default: m.ToolsPage })));
-const SettingsPage = lazy(() => import('../pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const pages = {
+  models: lazyComponent(
+    () => import('../pages/models/ModelsPage'),
+    (m) => m.ModelsPage,
+  ),
+  chat: lazyComponent(
+    () => import('../pages/chat/ChatPage'),
+    (m) => m.ChatPage,
+  ),
+  tools: lazyComponent(
+    () => import('../pages/tools/ToolsPage'),
+    (m) => m.ToolsPage,
+  ),
+  settings: lazyComponent(
+    () => import('../pages/settings/SettingsPage'),
+    (m) => m.SettingsPage,
+  ),
+};
+const { Component: ModelsPage } = pages.models;
+const { Component: ChatPage } = pages.chat;
+const { Component: ToolsPage } = pages.tools;
+const { Component: SettingsPage } = pages.settings;
+
+// Going to a page waits for its code (up to PREPARE_MS), so the current page stays until the next one can render
+// without a Suspense fallback (see lazyComponent). The page the app opens on starts loading now, beside the first
+// calls to main.
+const lazyPage = (page: Page) => (Object.hasOwn(pages, page) ? pages[page as keyof typeof pages] : undefined);
+prepareRoutes(({ page }) => lazyPage(page)?.preload());
+void lazyPage(useRoute.getState().page)?.preload();
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },

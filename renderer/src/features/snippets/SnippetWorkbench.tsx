@@ -1,9 +1,15 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyComponent } from '../../lib/lazy-component';
 import { Loading } from '../../components/States';
 import type { SnippetWorkbenchProps } from './types';
 
-// The workbench (and, inside it, Monaco) loads with the model page's "Use this model", not with the app.
-const Workbench = lazy(() => import('./Workbench'));
+/** The workbench's code (Monaco inside it loads later): loaded with the model page's "Use this model", not the app. */
+const workbench = lazyComponent(
+  () => import('./Workbench'),
+  (m) => m.default,
+);
+const Workbench = workbench.Component;
+export const loadWorkbench = workbench.preload;
 
 /** "Use this model": every usage snippet for the model, in editable panes to copy or save into a project. */
 export function SnippetWorkbench(props: SnippetWorkbenchProps) {

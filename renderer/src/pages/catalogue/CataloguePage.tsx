@@ -1,14 +1,16 @@
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { Suspense, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { OptionSelect } from '../../components/OptionSelect';
 import { RadioGroup } from '../../components/RadioGroup';
 import { SkipLink } from '../../components/SkipLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '../../store/catalogue';
-import { prepareRoutes, useRoute } from '../../store/route';
+import { prepareRoutes, useRoute, type Route } from '../../store/route';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
 import { prefetchModel, prefetchRepo } from '../../hooks/hub';
+import { lazyComponent } from '../../lib/lazy-component';
+import { loadWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { BackLink, catalogueHref, CatLink } from './links';
 import { SearchBox } from './SearchBox';
@@ -18,32 +20,61 @@ import './catalogue.css';
 
 // The detail pages (and what they bring: markdown, sanitising, fit checks) load on first use, not with the first
 // screen: the catalogue's start-up JS is only what the task groups and the search need.
-const loadItemPage = () => import('./ItemPage');
-const ItemPage = lazy(() => loadItemPage().then((m) => ({ default: m.ItemPage })));
-const LibraryView = lazy(() => import('./LibraryView').then((m) => ({ default: m.LibraryView })));
-const loadModelPage = () => import('./ModelPage');
-const ModelPage = lazy(() => loadModelPage().then((m) => ({ default: m.ModelPage })));
-const TaskPage = lazy(() => import('./TaskPage').then((m) => ({ default: m.TaskPage })));
+const item = lazyComponent(
+  () => import('./ItemPage'),
+  (m) => m.ItemPage,
+);
+const details = {
+  task: lazyComponent(
+    () => import('./TaskPage'),
+    (m) => m.TaskPage,
+  ),
+  library: lazyComponent(
+    () => import('./LibraryView'),
+    (m) => m.LibraryView,
+  ),
+  // A model page shows "Use this model" in its first render: the workbench's code comes with the page's.
+  model: lazyComponent(
+    () => Promise.all([import('./ModelPage'), loadWorkbench()]).then(([page]) => page),
+    (m) => m.ModelPage,
+  ),
+  dataset: item,
+  app: item,
+};
+const { Component: TaskPage } = details.task;
+const { Component: LibraryView } = details.library;
+const { Component: ModelPage } = details.model;
+const { Component: ItemPage } = item;
+
+/** The catalogue detail page a route names, if any. */
+function detailOf({ page, params: [kind, ...rest] }: Route) {
+  if (page !== 'catalogue' || rest.length === 0 || !kind || !Object.hasOwn(details, kind)) return undefined;
+  return { kind: kind as keyof typeof details, id: rest.join('/') };
+}
 
 /**
- * A repo page's Hub calls (details and card) start as soon as its address is set. A Hub-only repo's page waits for
- * them (and for its code) before it renders, up to PREPARE_MS: from main's cache it then appears complete in one
- * render. A repo of the embedded catalogue renders at once from what it has, its Hub details joining it.
+ * A detail page's address waits for its code (up to PREPARE_MS; see App.tsx for why no Suspense fallback should
+ * show). A repo page's Hub calls (details and card) start as soon as its address is set; a Hub-only repo's page
+ * waits for them too: from main's cache it then appears complete in one render. A repo of the embedded catalogue
+ * renders at once from what it has, its Hub details joining it.
  */
-prepareRoutes(({ page, params: [kind, ...rest] }) => {
-  if (page !== 'catalogue' || rest.length === 0) return undefined;
-  const id = rest.join('/');
+prepareRoutes((route) => {
+  const detail = detailOf(route);
+  if (!detail) return undefined;
+  const { kind, id } = detail;
+  const code = details[kind].preload();
   const view = useCatalogue.getState().view;
-  if (kind === 'model') {
-    const answers = prefetchModel(id);
-    return view?.models.has(id) ? undefined : Promise.all([loadModelPage(), answers]);
-  }
-  if (kind === 'dataset' || kind === 'app') {
-    const answers = prefetchRepo(kind === 'app' ? 'space' : 'dataset', id);
-    return (kind === 'app' ? view?.apps : view?.datasets)?.has(id) ? undefined : Promise.all([loadItemPage(), answers]);
-  }
-  return undefined;
+  let answers: Promise<unknown> | undefined;
+  if (kind === 'model') answers = prefetchModel(id);
+  if (kind === 'dataset' || kind === 'app') answers = prefetchRepo(kind === 'app' ? 'space' : 'dataset', id);
+  const embedded = kind === 'model' ? view?.models : kind === 'dataset' ? view?.datasets : view?.apps;
+  return answers && !embedded?.has(id) ? Promise.all([code, answers]) : code;
 });
+// The detail page the app opens on starts loading now, beside the first calls to main.
+{
+  const detail = detailOf(useRoute.getState());
+  if (detail) void details[detail.kind].preload();
+}
 
 const kindChoices = ['all', ...searchKinds] as const;
 const kindBadge: Record<SearchKind, string> = {

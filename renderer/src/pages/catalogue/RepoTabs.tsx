@@ -7,7 +7,7 @@ import './repo.css';
 
 type RepoTab = 'card' | 'files';
 const repoTabs: readonly RepoTab[] = ['card', 'files'];
-const cardLabel = { model: 'Model card', dataset: 'Dataset card', space: 'App card' };
+const cardLabel = { model: 'Model card', dataset: 'Dataset card', space: 'Space card' };
 
 /** "Model card" and "Files" as tabs, as on huggingface.co; the Files tab loads only when opened. */
 export function RepoTabs({ kind, id, cardData }: { kind: RepoKind; id: string; cardData?: Record<string, unknown> }) {
