@@ -15,6 +15,8 @@ const { useSettings } = await import('../../renderer/src/store/settings');
 const { useHubSearch } = await import('../../renderer/src/store/hub-search');
 const { useSearchFocus } = await import('../../renderer/src/store/search-focus');
 const { useSearchListbox } = await import('../../renderer/src/store/search-listbox');
+const { INTENT_MS } = await import('../../renderer/src/lib/link-intent');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const freshness = { source: 'network' as const, fetchedAt: '2026-11-25T10:00:00.000Z' };
 const repo = (kind: HubKind, id: string): HubRepoSummary => ({ kind, id, tags: [], downloads: 10, likes: 1 });
@@ -187,5 +189,45 @@ describe('Catalogue search, Hub access on: the Hub list is the result list', () 
         .getAllByRole('option')
         .map((o) => o.dataset.id),
     ).toEqual(['org/ab']);
+  });
+
+  it('resting on a result starts its page’s calls; passing over one does not', async () => {
+    render(<CataloguePage />);
+    await hubAnswers(() => []);
+    await userEvent.type(box(), 'qwen');
+    await hubAnswers((kind) => [1, 2, 3].map((i) => repo(kind, `org/${kind}-${i}`)));
+    const rows = within(screen.getByRole('listbox', { name: 'Models on the Hub' })).getAllByRole('option');
+    const asked = () => main.waiting().filter((c) => c.name !== 'hub.search');
+
+    // The pointer crosses row 1 on its way to row 2 and rests there.
+    await userEvent.hover(rows[0]);
+    await userEvent.hover(rows[1]);
+    await sleep(INTENT_MS * 2);
+    expect(asked().map((c) => [c.name, c.input])).toEqual([
+      ['hub.model', { id: 'org/models-2' }],
+      ['hub.readme', { kind: 'model', id: 'org/models-2' }],
+    ]);
+
+    // From the search box, ↓ to a result: the same once the active option stays.
+    await userEvent.unhover(rows[1]);
+    box().focus();
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
+    await sleep(INTENT_MS * 2);
+    expect(asked().map((c) => c.input.id)).toEqual(['org/models-2', 'org/models-2', 'org/models-3', 'org/models-3']);
+
+    // A dataset's row asks for the dataset's details and card.
+    await userEvent.click(screen.getByTestId('hub-tab-datasets'));
+    await userEvent.hover(
+      within(screen.getByRole('listbox', { name: 'Datasets on the Hub' })).getAllByRole('option')[0],
+    );
+    await sleep(INTENT_MS * 2);
+    expect(
+      asked()
+        .slice(4)
+        .map((c) => [c.name, c.input]),
+    ).toEqual([
+      ['hub.repo', { kind: 'dataset', id: 'org/datasets-1' }],
+      ['hub.readme', { kind: 'dataset', id: 'org/datasets-1' }],
+    ]);
   });
 });

@@ -169,6 +169,46 @@ describe('Hub-first search in Chromium (web mode)', () => {
     await screenshot(page, 'hub-search-library-top');
   });
 
+  it('resting the pointer on a result loads its page on the way: a slow Hub, and the click still opens it complete', async () => {
+    // The Hub takes 400 ms per model answer: longer than a page's address waits for its answers (120 ms).
+    hub.fault('/api/models/openai/whisper-', { delayMs: 400 });
+    hub.fault('/openai/whisper-', { delayMs: 400 });
+    try {
+      await page.goto(`${app.origin}/#/catalogue`);
+      await page.locator('#catalogue-search').fill('whisper');
+      const models = page.getByTestId('hub-list-models');
+      await models.locator('a[data-id="openai/whisper-tiny"]').waitFor();
+      const sawLoading = async (open: () => Promise<void>) => {
+        await page.evaluate(() => {
+          const w = window as unknown as { __sawLoading: boolean; __mo?: MutationObserver };
+          w.__sawLoading = false;
+          w.__mo?.disconnect();
+          w.__mo = new MutationObserver(() => {
+            if (document.body.textContent?.includes('Looking for this model…')) w.__sawLoading = true;
+          });
+          w.__mo.observe(document.body, { subtree: true, childList: true, characterData: true });
+        });
+        await open();
+        await page.getByTestId('model-facts').waitFor();
+        return page.evaluate(() => (window as unknown as { __sawLoading: boolean }).__sawLoading);
+      };
+
+      // Clicked at once: the page shows its loading state while the slow Hub answers.
+      expect(await sawLoading(() => models.locator('a[data-id="openai/whisper-base"]').click())).toBe(true);
+      await page.goBack();
+      await models.locator('a[data-id="openai/whisper-tiny"]').waitFor();
+
+      // Rested on first: by the click its details and card are in, and the page opens complete.
+      await models.locator('a[data-id="openai/whisper-tiny"]').hover();
+      await expect.poll(() => hub.requestsTo('/api/models/openai/whisper-tiny').length).toBeGreaterThan(0);
+      await page.waitForTimeout(1_000);
+      expect(await sawLoading(() => models.locator('a[data-id="openai/whisper-tiny"]').click())).toBe(false);
+      await expect.poll(() => page.getByTestId('model-id').textContent()).toBe('openai/whisper-tiny');
+    } finally {
+      hub.clearFaults();
+    }
+  });
+
   it('offline: the embedded catalogue, and Hub pages seen before from the cache with their age', async () => {
     await page.goto(`${app.origin}/#/settings`);
     await page.getByTestId('hub-access-offline').click();

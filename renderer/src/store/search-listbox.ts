@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
+import { intendLink } from '../lib/link-intent';
 
 /** The id of the result list the search box controls (one list is the search's answer at a time). */
 export const SEARCH_LISTBOX_ID = 'search-results';
@@ -31,6 +32,8 @@ export const useSearchListbox = create<SearchListboxState>((set, get) => ({
     const to = Math.max(-1, Math.min(list.count - 1, active + step));
     if (to >= 0) list.scrollTo(to);
     set({ active: to });
+    // The active result is the one the user rests on, as the pointer on a link would be.
+    intendLink(to >= 0 ? list.href(to) : undefined);
   },
   reset: () => set({ active: -1 }),
 }));

@@ -5,11 +5,12 @@ import { RadioGroup } from '../../components/RadioGroup';
 import { SkipLink } from '../../components/SkipLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '../../store/catalogue';
-import { prepareRoutes, useRoute, type Route } from '../../store/route';
+import { parseHash, prepareRoutes, useRoute, type Route } from '../../store/route';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
 import { prefetchModel, prefetchRepo } from '../../hooks/hub';
 import { lazyComponent } from '../../lib/lazy-component';
+import { onLinkIntent } from '../../lib/link-intent';
 import { loadWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { BackLink, catalogueHref, CatLink } from './links';
@@ -53,12 +54,13 @@ function detailOf({ page, params: [kind, ...rest] }: Route) {
 }
 
 /**
- * A detail page's address waits for its code (up to PREPARE_MS; see App.tsx for why no Suspense fallback should
- * show). A repo page's Hub calls (details and card) start as soon as its address is set; a Hub-only repo's page
- * waits for them too: from main's cache it then appears complete in one render. A repo of the embedded catalogue
- * renders at once from what it has, its Hub details joining it.
+ * Prepares a detail page: its code, and for a repo page its Hub calls (details and card). Its address waits for what
+ * this returns (up to PREPARE_MS; see lazyComponent for why no Suspense fallback should show): a Hub-only repo's page
+ * from main's cache then appears complete in one render. A repo of the embedded catalogue renders at once from what
+ * it has, its Hub details joining it. Resting on a link to the page (see onLinkIntent) starts the same work earlier,
+ * so a live Hub's answer can be in by the click.
  */
-prepareRoutes((route) => {
+function prepareDetail(route: Route): Promise<unknown> | undefined {
   const detail = detailOf(route);
   if (!detail) return undefined;
   const { kind, id } = detail;
@@ -69,7 +71,9 @@ prepareRoutes((route) => {
   if (kind === 'dataset' || kind === 'app') answers = prefetchRepo(kind === 'app' ? 'space' : 'dataset', id);
   const embedded = kind === 'model' ? view?.models : kind === 'dataset' ? view?.datasets : view?.apps;
   return answers && !embedded?.has(id) ? Promise.all([code, answers]) : code;
-});
+}
+prepareRoutes(prepareDetail);
+onLinkIntent((href) => void prepareDetail(parseHash(href))?.catch(() => undefined));
 // The detail page the app opens on starts loading now, beside the first calls to main.
 {
   const detail = detailOf(useRoute.getState());
