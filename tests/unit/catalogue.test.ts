@@ -141,13 +141,15 @@ describe('embedded catalogue built from @huggingface/tasks', () => {
 });
 
 describe('catalogue pages render the package data', () => {
-  // The page modules reach for the app's client at import: give them a stand-in window.
+  // The page modules reach for the app's client (and the route store for the document's events) at import: give them
+  // a stand-in window and document.
   let TaskPage: typeof import('../../renderer/src/pages/catalogue/TaskPage').TaskPage;
   let LibraryView: typeof import('../../renderer/src/pages/catalogue/LibraryView').LibraryView;
   let view: import('../../renderer/src/store/catalogue').CatalogueView;
 
   beforeAll(async () => {
     vi.stubGlobal('window', { hubdesk: { call: async () => ({}), stream: () => ({}) }, addEventListener: () => {} });
+    vi.stubGlobal('document', { addEventListener: () => {} });
     vi.stubGlobal('location', { hash: '', origin: 'http://127.0.0.1', pathname: '/' });
     TaskPage = (await import('../../renderer/src/pages/catalogue/TaskPage')).TaskPage;
     LibraryView = (await import('../../renderer/src/pages/catalogue/LibraryView')).LibraryView;

@@ -5,12 +5,11 @@ import { RadioGroup } from '../../components/RadioGroup';
 import { SkipLink } from '../../components/SkipLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '../../store/catalogue';
-import { parseHash, prepareRoutes, useRoute, type Route } from '../../store/route';
+import { prepareRoutes, useRoute, type Route } from '../../store/route';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
 import { prefetchModel, prefetchRepo } from '../../hooks/hub';
 import { lazyComponent } from '../../lib/lazy-component';
-import { onLinkIntent } from '../../lib/link-intent';
 import { loadWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { BackLink, catalogueHref, CatLink } from './links';
@@ -57,7 +56,7 @@ function detailOf({ page, params: [kind, ...rest] }: Route) {
  * Prepares a detail page: its code, and for a repo page its Hub calls (details and card). Its address waits for what
  * this returns (up to PREPARE_MS; see lazyComponent for why no Suspense fallback should show): a Hub-only repo's page
  * from main's cache then appears complete in one render. A repo of the embedded catalogue renders at once from what
- * it has, its Hub details joining it. Resting on a link to the page (see onLinkIntent) starts the same work earlier,
+ * it has, its Hub details joining it. Resting on a link to the page starts the same work earlier (see prepareRoutes),
  * so a live Hub's answer can be in by the click.
  */
 function prepareDetail(route: Route): Promise<unknown> | undefined {
@@ -73,7 +72,6 @@ function prepareDetail(route: Route): Promise<unknown> | undefined {
   return answers && !embedded?.has(id) ? Promise.all([code, answers]) : code;
 }
 prepareRoutes(prepareDetail);
-onLinkIntent((href) => void prepareDetail(parseHash(href))?.catch(() => undefined));
 // The detail page the app opens on starts loading now, beside the first calls to main.
 {
   const detail = detailOf(useRoute.getState());
