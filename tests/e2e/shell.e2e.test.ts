@@ -51,6 +51,29 @@ describe('app shell in Chromium (web mode)', () => {
     await screenshot(page, 'shell-settings');
   });
 
+  it('a page whose code cannot be fetched shows why and a reload; the rest of the app keeps working', async () => {
+    // The Tools page is not visited before this test: its chunk is fetched now, and the server refuses it.
+    await page.route(/\/assets\/ToolsPage-[^/]*\.js$/, (r) => r.abort('connectionrefused'));
+    try {
+      await page.getByTestId('nav-tools').click();
+      const alert = page.getByRole('alert');
+      await alert.getByText('This page’s code could not be loaded').waitFor();
+      expect(await alert.textContent()).toMatch(/Reload to fetch it again; other pages still work/);
+      await screenshot(page, 'shell-page-code-failed');
+      await page.getByTestId('nav-settings').click();
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    } finally {
+      await page.unroute(/\/assets\/ToolsPage-[^/]*\.js$/);
+    }
+    await page.getByTestId('nav-tools').click();
+    await page.getByRole('button', { name: 'Reload HubDesk' }).click();
+    await page.getByRole('heading', { name: 'Tools' }).waitFor();
+    // The refused chunk was reported on the console (React logs the error it caught), and nothing else was.
+    const refused = (e: string) => /Failed to load resource|dynamically imported module: .*\/ToolsPage-/.test(e);
+    expect(errors.filter((e) => !refused(e))).toEqual([]);
+    errors.splice(0, errors.length);
+  });
+
   it('keyboard shortcuts: Ctrl+, opens settings, Ctrl+K focuses the catalogue search', async () => {
     await page.getByTestId('nav-chat').click();
     await page.keyboard.press('Control+,');

@@ -3,6 +3,7 @@ import { Icon, type IconName } from '../components/Icon';
 import { SkipLink } from '../components/SkipLink';
 import { Logo } from '../components/Logo';
 import { Loading } from '../components/States';
+import { PageBoundary } from '../components/PageBoundary';
 import { lazyComponent } from '../lib/lazy-component';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
 import { FirstRun } from '../pages/first-run/FirstRun';
@@ -40,7 +41,9 @@ const { Component: SettingsPage } = pages.settings;
 // calls to main.
 const lazyPage = (page: Page) => (Object.hasOwn(pages, page) ? pages[page as keyof typeof pages] : undefined);
 prepareRoutes(({ page }) => lazyPage(page)?.preload());
-void lazyPage(useRoute.getState().page)?.preload();
+void lazyPage(useRoute.getState().page)
+  ?.preload()
+  .catch(() => undefined); // the page's own render tries again and shows the error
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
@@ -95,13 +98,15 @@ export function App() {
         ))}
       </nav>
       <main className="content" id="main-content" tabIndex={-1}>
-        <Suspense fallback={<Loading />}>
-          {page === 'catalogue' && <CataloguePage />}
-          {page === 'models' && <ModelsPage />}
-          {page === 'chat' && <ChatPage />}
-          {page === 'tools' && <ToolsPage />}
-          {page === 'settings' && <SettingsPage />}
-        </Suspense>
+        <PageBoundary key={page}>
+          <Suspense fallback={<Loading />}>
+            {page === 'catalogue' && <CataloguePage />}
+            {page === 'models' && <ModelsPage />}
+            {page === 'chat' && <ChatPage />}
+            {page === 'tools' && <ToolsPage />}
+            {page === 'settings' && <SettingsPage />}
+          </Suspense>
+        </PageBoundary>
       </main>
       <StatusBar />
     </div>

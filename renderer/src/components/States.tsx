@@ -29,10 +29,13 @@ export function ErrorState({
   error,
   title = 'Something went wrong',
   onRetry,
+  action,
 }: {
   error: AppErrorShape;
   title?: string;
   onRetry?: () => void;
+  /** A way out other than trying again. */
+  action?: ReactNode;
 }) {
   return (
     <div className="state state-error" role="alert">
@@ -50,6 +53,7 @@ export function ErrorState({
           Try again
         </button>
       )}
+      {action}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { OptionSelect } from '../../components/OptionSelect';
+import { PageBoundary } from '../../components/PageBoundary';
 import { RadioGroup } from '../../components/RadioGroup';
 import { SkipLink } from '../../components/SkipLink';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -33,9 +34,10 @@ const details = {
     () => import('./LibraryView'),
     (m) => m.LibraryView,
   ),
-  // A model page shows "Use this model" in its first render: the workbench's code comes with the page's.
+  // A model page shows "Use this model" in its first render: the workbench's code comes with the page's (a failure
+  // to load it is the workbench's to show, when it renders).
   model: lazyComponent(
-    () => Promise.all([import('./ModelPage'), loadWorkbench()]).then(([page]) => page),
+    () => Promise.all([import('./ModelPage'), loadWorkbench().catch(() => undefined)]).then(([page]) => page),
     (m) => m.ModelPage,
   ),
   dataset: item,
@@ -75,7 +77,7 @@ prepareRoutes(prepareDetail);
 // The detail page the app opens on starts loading now, beside the first calls to main.
 {
   const detail = detailOf(useRoute.getState());
-  if (detail) void details[detail.kind].preload();
+  if (detail) void details[detail.kind].preload().catch(() => undefined); // tried again by its render
 }
 
 const kindChoices = ['all', ...searchKinds] as const;
@@ -339,9 +341,11 @@ export function CataloguePage() {
             </SkipLink>
           )}
           <BackLink />
-          <Suspense fallback={<Loading />}>
-            <Detail kind={kind} id={id} view={view} />
-          </Suspense>
+          <PageBoundary key={`${kind}/${id}`}>
+            <Suspense fallback={<Loading />}>
+              <Detail kind={kind} id={id} view={view} />
+            </Suspense>
+          </PageBoundary>
         </div>
       ) : hubOn ? (
         <HubFirst view={view} />
