@@ -28,13 +28,6 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
   const check = async (state: string) => {
     // Snippets being regenerated and Hub rows being refreshed are dimmed for a moment: judge the settled page.
     await page.locator('.sw-stale, .hub-list.stale').first().waitFor({ state: 'detached' });
-    // Let running transitions end (a hover's fade-in judged half-way has half the contrast) and a frame pass, so the
-    // state is painted before it is judged.
-    await page.evaluate(async () => {
-      const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
-      await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    });
     found.push(...(await checkBothThemes(page, state)));
   };
   // Every state of a test is checked before the test fails, so one run lists all its findings.
@@ -84,6 +77,10 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
   it('catalogue with the Hub: home, results, empty result, Hub error', async () => {
     await check('catalogue home (Hub)');
     await search('whisper');
+    // The home list may already show this row: wait for the Hub's answer to this query, not the row (a search that
+    // fires during the check dims the rows it replaces).
+    await expect.poll(() => hub.requestsTo('/api/models').some((r) => r.query.get('search') === 'whisper')).toBe(true);
+    await page.locator('[data-testid="hub-list-models"][aria-busy="false"]').waitFor();
     await page.getByTestId('hub-list-models').locator('a[data-id="openai/whisper-large-v3"]').waitFor();
     await check('search results (Hub)');
     await search('zzqqxxnothing');

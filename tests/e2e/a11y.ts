@@ -50,11 +50,24 @@ export function formatFindings(state: string, findings: AxeFinding[]): string {
  * Checks the page as it is now in the light and the dark theme (the theme follows the system colour scheme unless
  * Settings fixes one) and returns every critical/serious violation as a readable line; [] when there is none.
  */
+/**
+ * Lets running transitions end and a frame pass, so a state is judged as painted: a theme switch or a hover's fade-in
+ * judged half-way has colours between the two, and so half the contrast.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  });
+}
+
 export async function checkBothThemes(page: Page, state: string): Promise<string[]> {
   const out: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.waitForFunction((t) => document.documentElement.dataset.theme === t, colorScheme);
+    await settled(page);
     const found = await axeViolations(page);
     if (found.length) out.push(formatFindings(`${state} [${colorScheme}]`, found));
   }
