@@ -31,10 +31,6 @@ const pages = {
     (m) => m.SettingsPage,
   ),
 };
-const { Component: ModelsPage } = pages.models;
-const { Component: ChatPage } = pages.chat;
-const { Component: ToolsPage } = pages.tools;
-const { Component: SettingsPage } = pages.settings;
 
 // Going to a page waits for its code (up to PREPARE_MS), so the current page stays until the next one can render
 // without a Suspense fallback (see lazyComponent). The page the app opens on starts loading now, beside the first
@@ -101,10 +97,10 @@ export function App() {
         <PageBoundary key={page}>
           <Suspense fallback={<Loading />}>
             {page === 'catalogue' && <CataloguePage />}
-            {page === 'models' && <ModelsPage />}
-            {page === 'chat' && <ChatPage />}
-            {page === 'tools' && <ToolsPage />}
-            {page === 'settings' && <SettingsPage />}
+            {page === 'models' && <pages.models.Component />}
+            {page === 'chat' && <pages.chat.Component />}
+            {page === 'tools' && <pages.tools.Component />}
+            {page === 'settings' && <pages.settings.Component />}
           </Suspense>
         </PageBoundary>
       </main>

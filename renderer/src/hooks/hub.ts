@@ -45,6 +45,9 @@ export function useHubLive<T extends { freshness: HubFreshness }>(
 /** The Hub answers this window has seen or is waiting for: the last 48 kept. */
 const answers = new AnswerCache(48);
 
+/** A page's call for `key`: the one started ahead for it when there is one, else asked now. */
+const claim = <T>(key: string, fn: () => Promise<T>): Promise<T> => answers.take<T>(key) ?? answers.ask(key, fn);
+
 /** The Hub the app talks to (Settings, or HF_ENDPOINT), for links and card URLs. */
 export function useHubEndpoint(): string {
   return useSettings((s) => s.view?.values.hubEndpoint) ?? 'https://huggingface.co';
@@ -63,9 +66,7 @@ const readmeKey = (kind: RepoKind, id: string) => `readme:${kind}:${id}`;
 /** A repo's README: the call started ahead when the page asked for it early, else asked now. */
 export const useHubReadme = (kind: RepoKind, id: string) =>
   useHubLive(
-    () =>
-      answers.take<Output<'hub.readme'>>(readmeKey(kind, id)) ??
-      answers.ask(readmeKey(kind, id), () => api.call('hub.readme', { kind, id })),
+    () => claim(readmeKey(kind, id), () => api.call('hub.readme', { kind, id })),
     [kind, id],
     () => answers.atHand<Output<'hub.readme'>>(readmeKey(kind, id)),
   );
@@ -77,42 +78,36 @@ export const prefetchReadme = (kind: RepoKind, id: string) =>
   answers.ahead(readmeKey(kind, id), () => api.call('hub.readme', { kind, id }));
 
 /**
- * Starts a model page's Hub calls (details and card) before the page renders, and returns them settled. A page seen
- * before in this window renders what it saw and asks again once painted (useQuery), so nothing is sent ahead of its
- * first frame: undefined.
+ * Starts a repo page's Hub calls (its details under `key`, and its card) before the page renders, and returns them
+ * settled. A page seen before in this window renders what it saw and asks again once painted (useQuery), so nothing
+ * is sent ahead of its first frame: undefined.
  */
-export function prefetchModel(id: string): Promise<unknown> | undefined {
-  if (answers.last(modelKey(id)) !== undefined) return undefined;
-  return Promise.allSettled([
-    answers.ahead(modelKey(id), () => api.call('hub.model', { id })),
-    prefetchReadme('model', id),
-  ]);
+function prefetchPage(key: string, details: () => Promise<unknown>, kind: RepoKind, id: string) {
+  if (answers.last(key) !== undefined) return undefined;
+  return Promise.allSettled([answers.ahead(key, details), prefetchReadme(kind, id)]);
 }
+
+/** A model page's Hub calls (see prefetchPage). */
+export const prefetchModel = (id: string): Promise<unknown> | undefined =>
+  prefetchPage(modelKey(id), () => api.call('hub.model', { id }), 'model', id);
 
 /** A model's Hub details: the call started ahead when there is one, else asked now. */
 export const hubModel = (id: string): Promise<Output<'hub.model'>> =>
-  answers.take<Output<'hub.model'>>(modelKey(id)) ?? answers.ask(modelKey(id), () => api.call('hub.model', { id }));
+  claim(modelKey(id), () => api.call('hub.model', { id }));
 
 /** A model's Hub details at hand for the page's first render. */
 export const arrivedModel = (id: string) => answers.atHand<Output<'hub.model'>>(modelKey(id));
 
 const repoKey = (kind: RepoKind, id: string) => `repo:${kind}:${id}`;
 
-/** A dataset's or a Space's Hub calls (details and card), started and settled as prefetchModel's. */
-export function prefetchRepo(kind: Exclude<RepoKind, 'model'>, id: string): Promise<unknown> | undefined {
-  if (answers.last(repoKey(kind, id)) !== undefined) return undefined;
-  return Promise.allSettled([
-    answers.ahead(repoKey(kind, id), () => api.call('hub.repo', { kind, id })),
-    prefetchReadme(kind, id),
-  ]);
-}
+/** A dataset's or a Space's page calls (see prefetchPage). */
+export const prefetchRepo = (kind: Exclude<RepoKind, 'model'>, id: string): Promise<unknown> | undefined =>
+  prefetchPage(repoKey(kind, id), () => api.call('hub.repo', { kind, id }), kind, id);
 
 /** A dataset's or a Space's details from the Hub (or main's cache): at hand, started ahead, or asked now. */
 export const useHubRepo = (kind: Exclude<RepoKind, 'model'>, id: string) =>
   useHubLive(
-    () =>
-      answers.take<Output<'hub.repo'>>(repoKey(kind, id)) ??
-      answers.ask(repoKey(kind, id), () => api.call('hub.repo', { kind, id })),
+    () => claim(repoKey(kind, id), () => api.call('hub.repo', { kind, id })),
     [kind, id],
     () => answers.atHand<Output<'hub.repo'>>(repoKey(kind, id)),
   );

@@ -43,10 +43,6 @@ const details = {
   dataset: item,
   app: item,
 };
-const { Component: TaskPage } = details.task;
-const { Component: LibraryView } = details.library;
-const { Component: ModelPage } = details.model;
-const { Component: ItemPage } = item;
 
 /** The catalogue detail page a route names, if any. */
 function detailOf({ page, params: [kind, ...rest] }: Route) {
@@ -289,21 +285,21 @@ function Browse({ view }: { view: CatalogueView }) {
 function Detail({ kind, id, view }: { kind: string; id: string; view: CatalogueView }) {
   switch (kind) {
     case 'task':
-      return <TaskPage id={id} view={view} />;
+      return <details.task.Component id={id} view={view} />;
     case 'library': {
       const lib = view.libraries.get(id);
       return lib ? (
-        <LibraryView lib={lib} tasks={view.tasks} />
+        <details.library.Component lib={lib} tasks={view.tasks} />
       ) : (
         <Empty title={`No library "${id}"`}>@huggingface/tasks does not list this library.</Empty>
       );
     }
     case 'model':
-      return <ModelPage key={id} id={id} view={view} />;
+      return <details.model.Component key={id} id={id} view={view} />;
     case 'dataset':
-      return <ItemPage kind="dataset" id={id} item={view.datasets.get(id)} tasks={view.tasks} />;
+      return <item.Component kind="dataset" id={id} item={view.datasets.get(id)} tasks={view.tasks} />;
     case 'app':
-      return <ItemPage kind="app" id={id} item={view.apps.get(id)} tasks={view.tasks} />;
+      return <item.Component kind="app" id={id} item={view.apps.get(id)} tasks={view.tasks} />;
     default:
       return (
         <Empty title="Unknown catalogue page">
