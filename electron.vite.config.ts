@@ -26,7 +26,8 @@ function catalogueAsset(): Plugin[] {
     },
     {
       // The catalogue landing, rendered by the app's own components, in index.html: the first paint shows it (where
-      // main marks it as the first screen) while the JS loads. Inert: the app replaces it before anything is used.
+      // main marks it as the first screen) while the JS loads. Its links work before the app does (a click changes the
+      // address, which the app opens when it mounts); its form controls are disabled until the app replaces it.
       name: 'hubdesk-first-screen',
       apply: 'build',
       transformIndexHtml: {
@@ -74,7 +75,7 @@ function catalogueAsset(): Plugin[] {
             .replace("script-src 'self'", `script-src 'self' ${FIRST_PAINT_SCRIPT_SOURCE}`)
             .replace(
               '<div id="root"></div>',
-              `<script>${FIRST_PAINT_SCRIPT}</script>\n    <div id="root" inert>${landing}</div><div id="${LANDING_END_ID}"></div>`,
+              `<script>${FIRST_PAINT_SCRIPT}</script>\n    <div id="root" data-landing>${landing}</div><div id="${LANDING_END_ID}"></div>`,
             );
         },
       },

@@ -13,8 +13,8 @@ const silentClient: HubDeskClient = {
 
 /**
  * Renders renderer/src/first-screen.tsx in jsdom through Vite's SSR module loader (the app's own modules, aliases and
- * TSX as built) and returns the landing's HTML for index.html: inert until the app takes over, without test ids or
- * element ids (nothing may find or focus it but the eye), form controls disabled.
+ * TSX as built) and returns the landing's HTML for index.html: shown until the app takes over, without test ids or
+ * element ids (nothing may find it but the eye and its links), form controls disabled.
  */
 export async function renderFirstScreenHtml(root: string, data: CatalogueData): Promise<string> {
   const dom = new JSDOM('<!doctype html><html><body></body></html>', {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fixtureModel, startOllamaFixture } from '../../tests/fixtures/ollama';
@@ -31,6 +31,28 @@ function bundleSizes(): { initial: number; lazy: number; monaco: number; files: 
   return { initial, lazy, monaco, files };
 }
 
+/**
+ * The start-up floor: the app's own index.html as a static page, its landing marked as the first screen (as main does
+ * for a returning user with the Hub off), without the app: no boot template (the app's script and preload tags) and no
+ * catalogue preload. What drawing the landing costs this browser, whatever the app does.
+ */
+function staticLanding(): string {
+  const html = readFileSync(join(rendererDir, 'index.html'), 'utf8');
+  const out = html
+    .replace(/<template id="boot">[\s\S]*?<\/template>/, '')
+    .replace(/<link rel="preload" href="\.\/catalogue\.json"[^>]*>/, '')
+    .replace('<html lang="en">', '<html lang="en" data-first-screen>');
+  if (
+    out.includes('<template id="boot">') ||
+    !out.includes('data-first-screen>') ||
+    !out.includes('class="cat-groups"')
+  )
+    throw new Error('index.html has changed shape: the static landing could not be made from it');
+  const file = join(root, 'bench/results/.landing.html');
+  writeFileSync(file, out);
+  return file;
+}
+
 /** Start-up: web mode from launch to the catalogue painted, against an empty page served by a bare Node server. */
 export async function startup(ctx: BenchContext): Promise<Figure[]> {
   const browser = await launchChromium();
@@ -38,7 +60,9 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
   // A returning user (past the first-run choice, offline): launch → the catalogue, with no network involved.
   const dataDir = join(root, 'bench/results/.data');
   seedOfflineSettings(dataDir);
+  const landingFile = staticLanding();
   const app: number[] = [];
+  const landing: number[] = [];
   const empty: number[] = [];
   const splits: StartupSplit[] = [];
   const emptyServer: number[] = [];
@@ -47,14 +71,14 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
   const interactive: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
-      for (const which of ['app', 'empty'] as const) {
+      for (const which of ['app', 'landing', 'empty'] as const) {
         const page = await browser.newPage();
         // Painted: the frame that shows the catalogue (the landing prerendered into index.html), or the empty page's
         // text, on screen; interactive: the app's own catalogue painted, React mounted.
         const { recorded } =
           which === 'app'
             ? await watchStartup(page, '.cat-groups', '[data-testid="task-groups"]')
-            : await watchStartup(page, '#ready');
+            : await watchStartup(page, which === 'landing' ? '.cat-groups' : '#ready');
         const launched = performance.timeOrigin + performance.now();
         const t0 = performance.now();
         const srv =
@@ -63,7 +87,10 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
                 [join(root, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
                 /^HubDesk web: (\S+)$/,
               )
-            : await spawnServer([join(root, 'bench/empty-server.mjs')], /^Empty page: (\S+)$/);
+            : await spawnServer(
+                [join(root, 'bench/empty-server.mjs'), ...(which === 'landing' ? ['--page', landingFile] : [])],
+                /^Empty page: (\S+)$/,
+              );
         const serverMs = performance.now() - t0;
         await page.goto(srv.url);
         await recorded;
@@ -72,6 +99,9 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
           splits.push(s);
           app.push(s.timeOrigin + s.presented - launched);
           interactive.push(s.timeOrigin + s.interactive - launched);
+        } else if (which === 'landing') {
+          const { presented, timeOrigin } = await readPresented(page);
+          landing.push(timeOrigin + presented - launched);
         } else {
           const { presented, timeOrigin } = await readPresented(page);
           empty.push(timeOrigin + presented - launched);
@@ -92,6 +122,14 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
     figure('start-up: launch → catalogue painted', 'ms', app, {
       baseline: empty,
       target: 'ratio ≤ 1.5 (baseline: empty page, bare Node server)',
+    }),
+    figure('start-up floor: launch → the same landing painted as a static page (no app)', 'ms', landing, {
+      baseline: empty,
+      note: "index.html's landing from a bare Node server, without the app's code or data: what drawing it costs here",
+    }),
+    figure('start-up: launch → catalogue painted, against that static landing', 'ms', app, {
+      baseline: landing,
+      note: 'what the app adds to drawing its first screen',
     }),
     figure('start-up: launch → catalogue interactive (the app mounted)', 'ms', interactive, {
       baseline: empty,

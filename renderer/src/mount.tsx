@@ -1,12 +1,25 @@
-import { StrictMode } from 'react';
+import { StrictMode, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 
-/** React DOM and the app: loaded by main.tsx, after the first paint where index.html's landing is on screen. */
-export function mount(container: HTMLElement): void {
+/** After the first commit: the focus back on the link of that address, if the page shows one. */
+function FocusLink({ root, href }: { root: HTMLElement; href: string }) {
+  useLayoutEffect(() => {
+    const link = [...root.querySelectorAll('a')].find((a) => a.getAttribute('href') === href);
+    if (link && document.activeElement === document.body) link.focus();
+  }, [root, href]);
+  return null;
+}
+
+/**
+ * React DOM and the app: loaded by main.tsx, after the first paint where index.html's landing is on screen.
+ * `focusHref`: the landing's link that had the focus when the app took over.
+ */
+export function mount(container: HTMLElement, focusHref: string | null = null): void {
   createRoot(container).render(
     <StrictMode>
       <App />
+      {focusHref !== null && <FocusLink root={container} href={focusHref} />}
     </StrictMode>,
   );
 }

@@ -12,7 +12,7 @@ async function withoutAppScript(browser: Browser, url: string): Promise<Page> {
   return page;
 }
 
-const landing = (page: Page) => page.locator('#root[inert] .cat-groups');
+const landing = (page: Page) => page.locator('#root[data-landing] .cat-groups');
 /** Each filter as drawn: its width and the option it shows. */
 const filters = (page: Page) =>
   page
@@ -37,7 +37,7 @@ describe('first screen from index.html', () => {
     await Promise.all([app?.stop(), newUser?.stop()]);
   });
 
-  it('Hub access off: the landing is painted before the app loads, inert and findable by nothing but the eye', async () => {
+  it('Hub access off: the landing is painted before the app loads, findable by nothing but the eye and its links', async () => {
     const page = await withoutAppScript(browser, app.url);
     await expect.poll(() => landing(page).isVisible()).toBe(true);
     expect(await landing(page).textContent()).toContain('Text Generation');
@@ -55,12 +55,50 @@ describe('first screen from index.html', () => {
       [150, 'Any task'],
       [150, 'Any library'],
     ]);
-    expect(await page.locator('#root input:not([disabled])').count()).toBe(0);
-    // Inert: nothing in it takes the focus.
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    expect(await page.locator('#root :is(input, select, button):not([disabled])').count()).toBe(0);
     await screenshot(page, 'first-screen-before-js');
+    // Its links are links: a click goes to that address, which the app opens once it has loaded.
+    await page.locator('#root a', { hasText: /^Text Generation$/ }).click();
+    expect(await page.evaluate(() => location.hash)).toBe('#/catalogue/task/text-generation');
     await page.close();
+  });
+
+  it('a click or the focus on the landing before the app has loaded is not lost', async () => {
+    // The app's script held back until the user has acted on the landing.
+    const held: (() => void)[] = [];
+    const hold = async (page: Page) => {
+      await page.route(
+        /\/assets\/index-[^/]+\.js$/,
+        (r) => void new Promise<void>((go) => held.push(go)).then(() => r.continue()),
+      );
+      await page.goto(app.url);
+      await expect.poll(() => landing(page).isVisible()).toBe(true);
+      await expect.poll(() => held.length).toBe(1);
+    };
+    const clicked = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await hold(clicked);
+    await clicked.locator('#root a', { hasText: /^Text Generation$/ }).click();
+    held.shift()!();
+    await clicked.getByTestId('task-view').waitFor();
+    expect(await clicked.getByTestId('task-view').textContent()).toContain('Text Generation');
+    await clicked.close();
+
+    // The keyboard: the link tabbed to on the landing has the focus in the app too.
+    const tabbed = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await hold(tabbed);
+    for (let i = 0; i < 10; i++) {
+      await tabbed.keyboard.press('Tab');
+      if ((await tabbed.evaluate(() => document.activeElement?.textContent)) === 'Chat') break;
+    }
+    expect(await tabbed.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('#/chat');
+    held.shift()!();
+    await tabbed.getByTestId('task-groups').waitFor();
+    await expect
+      .poll(() => tabbed.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null))
+      .toBe('nav-chat');
+    await tabbed.keyboard.press('Enter');
+    await tabbed.getByTestId('new-chat').waitFor();
+    await tabbed.close();
   });
 
   it('the app replaces it with the same screen once settings and catalogue are in, never with "Starting…"', async () => {
@@ -75,7 +113,7 @@ describe('first screen from index.html', () => {
     });
     await page.goto(app.url);
     await page.getByTestId('task-groups').waitFor();
-    expect(await page.locator('#root').getAttribute('inert')).toBeNull();
+    expect(await page.locator('#root').getAttribute('data-landing')).toBeNull();
     expect(await page.locator('.cat-groups').count()).toBe(1);
     expect(await filters(page)).toEqual(landingFilters);
     expect(await page.locator('#root option').count()).toBeGreaterThan(100);

@@ -7,7 +7,7 @@ import { startWebServer, type WebServer } from '../../electron/main/web/server';
 import { tempDir } from '../helpers/app';
 
 const page =
-  '<!doctype html>\n<html lang="en">\n  <head></head>\n  <body><div id="root" inert>landing</div></body>\n</html>';
+  '<!doctype html>\n<html lang="en">\n  <head></head>\n  <body><div id="root" data-landing>landing</div></body>\n</html>';
 const store = (file: string, values: unknown) => writeFileSync(file, JSON.stringify({ version: 1, values }));
 
 // Main marks index.html when its prerendered catalogue landing is the user's first screen: Hub access chosen, and off.
