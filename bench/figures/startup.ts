@@ -69,6 +69,7 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
   const emptyHtml: number[] = [];
   const chat: number[] = [];
   const interactive: number[] = [];
+  let later: { now: number[]; later: number[] } = { now: [], later: [] };
   try {
     for (let i = 0; i < runs; i++) {
       for (const which of ['app', 'landing', 'empty'] as const) {
@@ -113,6 +114,7 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
       }
     }
     chat.push(...(await chatReady(ctx, browser, dataDir, runs)));
+    later = await chatOpened(browser, dataDir, ctx.runs(5, 3));
   } finally {
     await browser.close();
   }
@@ -164,11 +166,61 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
       baseline: empty,
       note: 'baseline: empty page, bare Node server',
     }),
+    figure('first visit to Chat, 4 s after launch: click → its page shown', 'ms', later.later, {
+      baseline: later.now,
+      note: "baseline: the same click right after launch; the pages' code loads while the app is idle",
+    }),
     figure('bundle: app chunk (initial JS, gzip)', 'KB', [sizes.initial / 1024], { target: '≤ 150 KB' }),
     figure('bundle: Monaco chunks (lazy, gzip)', 'KB', [sizes.monaco / 1024], {
       note: 'loaded when a snippet pane opens',
     }),
   ];
+}
+
+/**
+ * A person's first visit to Chat: the click on its nav item → the chat page shown (its "New chat" button in the DOM,
+ * timed in the page), right after the app has started and 4 s later, when the idle app has loaded the page's code.
+ */
+async function chatOpened(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  dataDir: string,
+  runs: number,
+): Promise<{ now: number[]; later: number[] }> {
+  const out = { now: [] as number[], later: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    for (const when of ['now', 'later'] as const) {
+      const page = await browser.newPage();
+      await page.addInitScript(() => {
+        const w = window as unknown as { __clicked?: number; __shown?: number };
+        document.addEventListener('click', () => (w.__clicked ??= performance.now()), true);
+        new MutationObserver(() => {
+          if (w.__clicked && !w.__shown && document.querySelector('[data-testid="new-chat"]'))
+            w.__shown = performance.now();
+        }).observe(document, { subtree: true, childList: true });
+      });
+      const srv = await spawnServer(
+        [join(root, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
+        /^HubDesk web: (\S+)$/,
+      );
+      try {
+        await page.goto(srv.url);
+        await page.getByTestId('task-groups').waitFor();
+        if (when === 'later') await page.waitForTimeout(4000);
+        await page.getByTestId('nav-chat').click();
+        await page.getByTestId('new-chat').waitFor();
+        out[when].push(
+          await page.evaluate(() => {
+            const w = window as unknown as { __clicked: number; __shown: number };
+            return w.__shown - w.__clicked;
+          }),
+        );
+      } finally {
+        await page.close();
+        await srv.stop();
+      }
+    }
+  }
+  return out;
 }
 
 /**

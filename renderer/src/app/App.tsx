@@ -4,6 +4,7 @@ import { SkipLink } from '../components/SkipLink';
 import { Logo } from '../components/Logo';
 import { Loading } from '../components/States';
 import { PageBoundary } from '../components/PageBoundary';
+import { preloadWhenIdle, startIdlePreload } from '../lib/idle-preload';
 import { lazyComponent } from '../lib/lazy-component';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
 import { FirstRun } from '../pages/first-run/FirstRun';
@@ -40,6 +41,8 @@ prepareRoutes(({ page }) => lazyPage(page)?.preload());
 void lazyPage(useRoute.getState().page)
   ?.preload()
   .catch(() => undefined); // the page's own render tries again and shows the error
+// The others load once the app is idle, the likeliest first (after a model page: see CataloguePage).
+for (const p of [pages.chat, pages.models, pages.settings, pages.tools]) preloadWhenIdle(p.preload);
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
@@ -64,6 +67,7 @@ export function App() {
   const page = useRoute((s) => s.page);
   useTheme();
   useShortcuts();
+  useEffect(() => startIdlePreload(), []);
   // Until the user chooses how HubDesk may use the Hub, the first-run screen stands alone (no page asks anything).
   const access = useSettings((s) => s.view?.values.hubAccess);
   const settingsError = useSettings((s) => s.error);

@@ -10,6 +10,7 @@ import { prepareRoutes, useRoute, type Route } from '../../store/route';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
 import { prefetchModel, prefetchRepo } from '../../hooks/hub';
+import { preloadWhenIdle } from '../../lib/idle-preload';
 import { lazyComponent } from '../../lib/lazy-component';
 import { loadWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
@@ -70,6 +71,9 @@ function prepareDetail(route: Route): Promise<unknown> | undefined {
   return answers && !embedded?.has(id) ? Promise.all([code, answers]) : code;
 }
 prepareRoutes(prepareDetail);
+// A model page (and its workbench, not its editor) and a task page are where the catalogue leads first.
+preloadWhenIdle(details.model.preload);
+preloadWhenIdle(details.task.preload);
 // The detail page the app opens on starts loading now, beside the first calls to main.
 {
   const detail = detailOf(useRoute.getState());
