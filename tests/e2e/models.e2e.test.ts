@@ -29,6 +29,7 @@ describe('local models (web mode, Chromium)', () => {
       system: 'You are a helpful assistant.',
       parameters: { temperature: 0.7, stop: ['<|start_header_id|>', '<|eot_id|>'] },
     });
+    ollama.setShow('nomic-embed-text', { capabilities: ['embedding'] });
     ({ app, browser, page, errors } = await openApp({ env: { OLLAMA_HOST: ollama.url } }));
   });
   afterAll(async () => {
@@ -92,6 +93,10 @@ describe('local models (web mode, Chromium)', () => {
     await page.getByLabel('Model', { exact: true }).fill('nomic-embed-text');
     await page.getByRole('button', { name: 'Pull', exact: true }).click();
     await job('nomic-embed-text').and(page.locator('[data-state="success"]')).waitFor();
+    // An embedding model (Ollama lists no `completion` capability) is not offered a chat: it says where it is used.
+    await job('nomic-embed-text').getByTestId('no-chat').getByText('cannot chat').waitFor();
+    expect(await job('nomic-embed-text').getByRole('link', { name: 'Chat with this model' }).count()).toBe(0);
+    expect(await job('llama3.2').getByRole('link', { name: 'Chat with this model' }).count()).toBe(1);
     await page
       .getByTestId('models-table')
       .getByRole('button', { name: 'nomic-embed-text:latest', exact: true })

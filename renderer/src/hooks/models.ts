@@ -13,3 +13,17 @@ export const localModels = {
 
 /** A model's details (`ollama show`): licence, parameters, template, capabilities. */
 export const useModelShow = (model: string) => useQuery(() => api.call('ollama.show', { model }), [model]);
+
+/**
+ * Whether Ollama says a model can chat: it has the `completion` capability (an embedding-only model does not).
+ * Undefined until it has answered, or where it cannot tell (an older Ollama lists no capabilities).
+ */
+export function canChat(capabilities: readonly string[] | undefined): boolean | undefined {
+  return capabilities ? capabilities.includes('completion') : undefined;
+}
+
+/** canChat for `model`, asked of Ollama (`ollama show`). */
+export function useCanChat(model: string): boolean | undefined {
+  const show = useModelShow(model);
+  return canChat(show.state === 'ok' ? show.data.capabilities : undefined);
+}

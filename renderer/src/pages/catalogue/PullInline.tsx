@@ -1,5 +1,5 @@
 import { isActive, jobTotals, usePulls } from '../../store/pulls';
-import { newChatHref } from '../../store/route';
+import { ChatWithModel } from '../../components/ChatWithModel';
 import { formatBytes } from '../../lib/format';
 import { formatSpeed, percent } from '../models/format';
 
@@ -42,9 +42,7 @@ export function PullInline({ name }: { name: string }) {
             pulled
           </span>
           <span className="mono small">{name}</span>
-          <a className="btn btn-primary" href={newChatHref('ollama', name)} data-testid="chat-now">
-            Chat now
-          </a>
+          <ChatWithModel model={name} label="Chat now" className="btn btn-primary" testid="chat-now" />
         </p>
       </div>
     );

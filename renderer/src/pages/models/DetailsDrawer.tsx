@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { LocalModel, ModelShow } from '@shared/contract/ollama';
-import { useModelShow } from '../../hooks/models';
+import { canChat, useModelShow } from '../../hooks/models';
 import { Icon } from '../../components/Icon';
 import { useDialog } from '../../components/useDialog';
 import { ErrorState, Loading } from '../../components/States';
@@ -87,7 +87,7 @@ export function DetailsDrawer({
         </header>
         <div className="drawer-actions">
           {/* Embedding-only models (no `completion` capability) cannot chat. */}
-          {(!show?.capabilities || show.capabilities.includes('completion')) && (
+          {canChat(show?.capabilities) !== false && (
             <a className="btn btn-sm btn-primary" href={newChatHref('ollama', model.name)}>
               Chat with this model
             </a>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { MODEL_NAME_REQUIRED, modelNameProblem } from '@shared/model-name';
 import { formatBytes } from '../../lib/format';
 import { isActive, jobTotals, layerSpeed, usePulls, type Job } from '../../store/pulls';
-import { newChatHref } from '../../store/route';
+import { ChatWithModel } from '../../components/ChatWithModel';
 import { formatDuration, formatSpeed, percent } from './format';
 
 export function PullForm({ initial, onDone }: { initial: string; onDone: () => void }) {
@@ -108,9 +108,12 @@ function JobCard({ job }: { job: Job }) {
           </span>
         )}
         {job.kind === 'pull' && job.state === 'success' && (
-          <a className="btn btn-sm btn-primary" href={newChatHref('ollama', job.model)}>
-            Chat with this model
-          </a>
+          <ChatWithModel
+            model={job.model}
+            label="Chat with this model"
+            className="btn btn-sm btn-primary"
+            onModelsPage
+          />
         )}
         {active ? (
           <button className="btn btn-ghost btn-sm" onClick={() => cancel(job.id)}>
