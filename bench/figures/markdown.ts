@@ -39,6 +39,7 @@ async function hubTarget(browser: Browser, app: BenchApp, forStream: boolean): P
     scroller: '[data-testid="message-list"]',
     send: async () => {
       await page.getByTestId('composer').fill('Show me everything');
+      await page.locator('[data-testid="send"]:enabled').waitFor(); // the previous reply has ended (see streaming.ts)
       await page.getByTestId('composer').press('Enter');
     },
   };

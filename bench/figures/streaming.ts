@@ -47,6 +47,9 @@ async function sendAndWait(app: BenchApp, fixture: OllamaFixture, text: string, 
   const tag = `[${text}]`;
   fixture.chatScript = () => ({ content: [tag, ...marked(chunks)] });
   await page.getByTestId('composer').fill(text);
+  // The previous reply's end reaches the store a moment after its message shows complete: until then Enter does not
+  // send (the composer sends one message at a time), so wait for Send to be enabled.
+  await page.locator('[data-testid="send"]:enabled').waitFor();
   const t = performance.now();
   await page.getByTestId('composer').press('Enter');
   await page
