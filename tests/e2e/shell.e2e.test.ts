@@ -36,8 +36,10 @@ describe('app shell in Chromium (web mode)', () => {
   it('once the app has been idle, the pages a person goes to next have their code: a first visit fetches none', async () => {
     const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const scripts: string[] = [];
+    const calls: string[] = [];
     fresh.on('request', (r) => {
       if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      if (r.url().includes('/api/call/')) calls.push(r.url().split('/').pop()!);
     });
     try {
       await fresh.goto(app.url);
@@ -48,9 +50,23 @@ describe('app shell in Chromium (web mode)', () => {
         await expect.poll(() => loaded(name), { timeout: 15_000 }).toBe(true);
       // Not the editor: Monaco (~1 MB) loads when a snippet pane first needs it, never while the user is elsewhere.
       expect(scripts.filter((s) => /monaco|editor/i.test(s))).toEqual([]);
+      // Chat's conversation list too: main opens its chat store while the user is elsewhere.
+      await expect.poll(() => calls.includes('chat.list')).toBe(true);
+      await fresh.evaluate(() => {
+        const w = window as unknown as { __loadingSeen?: boolean };
+        new MutationObserver(() => {
+          if (document.body.textContent?.includes('Loading conversations')) w.__loadingSeen = true;
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
       const before = scripts.length;
       await fresh.getByTestId('nav-chat').click();
       await fresh.getByRole('heading', { name: 'Chat' }).waitFor();
+      await fresh.getByText('No conversations yet.').waitFor();
+      // The list read while idle is on screen at once; asked again behind it, it never shows "Loading".
+      await expect.poll(() => calls.filter((c) => c === 'chat.list').length).toBe(2);
+      expect(
+        await fresh.evaluate(() => (window as unknown as { __loadingSeen?: boolean }).__loadingSeen),
+      ).toBeUndefined();
       await fresh.getByTestId('nav-models').click();
       await fresh.getByTestId('models-table').getByText('qwen3:8b').waitFor();
       expect(scripts.slice(before)).toEqual([]);

@@ -42,7 +42,8 @@ void lazyPage(useRoute.getState().page)
   ?.preload()
   .catch(() => undefined); // the page's own render tries again and shows the error
 // The others load once the app is idle, the likeliest first (after a model page: see CataloguePage).
-for (const p of [pages.chat, pages.models, pages.settings, pages.tools]) preloadWhenIdle(p.preload);
+preloadWhenIdle(() => pages.chat.preload().then((m) => m.warmChat()));
+for (const p of [pages.models, pages.settings, pages.tools]) preloadWhenIdle(p.preload);
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },

@@ -212,7 +212,8 @@ export const useChat = create<ChatState>((set, get) => {
     drafts: {},
 
     loadList: async () => {
-      set({ listLoading: true });
+      // "Loading" is for a list never read (or read in vain): a list at hand stays on screen while it is asked again.
+      if (get().listError) set({ listLoading: true, listError: undefined });
       try {
         const r = await api.call('chat.list', {});
         set({ list: r.conversations, listLoading: false, listError: undefined });

@@ -260,6 +260,12 @@ function Thread({ id }: { id: string }) {
 
 let startingChat: string | undefined;
 
+/**
+ * Loaded with the page's code while the app is idle (see App): the conversation list, so main opens its chat store
+ * then rather than on the first visit, and that visit shows the list at once (the page asks again when it mounts).
+ */
+export const warmChat = (): Promise<void> => useChat.getState().loadList();
+
 export function ChatPage() {
   const params = useRoute((s) => s.params);
   const routeId = params[0];
