@@ -10,6 +10,10 @@ import { readPresented, readStartup, watchStartup, type StartupSplit } from '../
 const root = process.cwd();
 const rendererDir = join(root, 'out/renderer');
 
+/** The web mode, spawned as a user launches it, on its own port and data dir. */
+const spawnApp = (dataDir: string, env: Record<string, string> = {}) =>
+  spawnServer([join(root, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir], /^HubDesk web: (\S+)$/, env);
+
 /** The JS the first page load fetches (entry + modulepreloads), and every other JS chunk (loaded lazily). */
 function bundleSizes(): { initial: number; lazy: number; monaco: number; files: Record<string, number> } {
   const html = readFileSync(join(rendererDir, 'index.html'), 'utf8');
@@ -84,10 +88,7 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
         const t0 = performance.now();
         const srv =
           which === 'app'
-            ? await spawnServer(
-                [join(root, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
-                /^HubDesk web: (\S+)$/,
-              )
+            ? await spawnApp(dataDir)
             : await spawnServer(
                 [join(root, 'bench/empty-server.mjs'), ...(which === 'landing' ? ['--page', landingFile] : [])],
                 /^Empty page: (\S+)$/,
@@ -100,12 +101,11 @@ export async function startup(ctx: BenchContext): Promise<Figure[]> {
           splits.push(s);
           app.push(s.timeOrigin + s.presented - launched);
           interactive.push(s.timeOrigin + s.interactive - launched);
-        } else if (which === 'landing') {
-          const { presented, timeOrigin } = await readPresented(page);
-          landing.push(timeOrigin + presented - launched);
         } else {
           const { presented, timeOrigin } = await readPresented(page);
-          empty.push(timeOrigin + presented - launched);
+          (which === 'landing' ? landing : empty).push(timeOrigin + presented - launched);
+        }
+        if (which === 'empty') {
           emptyServer.push(serverMs);
           emptyHtml.push(await page.evaluate(() => performance.getEntriesByType('navigation')[0].toJSON().responseEnd));
         }
@@ -200,10 +200,7 @@ async function chatOpened(
             w.__shown = performance.now();
         }).observe(document, { subtree: true, childList: true });
       });
-      const srv = await spawnServer(
-        [join(root, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
-        /^HubDesk web: (\S+)$/,
-      );
+      const srv = await spawnApp(dataDir);
       try {
         await page.goto(srv.url);
         await page.getByTestId('task-groups').waitFor();
@@ -242,11 +239,7 @@ async function chatReady(
     for (let i = 0; i < runs; i++) {
       const page = await browser.newPage();
       const t0 = performance.now();
-      const srv = await spawnServer(
-        [join(root, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir],
-        /^HubDesk web: (\S+)$/,
-        { OLLAMA_HOST: fixture.url },
-      );
+      const srv = await spawnApp(dataDir, { OLLAMA_HOST: fixture.url });
       try {
         await page.goto(srv.url);
         await page.getByTestId('nav-chat').click();

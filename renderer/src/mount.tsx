@@ -5,8 +5,8 @@ import { App } from './app/App';
 /** After the first commit: the focus back on the link of that address, if the page shows one. */
 function FocusLink({ root, href }: { root: HTMLElement; href: string }) {
   useLayoutEffect(() => {
-    const link = [...root.querySelectorAll('a')].find((a) => a.getAttribute('href') === href);
-    if (link && document.activeElement === document.body) link.focus();
+    if (document.activeElement === document.body)
+      root.querySelector<HTMLElement>(`a[href="${CSS.escape(href)}"]`)?.focus();
   }, [root, href]);
   return null;
 }
