@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { tempDir } from '../helpers/app';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -106,6 +106,17 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /** Collects uncaught page errors and console errors: a test fails on any it did not expect. */
+/**
+ * The font (family and size) of a code element and of the block it sits in: code follows the app's style, not the
+ * browser's own generic monospace at its fixed 13px.
+ */
+export function codeFont(code: Locator): Promise<{ code: string; block: string }> {
+  return code.evaluate((c) => {
+    const font = (e: Element) => `${getComputedStyle(e).fontFamily} ${getComputedStyle(e).fontSize}`;
+    return { code: font(c), block: font(c.closest('pre') ?? c.parentElement!) };
+  });
+}
+
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));

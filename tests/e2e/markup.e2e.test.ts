@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
-import { openApp, screenshot, type WebApp } from './harness';
+import { codeFont, openApp, screenshot, type WebApp } from './harness';
 
 /** A model reply that tries every way markup can escape its message: overlays, styles, scripts, odd links. */
 const PAYLOAD = [
@@ -106,5 +106,9 @@ describe('untrusted markup is inert (chat reply from the Ollama fixture, in Chro
     expect(byText('https://huggingface.co/models')).toMatchObject({ href: 'https://huggingface.co/models' });
     // The code block keeps its text literally and the app's own classes.
     await expect.poll(() => reply.locator('.code-block code').textContent()).toContain('"<b>not bold</b>"');
+    // …in the app's monospace, the block's own size.
+    const font = await codeFont(reply.locator('.code-block code'));
+    expect(font.code).toBe(font.block);
+    expect(font.code).not.toMatch(/^monospace /);
   });
 });

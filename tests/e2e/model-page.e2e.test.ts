@@ -14,7 +14,7 @@ import {
   modelPageHub,
 } from '../fixtures/hub-model-data';
 import { tempDir } from '../helpers/app';
-import { openApp, screenshot, type WebApp } from './harness';
+import { codeFont, openApp, screenshot, type WebApp } from './harness';
 
 const PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -68,6 +68,9 @@ describe('model, dataset and Space pages in Chromium (web mode, fixture Hub)', (
     expect(await fields.locator('[data-field="base_model"] dd').innerText()).toBe('meta-llama/Llama-3.1-8B');
     expect(await body.locator('table td', { hasText: 'MMLU' }).count()).toBe(1);
     expect(await body.locator('pre code').innerText()).toContain('transformers.pipeline');
+    const font = await codeFont(body.locator('pre code'));
+    expect(font.code).toBe(font.block);
+    expect(font.code).not.toMatch(/^monospace /);
 
     const licenceLink = body.getByRole('link', { name: 'the license' });
     expect(await licenceLink.getAttribute('href')).toBe(`${hub.url}/${GATED_ID}/blob/main/LICENSE`);
