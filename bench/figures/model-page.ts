@@ -244,12 +244,17 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
     // The first open of each in a window (no answer kept by the page yet: the Hub page comes from main's disk
     // cache), after another embedded page has loaded the pages' code.
     const models = buildCatalogue('bench').models.filter((m) => m.pipeline_tag === 'text-generation');
-    for (let r = 0; r < ctx.runs(7, 3); r++) {
+    // A new window on the catalogue, tracking the calls on their way (SETTLE).
+    const freshWindow = async () => {
       const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await fresh.addInitScript(SETTLE);
       await fresh.goto(app.url);
       await fresh.goto(`${origin}/#/catalogue`);
       await fresh.getByTestId('task-groups').waitFor();
+      return fresh;
+    };
+    for (let r = 0; r < ctx.runs(7, 3); r++) {
+      const fresh = await freshWindow();
       windowFirst.push(await openPage(fresh, href(models[1].id), embeddedSel));
       firstEmbedded.push(await openPage(fresh, href(models[2 + (r % (models.length - 2))].id), embeddedSel));
       firstCached.push(await openPage(fresh, href(GATED_ID), cachedSel));
@@ -259,11 +264,7 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
     // The same first opens, each after resting on a link to the page: the Hub page's answers are in the window, so
     // what is left is rendering the page for the first time in it (a floor for the figure above).
     for (let r = 0; r < ctx.runs(7, 3); r++) {
-      const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await fresh.addInitScript(SETTLE);
-      await fresh.goto(app.url);
-      await fresh.goto(`${origin}/#/catalogue`);
-      await fresh.getByTestId('task-groups').waitFor();
+      const fresh = await freshWindow();
       await openPage(fresh, href(models[1].id), embeddedSel);
       const embeddedHref = href(models[2 + (r % (models.length - 2))].id);
       await restOn(fresh, embeddedHref);
