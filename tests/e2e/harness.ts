@@ -105,7 +105,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Collects uncaught page errors and console errors: a test fails on any it did not expect. */
 /**
  * The font (family and size) of a code element and of the block it sits in: code follows the app's style, not the
  * browser's own generic monospace at its fixed 13px.
@@ -117,6 +116,7 @@ export function codeFont(code: Locator): Promise<{ code: string; block: string }
   });
 }
 
+/** Collects uncaught page errors and console errors: a test fails on any it did not expect. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
