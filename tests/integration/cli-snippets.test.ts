@@ -273,6 +273,48 @@ describe('hubdesk snippets (spawned CLI)', () => {
     }
   });
 
+  it('--quant reaches every local-app command that names the repo, Docker included (issue #25 item 11)', async () => {
+    const id = 'bartowski/Llama-3.2-3B-Instruct-GGUF';
+    const hub = await startHubFixture({
+      models: [
+        {
+          id,
+          library_name: 'gguf',
+          pipeline_tag: 'text-generation',
+          tags: ['gguf', 'llama', 'conversational', 'text-generation'],
+          gguf: { total: 3_212_749_888, architecture: 'llama', context_length: 131072 },
+          siblings: [
+            { rfilename: 'Llama-3.2-3B-Instruct-Q4_K_M.gguf', size: 2_019_377_376 },
+            { rfilename: 'Llama-3.2-3B-Instruct-Q8_0.gguf', size: 3_421_899_200 },
+          ],
+        },
+      ],
+    });
+    try {
+      const r = await runAsync(
+        { HUBDESK_DATA_DIR: join(dir, 'data'), HF_ENDPOINT: hub.url },
+        'snippets',
+        id,
+        '--kind',
+        'local-app',
+        '--quant',
+        'Q8_0',
+      );
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      // llama.cpp's and vLLM's "Use Docker" and the Docker Model Runner app: all run the chosen quant.
+      const docker = r.stdout.split('\n').filter((l) => l.startsWith('docker model run'));
+      expect(docker.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(docker)).toEqual(new Set([`docker model run hf.co/${id}:Q8_0`]));
+      // Every command that names the repo with a tag names the chosen one.
+      const tagged = [...r.stdout.matchAll(new RegExp(`${id.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:(\\S+)`, 'g'))];
+      expect(tagged.length).toBeGreaterThan(0);
+      expect(new Set(tagged.map((m) => m[1]))).toEqual(new Set(['Q8_0']));
+    } finally {
+      await hub.stop();
+    }
+  });
+
   it('a GGUF-tagged record without quant files leaves no {{QUANT_TAG}} or {{GGUF_FILE}} in any kind', () => {
     const bare = {
       id: 'someone/tiny-GGUF',

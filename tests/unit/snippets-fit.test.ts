@@ -3,8 +3,8 @@ import type { ModelRecord } from '@shared/model-record';
 import {
   fallbackQuant,
   SnippetEngine,
+  fillPlaceholders,
   unservedWarning,
-  withoutPlaceholders,
 } from '../../electron/main/services/snippets/engine';
 
 const gguf: ModelRecord = {
@@ -74,15 +74,39 @@ describe('no placeholder reaches the user', () => {
     const r = new SnippetEngine().generate({ model: bare });
     expect(JSON.stringify(r)).not.toMatch(/\{\{[A-Z_]+\}\}/);
     expect(
-      withoutPlaceholders([
-        { kind: 'local-app', language: 'sh', client: 'ollama', content: 'ollama run hf.co/a/b:{{QUANT_TAG}}' },
-        {
-          kind: 'local-app',
-          language: 'sh',
-          client: 'localai',
-          content: 'local-ai run huggingface://a/b/{{GGUF_FILE}}',
-        },
-      ]),
-    ).toEqual([{ kind: 'local-app', language: 'sh', client: 'ollama', content: 'ollama run hf.co/a/b' }]);
+      fillPlaceholders(
+        [
+          { kind: 'local-app', language: 'sh', client: 'ollama', content: 'ollama run hf.co/a/b:{{QUANT_TAG}}' },
+          {
+            kind: 'local-app',
+            language: 'sh',
+            client: 'localai',
+            content: 'local-ai run huggingface://a/b/{{GGUF_FILE}}',
+          },
+          { kind: 'local-app', language: 'sh', client: 'lemonade', content: 'lemonade run user.b-{{QUANT_TAG}}' },
+        ],
+        {},
+      ),
+    ).toEqual([
+      { kind: 'local-app', language: 'sh', client: 'ollama', content: 'ollama run hf.co/a/b' },
+      { kind: 'local-app', language: 'sh', client: 'lemonade', content: 'lemonade run user.b' },
+    ]);
+  });
+  it('the chosen quant fills {{QUANT_TAG}} wherever an app leaves it, as huggingface.co does', () => {
+    // vLLM's "Use Docker" calls the Docker Model Runner snippet without the file: the library writes the placeholder.
+    const r = new SnippetEngine().generate({ model: gguf, quant: 'Q8_0', kinds: ['local-app'] });
+    const vllmDocker = r.sections[0].snippets.find((s) => s.client === 'vllm' && s.content.startsWith('docker'));
+    expect(vllmDocker?.content).toBe(`docker model run hf.co/${gguf.id}:Q8_0`);
+    const text = r.sections[0].snippets.map((s) => s.content).join('\n');
+    expect(text).not.toMatch(new RegExp(`hf\\.co/${gguf.id}(?!:Q8_0)`));
+    expect(
+      fillPlaceholders(
+        [
+          { kind: 'local-app', language: 'sh', client: 'x', content: 'docker model run hf.co/a/b:{{QUANT_TAG}}' },
+          { kind: 'local-app', language: 'sh', client: 'y', content: 'local-ai run huggingface://a/b/{{GGUF_FILE}}' },
+        ],
+        { quant: 'Q8_0', file: 'b-Q8_0.gguf' },
+      ).map((s) => s.content),
+    ).toEqual(['docker model run hf.co/a/b:Q8_0', 'local-ai run huggingface://a/b/b-Q8_0.gguf']);
   });
 });

@@ -184,12 +184,20 @@ export function fallbackQuant(model: ModelRecord): string | undefined {
 }
 
 /**
- * The apps write `{{QUANT_TAG}}` / `{{GGUF_FILE}}` when no file is known: a tag is left out (the app picks its
- * default quant) and a snippet that needs a file name is dropped, so no placeholder ever reaches the user.
+ * The apps write `{{QUANT_TAG}}` / `{{GGUF_FILE}}` where they were given no file (vLLM's "Use Docker" never is):
+ * filled with the chosen quant and its file, as huggingface.co fills them. With no quant known, a tag is left out
+ * with its separator (the app picks its default quant) and a snippet that needs a file name is dropped, so no
+ * placeholder ever reaches the user.
  */
-export function withoutPlaceholders(list: Snippet[]): Snippet[] {
+export function fillPlaceholders(list: Snippet[], known: { quant?: string; file?: string }): Snippet[] {
+  const fill = (text: string) => {
+    const tagged = known.quant
+      ? text.replaceAll('{{QUANT_TAG}}', known.quant)
+      : text.replace(/[:-]?\{\{QUANT_TAG\}\}/g, '');
+    return known.file ? tagged.replaceAll('{{GGUF_FILE}}', known.file) : tagged;
+  };
   return list
-    .map((s) => ({ ...s, content: s.content.replaceAll(':{{QUANT_TAG}}', '').replaceAll('{{QUANT_TAG}}', '') }))
+    .map((s) => ({ ...s, content: fill(s.content), ...(s.setup === undefined ? {} : { setup: fill(s.setup) }) }))
     .filter((s) => !/\{\{[A-Z_]+\}\}/.test(s.content) && !/\{\{[A-Z_]+\}\}/.test(s.setup ?? ''));
 }
 
@@ -236,7 +244,8 @@ function localAppSection(
   deeplinks: SnippetsResult['deeplinks'];
 } {
   const data = toModelData(model);
-  const filepath = ggufFileFor(model, quant ?? fallbackQuant(model));
+  const chosen = quant ?? fallbackQuant(model);
+  const filepath = ggufFileFor(model, chosen);
   const snippets: Snippet[] = [];
   const deeplinks: SnippetsResult['deeplinks'] = [];
   for (const [key, app] of Object.entries(LOCAL_APPS)) {
@@ -244,7 +253,7 @@ function localAppSection(
       if (!app.displayOnModelPage(data)) continue;
       const r = runLocalApp(key, model, filepath);
       if (r.deeplink) deeplinks.push(r.deeplink);
-      snippets.push(...withoutPlaceholders(r.snippets));
+      snippets.push(...fillPlaceholders(r.snippets, { quant: chosen, file: filepath }));
     } catch (e) {
       log?.warn('local app snippet failed', { app: key, message: (e as Error).message });
     }

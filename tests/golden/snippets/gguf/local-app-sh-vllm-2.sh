@@ -1,1 +1,1 @@
-docker model run hf.co/unsloth/Llama-3.2-1B-Instruct-GGUF
+docker model run hf.co/unsloth/Llama-3.2-1B-Instruct-GGUF:Q4_K_M
