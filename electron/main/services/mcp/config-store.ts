@@ -6,23 +6,37 @@ import { writeFileAtomic } from '../fs/atomic-write';
 import type { Logger } from '../log';
 import { EMPTY_CONFIG, parseConfig, secretKey, serverView, type McpServerConfig, type ParsedConfig } from './config';
 import { lineColumn, pathKey } from './json-positions';
-import { isMask, maskSecret, type McpSecrets } from './secrets';
+import { secretTarget, targetChangedMessage, type SecretKind } from './secret-binding';
+import { isMask, maskSecret, type McpSecrets, type StoredSecret } from './secrets';
 
-type Kind = 'env' | 'headers';
+interface SecretSlot {
+  server: string;
+  kind: SecretKind;
+  name: string;
+  raw: string;
+  /** What a value here is sent to (secretTarget). */
+  target: string;
+  start: number;
+  end: number;
+}
 
 /** Every secret-bearing string of a parsed config: where it is in the text and which stored value it names. */
-function secretSlots(parsed: ParsedConfig, text: string) {
+function secretSlots(parsed: ParsedConfig, text: string): SecretSlot[] {
   const root = parsed.json?.value as Record<string, unknown> | undefined;
   const key = root && 'mcpServers' in root ? 'mcpServers' : 'servers';
-  const out: { server: string; kind: Kind; name: string; raw: string; start: number; end: number }[] = [];
+  const out: SecretSlot[] = [];
   for (const s of parsed.servers)
     for (const kind of ['env', 'headers'] as const)
       for (const [name, raw] of Object.entries(s[kind])) {
         const span = parsed.json?.spans.get(pathKey([key, s.name, kind, name]));
-        if (span && text[span.start] === '"') out.push({ server: s.name, kind, name, raw, ...span });
+        if (span && text[span.start] === '"')
+          out.push({ server: s.name, kind, name, raw, target: secretTarget(s, kind), ...span });
       }
   return out;
 }
+
+const keyOf = (slot: SecretSlot) => secretKey(slot.server, slot.kind, slot.name);
+const pathOf = (slot: SecretSlot) => ['mcpServers', slot.server, slot.kind, slot.name];
 
 function splice(text: string, edits: { start: number; end: number; value: string }[]): string {
   let out = text;
@@ -41,6 +55,8 @@ export class McpConfigStore {
   /** The servers last read without errors, with their real secret values: a broken edit keeps them running. */
   private good: McpServerConfig[] = [];
   private missing: McpConfigError[] = [];
+  /** Values the last load dropped because mcp.json now sends them elsewhere: why, by secret key. */
+  private dropped = new Map<string, string>();
   private revision = 0;
   private watcher?: FSWatcher;
   private debounce?: ReturnType<typeof setTimeout>;
@@ -64,6 +80,11 @@ export class McpConfigStore {
     return this.good;
   }
 
+  /** Why a server of mcp.json is not run: its first stored value that is gone or was entered for something else. */
+  notRunnable(name: string): string | undefined {
+    return this.missing.find((e) => e.path[1] === name)?.message;
+  }
+
   view(): McpConfigView {
     return {
       text: this.masked(this.text, this.parsed),
@@ -79,21 +100,26 @@ export class McpConfigStore {
   save(text: string): McpConfigView {
     const parsed = parseConfig(text);
     const errors = [...parsed.errors];
-    const next = new Map<string, string>();
+    const next = new Map<string, Required<StoredSecret>>();
     for (const slot of secretSlots(parsed, text)) {
-      const key = secretKey(slot.server, slot.kind, slot.name);
-      const value = isMask(slot.raw) ? this.secrets.get(key) : slot.raw;
-      if (value === undefined)
-        errors.push({
-          message: `${slot.kind}.${slot.name} of "${slot.server}": no stored value for this mask; paste the value again`,
-          ...lineColumn(text, slot.start),
-          path: ['mcpServers', slot.server, slot.kind, slot.name],
-        });
-      else next.set(key, value);
+      // A value typed here is new, and is for what this text sends it to.
+      if (!isMask(slot.raw)) {
+        next.set(keyOf(slot), { value: slot.raw, target: slot.target });
+        continue;
+      }
+      const stored = this.secrets.get(keyOf(slot));
+      const problem = !stored
+        ? `${slot.kind}.${slot.name} of "${slot.server}": no stored value for this mask; paste the value again`
+        : stored.target !== slot.target
+          ? targetChangedMessage(slot, stored.target, slot.target)
+          : undefined;
+      if (problem) errors.push({ message: problem, ...lineColumn(text, slot.start), path: pathOf(slot) });
+      else next.set(keyOf(slot), { value: stored!.value, target: slot.target });
     }
     if (errors.length) {
       return { ...this.view(), text: this.masked(text, parsed), errors, saved: false, servers: [] };
     }
+    this.dropped.clear();
     this.secrets.replace(next);
     const onDisk = this.masked(text, parsed);
     writeFileAtomic(this.file, onDisk);
@@ -161,13 +187,22 @@ export class McpConfigStore {
     // A value written by hand in plain text becomes a stored secret; with a cipher the file is rewritten masked.
     const parsed = parseConfig(text);
     if (!parsed.errors.length) {
-      const next = new Map<string, string>();
+      const next = new Map<string, Required<StoredSecret>>();
       let plain = false;
+      this.dropped.clear();
       for (const slot of secretSlots(parsed, text)) {
-        const key = secretKey(slot.server, slot.kind, slot.name);
-        if (!isMask(slot.raw)) plain = true;
-        const v = isMask(slot.raw) ? this.secrets.get(key) : slot.raw;
-        if (v !== undefined) next.set(key, v);
+        if (!isMask(slot.raw)) {
+          plain = true;
+          next.set(keyOf(slot), { value: slot.raw, target: slot.target });
+          continue;
+        }
+        const stored = this.secrets.get(keyOf(slot));
+        if (!stored) continue;
+        // An edit on disk that sends a value elsewhere drops it; one stored before targets were kept was entered
+        // for what the file runs it with now.
+        if (stored.target === undefined || stored.target === slot.target)
+          next.set(keyOf(slot), { value: stored.value, target: slot.target });
+        else this.dropped.set(keyOf(slot), targetChangedMessage(slot, stored.target, slot.target));
       }
       this.secrets.replace(next);
       if (plain && this.secrets.persistent()) {
@@ -186,12 +221,14 @@ export class McpConfigStore {
       const slots = secretSlots(this.parsed, text);
       const broken = new Set<string>();
       for (const slot of slots) {
-        if (!isMask(slot.raw) || this.secrets.get(secretKey(slot.server, slot.kind, slot.name)) !== undefined) continue;
+        if (!isMask(slot.raw) || this.secrets.get(keyOf(slot)) !== undefined) continue;
         broken.add(slot.server);
         this.missing.push({
-          message: `${slot.kind}.${slot.name} of "${slot.server}": the stored value is gone (another machine or keychain); paste it again`,
+          message:
+            this.dropped.get(keyOf(slot)) ??
+            `${slot.kind}.${slot.name} of "${slot.server}": the stored value is gone (another machine or keychain); paste it again`,
           ...lineColumn(text, slot.start),
-          path: ['mcpServers', slot.server, slot.kind, slot.name],
+          path: pathOf(slot),
         });
       }
       this.good = this.parsed.servers
@@ -202,10 +239,10 @@ export class McpConfigStore {
     for (const fn of this.listeners) fn();
   }
 
-  private resolve(s: McpServerConfig, kind: Kind): Record<string, string> {
+  private resolve(s: McpServerConfig, kind: SecretKind): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(s[kind]))
-      out[k] = isMask(v) ? (this.secrets.get(secretKey(s.name, kind, k)) ?? '') : v;
+      out[k] = isMask(v) ? (this.secrets.get(secretKey(s.name, kind, k))?.value ?? '') : v;
     return out;
   }
 

@@ -116,8 +116,10 @@ export class McpService {
 
   private get(name: string): McpConnection {
     const c = this.connections.get(name);
-    if (!c) throw new AppError('not_found', `No MCP server named "${name}" in mcp.json.`);
-    return c;
+    if (c) return c;
+    const why = this.config.notRunnable(name);
+    if (why) throw new AppError('conflict', `"${name}" cannot start until mcp.json is fixed: ${why}`);
+    throw new AppError('not_found', `No MCP server named "${name}" in mcp.json.`);
   }
 
   /** Brings the connections in line with the config: new ones added, removed ones stopped, changed ones replaced. */
