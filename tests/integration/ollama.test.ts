@@ -127,7 +127,9 @@ describe('ollama service', () => {
   });
 
   it('pushes and creates with progress in Ollama order', async () => {
-    const push = await run('ollama.push', { model: 'llama3.2' });
+    // A push goes to the user's namespace: the model is copied there first, as the app asks.
+    await app.client.call('ollama.copy', { source: 'llama3.2', destination: 'me/llama3.2' });
+    const push = await run('ollama.push', { model: 'me/llama3.2' });
     expect(push.ok).toBe(true);
     expect(push.statuses[0]).toBe('retrieving manifest');
     expect(push.statuses).toContain('starting upload');
@@ -221,7 +223,7 @@ describe('ollama service', () => {
       res.end();
     });
     try {
-      const noBody = await run('ollama.push', { model: 'llama3.2' });
+      const noBody = await run('ollama.push', { model: 'me/llama3.2' });
       expect(!noBody.ok && noBody.error).toMatchObject({ message: 'Missing body' });
     } finally {
       fx.routes.delete('POST /api/push');

@@ -50,3 +50,16 @@ export function ollamaError(e: unknown, host: string): AppError {
   }
   return new AppError('upstream', message);
 }
+
+/** gin's answer for a path it has no route for: what an Ollama older than an endpoint answers for it. */
+export function isMissingEndpoint(err: AppError): boolean {
+  return err.status === 404 && err.message === '404 page not found';
+}
+
+/** An Ollama without /api/<what>: most likely older than that endpoint, which an update brings. */
+export function missingEndpointError(what: string, host: string, version: string | undefined): AppError {
+  return new AppError(
+    'unavailable',
+    `Ollama${version ? ` ${version}` : ''} at ${host} cannot ${what} models (it has no /api/${what}): it is likely too old. Update Ollama (https://ollama.com/download), then try again.`,
+  );
+}

@@ -11,12 +11,15 @@ import type {
 import type { StreamContext } from '../../router';
 import { timeoutFetch } from '../http/timeout-fetch';
 import type { Logger } from '../log';
-import { ollamaError } from './errors';
+import { AppError } from '@shared/errors';
+import { pushTarget } from '@shared/push-target';
+import { isMissingEndpoint, missingEndpointError, ollamaError } from './errors';
 import { skipInvalidJsonLines } from './ndjson';
 
 interface OllamaServiceOptions {
   host: () => string;
-  apiKey: () => string | undefined;
+  /** The key-bound fetch: it alone puts the Ollama API key on requests (net/bound-fetch.ts). */
+  keyedFetch: typeof fetch;
   log: Logger;
   /** How long to wait for response headers. */
   timeoutMs?: number;
@@ -27,7 +30,7 @@ function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || h === '[::1]' || h.startsWith('127.');
 }
 
-/** The app's Ollama access: one `ollama` client per configured host, rebuilt when the host or key changes. */
+/** The app's Ollama access: one `ollama` client per configured host, rebuilt when the host changes. */
 export class OllamaService {
   private cached?: { key: string; client: Ollama };
 
@@ -39,16 +42,15 @@ export class OllamaService {
 
   client(): Ollama {
     const host = this.host;
-    const apiKey = isLoopback(host) ? undefined : this.opts.apiKey();
-    const key = `${host}\n${apiKey ?? ''}`;
-    if (this.cached?.key !== key) {
+    if (this.cached?.key !== host) {
+      // The local server never gets the API key, whatever is bound.
+      const base = isLoopback(host) ? fetch : this.opts.keyedFetch;
       this.cached = {
-        key,
-        // A new host (or key) gets a new client; the old one's open streams end with their own callers.
+        key: host,
+        // A new host gets a new client; the old one's open streams end with their own callers.
         client: new Ollama({
           host,
-          fetch: skipInvalidJsonLines(timeoutFetch(this.opts.timeoutMs ?? 10_000), this.opts.log),
-          headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined,
+          fetch: skipInvalidJsonLines(timeoutFetch(this.opts.timeoutMs ?? 10_000, base), this.opts.log),
         }),
       };
     }
@@ -122,10 +124,13 @@ export class OllamaService {
     );
   }
 
+  /** Publishes a model; a name without the user's namespace is refused before anything leaves the machine. */
   async push(
     input: { model: string; insecure?: boolean },
     ctx: StreamContext<ProgressEvent>,
   ): Promise<{ status: 'success' }> {
+    const checked = pushTarget(input.model);
+    if (checked.refusal) throw new AppError('invalid_input', checked.refusal);
     return this.progressStream('push', input.model, ctx, (c) =>
       c.push({ model: input.model, insecure: input.insecure, stream: true }),
     );
@@ -147,7 +152,7 @@ export class OllamaService {
   }
 
   private async progressStream(
-    what: string,
+    what: 'pull' | 'push' | 'create',
     model: string,
     ctx: StreamContext<ProgressEvent>,
     start: (c: Ollama) => Promise<AsyncIterable<ProgressEvent> & { abort(): void }>,
@@ -157,7 +162,14 @@ export class OllamaService {
     try {
       await this.forward(start, ctx, progress);
     } catch (e) {
-      const err = ollamaError(e, host);
+      let err = ollamaError(e, host);
+      if (isMissingEndpoint(err)) {
+        const version = await this.version().then(
+          (v) => v.version,
+          () => undefined,
+        );
+        err = missingEndpointError(what, host, version);
+      }
       this.opts.log.info(`${what} ended`, { model, host, code: err.code, message: err.message });
       throw err;
     }
