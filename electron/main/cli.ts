@@ -8,7 +8,10 @@ import { CatalogueService } from './services/catalogue/service';
 import { defaultDataDir } from './services/data-dir';
 import { HubClient } from './services/hub/client';
 import { HubService, toModelRecord } from './services/hub/service';
-import { createLogger } from './services/log';
+import { createLogger, type Logger } from './services/log';
+import { boundFetch } from './services/net/bound-fetch';
+import { KeyBindings } from './services/net/key-bindings';
+import { SecretStoreImpl } from './services/secrets';
 import { normalizeOllamaHost } from './services/settings';
 import { SnippetEngine, knownProviders } from './services/snippets/engine';
 import { fitDefaultQuant } from './services/fit/default-quant';
@@ -173,6 +176,16 @@ function savedOverride(env: NodeJS.ProcessEnv): HardwareOverride | undefined {
 const hubEndpoint = (env: NodeJS.ProcessEnv) =>
   (env.HF_ENDPOINT?.trim() || 'https://huggingface.co').replace(/\/+$/, '');
 
+/** HF_TOKEN goes where the app would send it: huggingface.co, or the HF_ENDPOINT the environment names. */
+function hubKeys(env: NodeJS.ProcessEnv, log: Logger) {
+  const secrets = new SecretStoreImpl(env);
+  const keys = new KeyBindings({ secrets, log, trusted: [{ key: 'hfToken', url: hubEndpoint(env) }] });
+  return {
+    authed: () => !!keys.forUrl('hfToken', hubEndpoint(env)),
+    fetch: boundFetch('hfToken', keys, { secrets: () => secrets.values() }),
+  };
+}
+
 async function resolveModel(id: string, env: NodeJS.ProcessEnv): Promise<ModelRecord> {
   const embedded = (await new CatalogueService().get()).models.find((m) => m.id === id);
   if (embedded) {
@@ -183,7 +196,7 @@ async function resolveModel(id: string, env: NodeJS.ProcessEnv): Promise<ModelRe
   const hub = new HubService({
     client: new HubClient({
       endpoint: () => hubEndpoint(env),
-      token: () => env.HF_TOKEN?.trim() || undefined,
+      ...hubKeys(env, log),
       cacheDir: join(defaultDataDir(env), 'cache', 'hub'),
       log,
       timeoutMs: 10_000,
@@ -252,7 +265,7 @@ export async function run(
         ? undefined
         : new GgufHeaderReader({
             endpoint: () => hubEndpoint(env),
-            token: () => env.HF_TOKEN?.trim() || undefined,
+            fetch: hubKeys(env, log).fetch,
             enabled: () => true,
             log,
             timeoutMs: 10_000,

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/errors';
+import type { ModelRecord } from '@shared/model-record';
 import type { ApprovalRequest } from '../../electron/main/services/net/key-bindings';
 import { FixtureServer, json, type RecordedRequest } from '../fixtures/http-fixture';
+import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { webToolsAllowed } from '../helpers/tools';
 
 const HF_TOKEN = 'hf_exfilTestToken0000aaaa';
 const FAL_KEY = 'fal-exfil-id:fal-exfil-secret-bbbb';
@@ -35,13 +38,24 @@ async function settle(p: Promise<unknown>): Promise<unknown> {
   );
 }
 
-/** Everything that makes each key travel: Hub search, provider chat, fal tokens, snippets with the token. */
+/** Everything that makes each key travel: every Hub call, provider chat, fal tokens, Ollama calls. */
 async function useEveryKey(app: TestApp): Promise<unknown[]> {
+  const calls: (() => Promise<unknown>)[] = [
+    () => app.client.call('hub.search', { search: 'llama' }),
+    () => app.client.call('hub.model', { id: 'a/b' }),
+    () => app.client.call('hub.derived', { id: 'a/b', relation: 'quantized' }),
+    () => app.client.call('hub.repo', { kind: 'dataset', id: 'a/b' }),
+    () => app.client.call('hub.readme', { kind: 'model', id: 'a/b' }),
+    () => app.client.call('hub.tree', { kind: 'model', id: 'a/b' }),
+    () => app.client.call('hub.ggufHeader', { id: 'a/b', file: 'x.gguf' }),
+    () => app.client.call('fal.tempToken', { endpointId: 'fal-ai/flux/dev' }),
+    () => app.client.call('ollama.version', {}),
+    () => app.client.call('ollama.show', { model: 'llama3.2' }),
+  ];
   const out: unknown[] = [];
-  out.push(await settle(app.client.call('hub.search', { search: 'llama' })));
+  for (const c of calls) out.push(await settle(c()));
   const conv = await app.client.call('chat.create', { backend: 'provider', model: 'meta-llama/Llama-3.1-8B-Instruct' });
   out.push(await settle(app.client.stream('chat.send', { id: conv.id, content: 'hi' }, () => {}).result));
-  out.push(await settle(app.client.call('fal.tempToken', { endpointId: 'fal-ai/flux/dev' })));
   return out;
 }
 
@@ -57,7 +71,7 @@ describe('keys never reach a host set from the page', () => {
     await spy.stop();
   });
 
-  it.each(['hubEndpoint', 'routerUrl', 'falRestBase'] as const)(
+  it.each(['hubEndpoint', 'routerUrl', 'falRestBase', 'ollamaHost'] as const)(
     'settings.update(%s → spy): no key arrives, and nothing the page gets back holds one',
     async (setting) => {
       app = await startTestApp({ env: { HF_TOKEN, FAL_KEY, OLLAMA_API_KEY } });
@@ -78,6 +92,7 @@ describe('keys never reach a host set from the page', () => {
       hubEndpoint: spy.url,
       routerUrl: `${spy.url}/`,
       falRestBase: spy.url.replace('127.0.0.1', 'localhost'),
+      ollamaHost: spy.url,
     });
     await useEveryKey(app);
     expect(spy.requests.length).toBeGreaterThan(0);
@@ -239,5 +254,138 @@ describe('endpoints set outside the page stay bound', () => {
     // The IPv4-mapped loopback is loopback: accepted, and Ollama on it gets no API key.
     const ok = await app.client.call('settings.update', { ollamaHost: 'http://[::ffff:127.0.0.1]:11434' });
     expect(ok.values.ollamaHost).toBe('http://[::ffff:7f00:1]:11434');
+  });
+});
+
+/** A host that sends every request on to `to()` (302 for GET, 307 otherwise: the method and body stay). */
+class Redirector extends FixtureServer {
+  to = () => '';
+  constructor() {
+    super(({ req, res, url }) => {
+      if (url.pathname.startsWith('/moved/')) return json(res, 200, []);
+      res.writeHead(req.method === 'GET' ? 302 : 307, { location: this.to() + url.pathname + url.search });
+      res.end();
+    });
+  }
+}
+
+describe('a bound host that redirects', () => {
+  let spy: Spy;
+  let bound: Redirector;
+  let ollama: OllamaFixture;
+  let app: TestApp | undefined;
+  beforeEach(async () => {
+    [spy, bound, ollama] = await Promise.all([
+      new Spy().start(),
+      new Redirector().start(),
+      startOllamaFixture({ models: [fixtureModel('qwen3:8b', { family: 'qwen3' })] }),
+    ]);
+    ollama.setShow('qwen3:8b', { capabilities: ['completion', 'tools'] });
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    await Promise.all([spy.stop(), bound.stop(), ollama.stop()]);
+  });
+
+  const start = () =>
+    startTestApp({
+      env: {
+        HF_TOKEN,
+        FAL_KEY,
+        OLLAMA_API_KEY,
+        HF_ENDPOINT: bound.url,
+        HUBDESK_ROUTER_URL: bound.url,
+        HUBDESK_FAL_REST_BASE: bound.url,
+        OLLAMA_HOST: ollama.url,
+      },
+      chat: { webBase: bound.url, maxToolRounds: 1 },
+    });
+
+  it('to another origin: the key reaches the bound host and never the one it redirects to', async () => {
+    bound.to = () => spy.url;
+    app = await start();
+    await app.client.call('settings.update', { hubAccess: 'online' });
+    await useEveryKey(app);
+    ollama.chatScript = () => ({ content: [], tool_calls: [{ name: 'web_search', arguments: { query: 'weather' } }] });
+    const conv = await app.client.call('chat.create', { model: 'qwen3:8b', ...webToolsAllowed });
+    await settle(app.client.stream('chat.send', { id: conv.id, content: 'weather?' }, () => {}).result);
+
+    const sent = bound.requests.map((r) => r.headers.authorization);
+    for (const auth of [`Bearer ${HF_TOKEN}`, `Key ${FAL_KEY}`, `Bearer ${OLLAMA_API_KEY}`])
+      expect(sent).toContain(auth);
+    for (const path of [
+      '/api/models',
+      '/a/b/resolve/main/x.gguf',
+      '/v1/chat/completions',
+      '/tokens/',
+      '/api/web_search',
+    ])
+      expect(spy.requests.map((r) => r.path)).toContain(path);
+    for (const key of ALL) expect(spy.seen()).not.toContain(key);
+  });
+
+  it('to another origin the key is bound to as well: the key is not sent there by the redirect', async () => {
+    bound.to = () => spy.url;
+    app = await startTestApp({ env: { HF_TOKEN, HF_ENDPOINT: bound.url, HUBDESK_ROUTER_URL: spy.url } });
+    await app.client.call('settings.update', { hubAccess: 'online' });
+    expect(app.services.keys.forUrl('hfToken', spy.url)).toBe(HF_TOKEN);
+    await settle(app.client.call('hub.search', { search: 'a' }));
+    await settle(app.client.call('hub.ggufHeader', { id: 'a/b', file: 'x.gguf' }));
+    expect(spy.requests.map((r) => r.path)).toEqual(['/api/models', '/a/b/resolve/main/x.gguf']);
+    expect(spy.seen()).not.toContain(HF_TOKEN);
+  });
+
+  it('to the same origin: the key goes along', async () => {
+    bound.to = () => `${bound.url}/moved`;
+    app = await start();
+    await app.client.call('settings.update', { hubAccess: 'online' });
+    await app.client.call('hub.search', { search: 'a' });
+    expect(bound.requestsTo('/moved/api/models').at(-1)!.headers.authorization).toBe(`Bearer ${HF_TOKEN}`);
+  });
+});
+
+describe('"Insert my token" writes the token only into code for hosts it is bound to', () => {
+  const chat: ModelRecord = {
+    id: 'meta-llama/Llama-3.1-8B-Instruct',
+    pipeline_tag: 'text-generation',
+    tags: ['conversational'],
+    library_name: 'transformers',
+  };
+  let app: TestApp | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('an address from the page gets code that reads the token from the environment, and says why', async () => {
+    app = await startTestApp({ env: { HF_TOKEN } });
+    for (const options of [
+      { endpointUrl: 'http://evil.example.net/v1' },
+      { provider: 'together', directRequest: true },
+    ]) {
+      const r = await app.client.call('snippets.withToken', { model: chat, options });
+      const snippets = r.sections[0].snippets;
+      expect(snippets.length, JSON.stringify(options)).toBeGreaterThan(0);
+      expect(JSON.stringify(r)).not.toContain(HF_TOKEN);
+      for (const s of snippets) {
+        expect(s.content).toMatch(/os\.environ|process\.env\.|\$[A-Z_]+/);
+        expect(s.note).toMatch(/environment/);
+      }
+    }
+    const evil = await app.client.call('snippets.withToken', {
+      model: chat,
+      options: { endpointUrl: 'http://evil.example.net/v1' },
+    });
+    expect(evil.sections[0].snippets[0].note).toContain('evil.example.net');
+  });
+
+  it('the router it is bound to gets the token written in', async () => {
+    app = await startTestApp({ env: { HF_TOKEN } });
+    for (const options of [{}, { endpointUrl: 'https://router.huggingface.co/v1' }]) {
+      const r = await app.client.call('snippets.withToken', { model: chat, options });
+      expect(r.sections[0].snippets.length).toBeGreaterThan(0);
+      for (const s of r.sections[0].snippets) expect(s.content, s.client).toContain(HF_TOKEN);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OllamaService } from '../../electron/main/services/ollama/service';
 import { createLogger } from '../../electron/main/services/log';
+import { boundFetch } from '../../electron/main/services/net/bound-fetch';
 
 /** Which requests carry the Ollama API key: remote hosts yes, the local server never. */
 describe('OllamaService client per host', () => {
@@ -13,7 +14,9 @@ describe('OllamaService client per host', () => {
       return new Response(JSON.stringify({ version: '0.12.3' }), { headers: { 'content-type': 'application/json' } });
     });
     let host = 'https://ollama.example.org';
-    const svc = new OllamaService({ host: () => host, apiKey: () => 'sk-test-1234', log: createLogger() });
+    const keys = { forUrl: (_name: string, url: string) => (url.startsWith(host) ? 'sk-test-1234' : undefined) };
+    const keyedFetch = boundFetch('ollamaApiKey', keys, { secrets: () => ['sk-test-1234'] });
+    const svc = new OllamaService({ host: () => host, keyedFetch, log: createLogger() });
     const first = svc.client();
     expect(await svc.version()).toEqual({ version: '0.12.3' });
     expect(svc.client()).toBe(first);
@@ -21,7 +24,7 @@ describe('OllamaService client per host', () => {
     await svc.version();
     expect(svc.client()).not.toBe(first);
     expect(seen).toEqual([
-      { url: 'https://ollama.example.org:443/api/version', auth: 'Bearer sk-test-1234' },
+      { url: 'https://ollama.example.org/api/version', auth: 'Bearer sk-test-1234' },
       { url: 'http://127.0.0.1:11434/api/version', auth: null },
     ]);
   });

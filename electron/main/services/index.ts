@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './log';
 import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
 import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
+import { boundFetch } from './net/bound-fetch';
 import { endpointsFromEnv, SettingsService } from './settings';
 import { settingsFile } from './data-dir';
 import { FalService } from './fal/service';
@@ -82,9 +83,11 @@ export function createServices(opts: ServicesOptions): Services {
     env,
     opts.cipher ? { file: join(opts.dataDir, 'secrets.json'), cipher: opts.cipher } : undefined,
   );
+  // Every secret main holds: masked in the log and in whatever a server answers.
+  const knownSecrets = () => (mcp ? [...secrets.values(), ...mcp.secrets.values()] : secrets.values());
   const log = createLogger({
     file: join(opts.dataDir, 'logs', 'hubdesk.log'),
-    secrets: () => (mcp ? [...secrets.values(), ...mcp.secrets.values()] : secrets.values()),
+    secrets: knownSecrets,
     echo: opts.logEcho,
   });
   // Each key goes only to the hosts it is bound to: its own service's, those set outside the page, approved ones.
@@ -99,6 +102,9 @@ export function createServices(opts: ServicesOptions): Services {
       { key: 'ollamaApiKey' as const, url: webBase() },
     ],
   });
+  // The only way a key goes onto the wire: to the hosts it is bound to, never after a redirect to another origin.
+  const hfFetch = boundFetch('hfToken', keys, { secrets: knownSecrets });
+  const ollamaKeyFetch = boundFetch('ollamaApiKey', keys, { secrets: knownSecrets });
   const loadMcp = () =>
     (mcpLoading ??= import('./mcp/manager').then(({ McpService }) => {
       mcp = new McpService({
@@ -114,14 +120,15 @@ export function createServices(opts: ServicesOptions): Services {
   const settings = new SettingsService(settingsFile(opts.dataDir), env, secrets, log, keys);
   const ollama = new OllamaService({
     host: () => settings.get().ollamaHost,
-    apiKey: () => keys.forUrl('ollamaApiKey', settings.get().ollamaHost),
+    keyedFetch: ollamaKeyFetch,
     log,
     timeoutMs: opts.ollama?.timeoutMs,
   });
   const hub = new HubService({
     client: new HubClient({
       endpoint: () => settings.get().hubEndpoint,
-      token: () => keys.forUrl('hfToken', settings.get().hubEndpoint),
+      authed: () => !!keys.forUrl('hfToken', settings.get().hubEndpoint),
+      fetch: hfFetch,
       cacheDir: join(opts.dataDir, 'cache', 'hub'),
       log,
       sleep: opts.hub?.sleep,
@@ -146,14 +153,16 @@ export function createServices(opts: ServicesOptions): Services {
       log,
       ollamaHost: () => settings.get().ollamaHost,
       billTo: () => settings.get().billTo,
-      // The snippets call the Hugging Face router: the token is written in only when it is bound there.
-      hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
+      // The token is written into code only for an address it is bound to.
+      hfToken: (url) => keys.forUrl('hfToken', url),
+      hfTokenSet: () => !!secrets.get('hfToken'),
       saveDialog: opts.saveDialog,
     }),
     fal: new FalService({
       restBase: () => settings.get().falRestBase,
       key: () => keys.forUrl('falKey', settings.get().falRestBase),
       withheld: () => keys.withheld('falKey', settings.get().falRestBase),
+      fetch: boundFetch('falKey', keys, { secrets: knownSecrets }),
       log,
     }),
     catalogue: new CatalogueService(),
@@ -165,6 +174,8 @@ export function createServices(opts: ServicesOptions): Services {
       router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),
       hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
       ollamaApiKey: () => keys.forUrl('ollamaApiKey', webBase()),
+      routerFetch: hfFetch,
+      webFetch: ollamaKeyFetch,
       webBase,
       checkpointMs: opts.chat?.checkpointMs,
       retryBaseMs: opts.chat?.retryBaseMs,
@@ -176,7 +187,7 @@ export function createServices(opts: ServicesOptions): Services {
     hardware: new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware }),
     ggufHeaders: new GgufHeaderReader({
       endpoint: () => settings.get().hubEndpoint,
-      token: () => secrets.get('hfToken'),
+      fetch: hfFetch,
       enabled: () => settings.get().hubAccess === 'online',
       log,
       timeoutMs: opts.hub?.timeoutMs,

@@ -28,10 +28,13 @@ const order: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 }
 /** One line never exceeds this: a huge value in `data` cannot fill the disk in one write. */
 const MAX_LINE = 16 * 1024;
 
+/** What a secret is replaced with wherever main lets text out. */
+export const REDACTED = '***';
+
 /** Masks every secret value that occurs in a line of text. */
 export function redact(text: string, secrets: string[]): string {
   let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('***');
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join(REDACTED);
   return out;
 }
 

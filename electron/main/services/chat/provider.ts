@@ -5,7 +5,10 @@ import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fe
 
 interface ProviderRequest {
   routerUrl: string;
+  /** The token bound to the router, if any: only checked here; `fetch` sends it. */
   token: string | undefined;
+  /** The key-bound fetch: it alone puts the token on requests (net/bound-fetch.ts). */
+  fetch: typeof fetch;
   billTo: string;
   model: string;
   /** `auto` lets the router choose; otherwise `model:provider` pins one. */
@@ -182,9 +185,10 @@ export async function* providerStream(req: ProviderRequest): AsyncGenerator<Prov
   if (!req.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
   // Loaded on the first router reply, not at start-up.
   const { InferenceClient } = await import('@huggingface/inference');
-  const client = new InferenceClient(req.token, {
+  // No token for the library: the bound fetch adds it where the router is bound.
+  const client = new InferenceClient('', {
     endpointUrl: `${req.routerUrl.replace(/\/+$/, '')}/v1`,
-    fetch: timeoutFetch(req.timeoutMs ?? 30_000),
+    fetch: timeoutFetch(req.timeoutMs ?? 30_000, req.fetch),
     billTo: req.billTo || undefined,
     // The client's own retry repeats a 503 without limit or back-off: the service retries instead.
     retry_on_error: false,

@@ -23,6 +23,9 @@ export interface ReplyOptions {
   router: () => { routerUrl: string; billTo: string };
   hfToken: () => string | undefined;
   ollamaApiKey: () => string | undefined;
+  /** The key-bound fetches for the router and ollama.com's web tools: they alone put the keys on requests. */
+  routerFetch: typeof fetch;
+  webFetch: typeof fetch;
   /** ollama.com for web_search / web_fetch; tests point it at a fixture. */
   webBase?: () => string;
   /** How often a streaming reply is written to disk (at least once a second). */
@@ -156,7 +159,11 @@ export class ReplyWriter {
   /** Where the tool sources are: MCP servers, and ollama.com's web tools with the key bound to it. */
   readonly toolDeps: ToolboxDeps = {
     mcp: () => this.opts.mcp(),
-    web: () => ({ apiKey: this.opts.ollamaApiKey(), base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE }),
+    web: () => ({
+      apiKey: this.opts.ollamaApiKey(),
+      base: this.opts.webBase?.() ?? DEFAULT_WEB_BASE,
+      fetch: this.opts.webFetch,
+    }),
   };
 
   /**
@@ -293,6 +300,7 @@ export class ReplyWriter {
       routerUrl,
       billTo,
       token: this.opts.hfToken(),
+      fetch: this.opts.routerFetch,
       model: meta.model,
       provider: meta.provider || 'auto',
       messages,

@@ -1,6 +1,6 @@
 import { AppError } from '@shared/errors';
 import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fetch';
-import type { Logger } from '../log';
+import { REDACTED, type Logger } from '../log';
 
 const FAL_TOKEN_SECONDS = 120;
 
@@ -17,12 +17,14 @@ export function falAppAlias(endpointId: string): string {
 
 interface FalServiceOptions {
   restBase: () => string;
+  /** The key bound to the REST host, if any: only checked here; the bound fetch sends it. */
   key: () => string | undefined;
   /** True when a key is set but not bound to the configured REST host (so none was given). */
   withheld?: () => boolean;
   log: Logger;
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** The key-bound fetch: it alone puts the fal key on requests (net/bound-fetch.ts). */
+  fetch: typeof fetch;
 }
 
 interface FalTempToken {
@@ -47,12 +49,12 @@ export class FalService {
       );
     if (!key) throw new AppError('unauthorized', 'No fal key is set. Add FAL_KEY in Settings to get temporary tokens.');
     const ms = this.opts.timeoutMs ?? 10_000;
-    const f = timeoutFetch(ms, this.opts.fetch ?? fetch);
+    const f = timeoutFetch(ms, this.opts.fetch);
     let res: Response;
     try {
       res = await f(`${base}/tokens/`, {
         method: 'POST',
-        headers: { Authorization: `Key ${key}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: JSON.stringify({ allowed_apps: [app], token_expiration: FAL_TOKEN_SECONDS }),
       });
     } catch (e) {
@@ -62,11 +64,12 @@ export class FalService {
       throw new AppError('unavailable', `Cannot reach fal at ${base}${net ? ` (${net})` : ''}. Check your connection.`);
     }
     const text = await res.text().catch(() => '');
-    if (!res.ok) throw this.statusError(res.status, text.split(key).join('***'));
+    // The bound fetch has masked any secret in the answer.
+    if (!res.ok) throw this.statusError(res.status, text);
     const token = parseToken(text);
     if (!token) throw new AppError('upstream', 'fal answered without a token.');
-    // A server that echoes the key back as a "token" would hand the long-lived key to the page.
-    if (token.includes(key) || key.includes(token))
+    // A server that echoes the key back as a "token" would hand the long-lived key to the page (masked on the way).
+    if (token.includes(REDACTED) || token.includes(key) || key.includes(token))
       throw new AppError('upstream', `${base} answered with the key itself instead of a temporary token.`);
     this.opts.log.info('fal temporary token issued', { app });
     return { token, app, expiresInSeconds: FAL_TOKEN_SECONDS, expiresAt: Date.now() + FAL_TOKEN_SECONDS * 1000 };

@@ -4,7 +4,8 @@ import type { Logger } from '../log';
 
 interface GgufHeaderOptions {
   endpoint: () => string;
-  token: () => string | undefined;
+  /** The key-bound fetch: it alone puts the token on requests (net/bound-fetch.ts). */
+  fetch: typeof fetch;
   /** Hub access on: nothing is sent otherwise. */
   enabled: () => boolean;
   log: Logger;
@@ -45,7 +46,7 @@ export function headerFacts(meta: Record<string, unknown>, parameterCount?: numb
 
 /**
  * Reads the header of a GGUF file on the Hub with @huggingface/gguf (range requests on `/{id}/resolve/main/{file}`),
- * the token sent only to the Hub endpoint. Headers are kept in memory: a file at a revision never changes.
+ * through the key-bound fetch (the token only where it is bound). Headers are kept in memory: a file at a revision never changes.
  */
 export class GgufHeaderReader {
   private cache = new Map<string, GgufHeader>();
@@ -62,16 +63,12 @@ export class GgufHeaderReader {
     const hit = this.cache.get(url);
     if (hit) return hit;
     const origin = new URL(endpoint).origin;
-    const token = this.opts.token();
     const timeoutMs = this.opts.timeoutMs ?? 15_000;
     // A failing answer becomes an AppError here, so the library passes it through with the Hub's own reason.
     const hubFetch: typeof fetch = async (input, init) => {
-      const target = new URL(String(input instanceof Request ? input.url : input));
-      const headers = new Headers(init?.headers);
-      if (token && target.origin === origin) headers.set('authorization', `Bearer ${token}`);
       let res: Response;
       try {
-        res = await fetch(target, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
+        res = await this.opts.fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (e) {
         const timedOut = (e as Error).name === 'TimeoutError';
         throw new AppError(

@@ -22,7 +22,8 @@ class StatusFailure extends Error {
 
 interface HubClientOptions {
   endpoint: () => string;
-  token: () => string | undefined;
+  /** Whether a token goes with requests to the endpoint (its answers are cached apart). */
+  authed: () => boolean;
   /** Where answers are kept with their ETag. */
   cacheDir: string;
   log: Logger;
@@ -30,7 +31,8 @@ interface HubClientOptions {
   timeoutMs?: number;
   /** Waits between attempts; injectable so tests need not wait. */
   sleep?: (ms: number) => Promise<void>;
-  fetch?: typeof fetch;
+  /** The key-bound fetch: it alone puts the token on requests (net/bound-fetch.ts). */
+  fetch: typeof fetch;
   now?: () => number;
 }
 
@@ -93,7 +95,7 @@ async function readCappedText(res: Response, maxBytes: number): Promise<CappedTe
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * GETs JSON from the Hub: token when set, timeouts, retries on 429/502/503/504, and an on-disk cache
+ * GETs JSON from the Hub: the token where it is bound, timeouts, retries on 429/502/503/504, and an on-disk cache
  * revalidated with ETag / If-None-Match. When the Hub cannot be reached, a cached answer is returned
  * and marked as such.
  */
@@ -103,7 +105,7 @@ export class HubClient {
   private readonly now: () => number;
 
   constructor(private readonly opts: HubClientOptions) {
-    this.fetch = timeoutFetch(opts.timeoutMs ?? 15_000, opts.fetch ?? fetch);
+    this.fetch = timeoutFetch(opts.timeoutMs ?? 15_000, opts.fetch);
     this.sleep = opts.sleep ?? defaultSleep;
     this.now = opts.now ?? Date.now;
   }
@@ -137,7 +139,7 @@ export class HubClient {
   /** The cached answer for a path, without any network. */
   cached(pathAndQuery: string): HubAnswer | undefined {
     const url = this.host + pathAndQuery;
-    const authed = !!this.opts.token();
+    const authed = this.opts.authed();
     const entry = this.readCache(this.cacheFile(url, authed)) ?? this.readCache(this.cacheFile(url, !authed));
     return entry ? this.fromCache(entry, 'cache', 'Live Hub access is off.') : undefined;
   }
@@ -170,12 +172,11 @@ export class HubClient {
   ): Promise<HubAnswer> {
     const host = this.host;
     const url = host + pathAndQuery;
-    const token = this.opts.token();
-    const ctx: HubRequestContext = { host, what, tokenSet: !!token };
-    const file = this.cacheFile(url, !!token);
+    const authed = this.opts.authed();
+    const ctx: HubRequestContext = { host, what, tokenSet: authed };
+    const file = this.cacheFile(url, authed);
     const entry = this.readCache(file);
     const headers: Record<string, string> = { Accept: accept };
-    if (token) headers.Authorization = `Bearer ${token}`;
     if (entry?.etag) headers['If-None-Match'] = entry.etag;
 
     let failure: AppError;

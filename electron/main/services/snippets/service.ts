@@ -4,6 +4,7 @@ import { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
 import { writeFileAtomic } from '../fs/atomic-write';
 import type { Logger } from '../log';
+import { originOf } from '../net/endpoints';
 import type { SnippetEngine } from './engine';
 
 /** The desktop's save dialog (an Electron adapter): returns the path the user chose, or undefined if cancelled. */
@@ -13,7 +14,10 @@ interface SnippetServiceOptions {
   log: Logger;
   ollamaHost: () => string;
   billTo: () => string;
-  hfToken: () => string | undefined;
+  /** The token for code that calls `url`: only where KeyBindings binds it. */
+  hfToken: (url: string) => string | undefined;
+  /** Whether a token is set at all (bound anywhere or not). */
+  hfTokenSet: () => boolean;
   saveDialog?: SaveDialogPort;
 }
 
@@ -24,6 +28,9 @@ interface SnippetRequest {
   options: SnippetOptions;
   tempToken?: string;
 }
+
+/** Where the inference snippets send their requests unless the options name another address. */
+const ROUTER = 'https://router.huggingface.co';
 
 /** The workbench's main-side calls: generate (cached), render with the real token, save through the dialog. */
 export class SnippetService {
@@ -51,13 +58,34 @@ export class SnippetService {
     return (await this.engine()).generate({ ...this.args(req), accessToken: req.tempToken });
   }
 
-  /** "Insert my token": the inference snippets with the user's real token written in, after the user confirmed. */
+  /**
+   * "Insert my token": the inference snippets with the user's real token written in, after the user confirmed, when
+   * the address they call is one the token is bound to. Code for any other address (an endpoint URL from the page,
+   * a provider's own API) reads the token from the environment instead, and each snippet's note says why.
+   */
   async withToken(req: SnippetRequest): Promise<SnippetsResult> {
-    const token = this.opts.hfToken();
-    if (!token)
+    if (!this.opts.hfTokenSet())
       throw new AppError('unauthorized', 'No Hugging Face token is set: add one in Settings, then try again.');
-    this.opts.log.info('snippets rendered with the user token', { model: req.model.id });
-    return (await this.engine()).generate({ ...this.args(req), kinds: ['inference'], accessToken: token });
+    const { endpointUrl, directRequest, provider } = req.options;
+    const target = endpointUrl || (directRequest ? undefined : ROUTER);
+    const token = target ? this.opts.hfToken(target) : undefined;
+    const engine = await this.engine();
+    if (token) {
+      this.opts.log.info('snippets rendered with the user token', { model: req.model.id });
+      return engine.generate({ ...this.args(req), kinds: ['inference'], accessToken: token });
+    }
+    const where = target ? (originOf(target) ?? target) : `${provider ?? 'the provider'}'s own API (a direct request)`;
+    const why = `Your Hugging Face token is only written into code for the hosts it is bound to (Settings → Where your keys go): ${where} is not one, so this snippet reads the token from the environment.`;
+    this.opts.log.info('snippets for an unbound host read the token from the environment', { model: req.model.id });
+    const result = engine.generate({ ...this.args(req), kinds: ['inference'] });
+    // The engine's result is cached: notes go on copies.
+    return {
+      ...result,
+      sections: result.sections.map((s) => ({
+        ...s,
+        snippets: s.snippets.map((sn) => ({ ...sn, note: sn.note ? `${sn.note} ${why}` : why })),
+      })),
+    };
   }
 
   async save(fileName: string, content: string): Promise<{ saved: boolean; path?: string }> {

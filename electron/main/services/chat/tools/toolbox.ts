@@ -24,7 +24,7 @@ interface ToolOutput {
 
 export interface ToolboxDeps {
   mcp: () => Promise<McpService>;
-  web: () => { apiKey: string | undefined; base: string };
+  web: () => { apiKey: string | undefined; base: string; fetch: typeof fetch };
 }
 
 /** What a model may receive of one result: tools can return far more than a context holds. */

@@ -47,13 +47,13 @@ const MAX_RESULT_CHARS = 8_000;
 export async function runWebTool(
   name: string,
   args: Record<string, unknown>,
-  opts: { apiKey: string | undefined; base: string; signal: AbortSignal },
+  /** `apiKey`: the key bound to `base`, if any, only checked here; `fetch` (key-bound) sends it. */
+  opts: { apiKey: string | undefined; base: string; fetch: typeof fetch; signal: AbortSignal },
 ): Promise<string> {
   const base = opts.base.replace(/\/+$/, '');
-  const inner = timeoutFetch(30_000);
+  const inner = timeoutFetch(30_000, opts.fetch);
   const client = new Ollama({
     host: base,
-    headers: opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : undefined,
     fetch: (input, init) => {
       const url = String(input instanceof Request ? input.url : input).replace(/^https:\/\/ollama\.com/, base);
       return inner(url, { ...init, signal: opts.signal });

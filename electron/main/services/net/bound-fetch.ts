@@ -1,0 +1,106 @@
+import type { SecretName } from '@shared/contract/settings';
+import { redact } from '../log';
+import type { KeyBindings } from './key-bindings';
+
+/** How each key is written in the Authorization header. */
+const schemes: Record<SecretName, string> = { hfToken: 'Bearer', falKey: 'Key', ollamaApiKey: 'Bearer' };
+
+const MAX_REDIRECTS = 10;
+
+interface BoundFetchOptions {
+  /** Every secret main holds (keys and MCP secrets): masked in what the server answers. */
+  secrets: () => string[];
+  base?: typeof fetch;
+}
+
+function requestParts(input: Parameters<typeof fetch>[0], init: RequestInit = {}) {
+  if (!(input instanceof Request)) return { url: String(input), init };
+  const { method, headers, signal } = input;
+  return { url: input.url, init: { method, headers, signal, ...init } as RequestInit };
+}
+
+/**
+ * The one way a key goes onto the wire. Each request (and each redirect hop, followed here) gets the Authorization
+ * header of `name` only when KeyBindings binds the key to that URL's origin; after a redirect to another origin no
+ * key is sent again. A caller's own Authorization header is dropped, so nothing but the bindings decide. What the
+ * server answers is read through `maskSecrets`: a server that echoes a key back cannot hand it to the page.
+ */
+export function boundFetch(name: SecretName, keys: Pick<KeyBindings, 'forUrl'>, opts: BoundFetchOptions): typeof fetch {
+  return async (input, init) => {
+    const first = requestParts(input, init);
+    let url = new URL(first.url);
+    let { method = 'GET', body } = first.init;
+    const origin = url.origin;
+    let left = false;
+    for (let hop = 0; ; hop++) {
+      const headers = new Headers(first.init.headers);
+      headers.delete('authorization');
+      if (body === undefined) headers.delete('content-type');
+      // Once the chain has left the first origin, it stays keyless even if it comes back.
+      left ||= url.origin !== origin;
+      const key = left ? undefined : keys.forUrl(name, url.origin);
+      if (key) headers.set('authorization', `${schemes[name]} ${key}`);
+      const res = await (opts.base ?? fetch)(url, { ...first.init, method, body, headers, redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status > 399 || !location) return maskSecrets(res, opts.secrets());
+      await res.body?.cancel();
+      if (hop >= MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects`);
+      url = new URL(location, url);
+      // As fetch does: 303 (and 301/302 after a POST) go on as a GET without a body.
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        if (method !== 'HEAD') method = 'GET';
+        body = undefined;
+      }
+    }
+  };
+}
+
+/** Bodies that are text (JSON, NDJSON, SSE, plain text and every error answer): a binary file passes as it is. */
+function isText(res: Response): boolean {
+  if (!res.ok) return true;
+  return /json|text|event-stream|xml/i.test(res.headers.get('content-type') ?? '');
+}
+
+/**
+ * The response with every secret in its body masked, streamed: a piece that could be the start of a
+ * secret split across two reads is held until the next read shows whether it is.
+ */
+function maskSecrets(res: Response, secrets: string[]): Response {
+  const live = secrets.filter((s) => s.length >= 4);
+  if (!live.length || !res.body || !isText(res)) return res;
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = '';
+  const masked = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        pending = redact(pending + decoder.decode(chunk, { stream: true }), live);
+        const hold = heldTail(pending, live);
+        const ready = pending.slice(0, pending.length - hold);
+        pending = pending.slice(pending.length - hold);
+        if (ready) out.enqueue(encoder.encode(ready));
+      },
+      flush(out) {
+        const rest = redact(pending + decoder.decode(), live);
+        if (rest) out.enqueue(encoder.encode(rest));
+      },
+    }),
+  );
+  const headers = new Headers(res.headers);
+  // The body is decoded and may change length.
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(masked, { status: res.status, statusText: res.statusText, headers });
+}
+
+/** The length of the longest end of `text` that is the start of a secret (so it may continue in the next read). */
+function heldTail(text: string, secrets: string[]): number {
+  let hold = 0;
+  for (const s of secrets)
+    for (let n = Math.min(s.length - 1, text.length); n > hold; n--)
+      if (text.endsWith(s.slice(0, n))) {
+        hold = n;
+        break;
+      }
+  return hold;
+}
