@@ -141,8 +141,12 @@ describe('MCP secrets are bound to the URL origin or the command they were enter
       .toEqual([
         { line: 6, column: 22, path: ['mcpServers', 'remote', 'headers', 'X-Api-Key'], message: movedMessage() },
       ]);
-    await client.call('mcp.servers', { connect: true });
+    // The server stays listed, saying why it does not run, rather than vanishing from the Tools page and chat.
+    expect((await client.call('mcp.servers', { connect: true })).servers).toEqual([
+      { name: 'remote', transport: 'http', state: 'error', message: movedMessage(), tools: [] },
+    ]);
     await expect(client.call('mcp.start', { name: 'remote' })).rejects.toMatchObject({
+      code: 'conflict',
       message: `"remote" cannot start until mcp.json is fixed: ${movedMessage()}`,
     });
     expect(sentTo(b)).not.toContain(KEY);

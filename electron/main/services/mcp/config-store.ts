@@ -80,9 +80,12 @@ export class McpConfigStore {
     return this.good;
   }
 
-  /** Why a server of mcp.json is not run: its first stored value that is gone or was entered for something else. */
-  notRunnable(name: string): string | undefined {
-    return this.missing.find((e) => e.path[1] === name)?.message;
+  /** The servers of mcp.json not run because a stored value is gone or was entered for something else, and why. */
+  blocked(): { server: McpServerConfig; why: string }[] {
+    return this.parsed.servers.flatMap((server) => {
+      const why = this.missing.find((e) => e.path[1] === server.name)?.message;
+      return why ? [{ server, why }] : [];
+    });
   }
 
   view(): McpConfigView {

@@ -63,9 +63,17 @@ export class McpService {
 
   servers(connect = false): McpServersView {
     if (connect) for (const c of this.connections.values()) if (c.status().state === 'stopped') void c.start();
+    // A server held back for a value to type again is listed with why, not left out as if it were gone.
+    const blocked = this.config.blocked().map(({ server, why }): McpServerStatus => ({
+      name: server.name,
+      transport: server.transport,
+      state: server.disabled ? 'disabled' : 'error',
+      message: why,
+      tools: [],
+    }));
     return {
       revision: this.config.view().revision,
-      servers: [...this.connections.values()].map((c) => this.masked(c.status())),
+      servers: [...[...this.connections.values()].map((c) => this.masked(c.status())), ...blocked],
     };
   }
 
@@ -117,7 +125,7 @@ export class McpService {
   private get(name: string): McpConnection {
     const c = this.connections.get(name);
     if (c) return c;
-    const why = this.config.notRunnable(name);
+    const why = this.config.blocked().find((b) => b.server.name === name)?.why;
     if (why) throw new AppError('conflict', `"${name}" cannot start until mcp.json is fixed: ${why}`);
     throw new AppError('not_found', `No MCP server named "${name}" in mcp.json.`);
   }

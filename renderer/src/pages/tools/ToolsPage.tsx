@@ -146,7 +146,8 @@ export function ToolsPage() {
           )}
           <p className="help">
             Values in <code>env</code> and <code>headers</code> are secrets: mcp.json keeps them masked (
-            <code>"•••• abcd"</code>), and saving a mask unchanged keeps the value.{' '}
+            <code>"•••• abcd"</code>), and saving a mask unchanged keeps the value for the URL’s origin or the command
+            it was typed for: change those and type the value again.{' '}
             {m.config.persistentSecrets
               ? 'They are stored encrypted with your OS keychain.'
               : 'Here they last only until HubDesk stops (no OS keychain in the web mode): paste them again after a restart.'}{' '}
