@@ -60,7 +60,7 @@ export function createHandlers(s: Services): Handlers {
     'hub.tree': ({ kind, id, cursor }) => s.hub.details.tree(kind, id, cursor),
     'hub.ggufHeader': ({ id, file }) => s.ggufHeaders.read(id, file),
     'system.hardware': ({ refresh }) => s.hardware.view(refresh),
-    'chat.list': ({ query }) => s.chat.list(query),
+    'chat.list': ({ cursor, limit }) => s.chat.list(cursor, limit),
     'chat.search': ({ query }) => s.chat.search(query),
     'chat.create': (init) => s.chat.store.create(init),
     'chat.get': ({ id, around }) => s.chat.get(id, around),

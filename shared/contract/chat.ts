@@ -233,10 +233,21 @@ export type ToolSource = z.infer<typeof toolSourceSchema>;
 
 const replyResult = z.object({ messages: z.array(chatMessageSchema) });
 
+/**
+ * Where a page of the conversation list ends: the last conversation's place in the list's order (pinned first, then
+ * the most recently updated, then by id). A conversation updated meanwhile moves above it, so reading on neither
+ * repeats it nor skips another.
+ */
+const listCursorSchema = z.object({ pinned: z.boolean(), updatedAt: z.string().max(40), id: idSchema }).strict();
+export type ChatListCursor = z.infer<typeof listCursorSchema>;
+
 export const chatCalls = {
+  /** A page of conversations (100 unless `limit` says), in the sidebar's order; `nextCursor` asks for the next one. */
   'chat.list': call({
-    input: z.object({ query: z.string().max(200).optional() }).strict(),
-    output: z.object({ conversations: z.array(conversationMetaSchema) }),
+    input: z
+      .object({ cursor: listCursorSchema.optional(), limit: z.number().int().min(1).max(500).optional() })
+      .strict(),
+    output: z.object({ conversations: z.array(conversationMetaSchema), nextCursor: listCursorSchema.optional() }),
   }),
   /**
    * Searches titles and message text (every word as a prefix, "quoted phrases" as phrases); conversations with

@@ -104,7 +104,9 @@ describe('chat store (SQLite)', () => {
     const b = s.create({ title: 'Beta talk', model: 'm2' });
     s.update(a.id, { pinned: true });
     expect(s.list().map((m) => m.title)).toEqual(['Alpha talk', 'Beta talk']);
-    expect(s.list('beta').map((m) => m.id)).toEqual([b.id]);
+    const first = s.page(undefined, 1);
+    expect(first.conversations.map((m) => m.id)).toEqual([a.id]);
+    expect(s.page(first.nextCursor, 1)).toEqual({ conversations: [s.meta(b.id)] });
     s.get(b.id).put(msg('m_1', 'kept'));
     s.delete(b.id);
     expect(s.list().map((m) => m.id)).toEqual([a.id]);

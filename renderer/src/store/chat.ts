@@ -1,8 +1,9 @@
 import { create } from 'zustand';
-import type { ChatEvent, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
+import type { ChatEvent, ChatListCursor, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
 import type { Input } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { mergeList } from './chat-list';
 import { runningChatModel, upsert, view } from './chat-view';
 import { LiveText, live, liveText } from './live-text';
 
@@ -30,9 +31,13 @@ interface Running {
 }
 
 interface ChatState {
+  /** The pages of the conversation list read so far; `listNext` asks for the next one. */
   list: ConversationMeta[];
+  listNext?: ChatListCursor;
   listLoading: boolean;
   listError?: AppErrorShape;
+  /** The next page is on its way, or why it failed. */
+  listMore?: { loading: boolean; error?: AppErrorShape };
   /** The search box: titles and message text (chat.search). */
   query: string;
   results: ChatSearchResult[];
@@ -48,7 +53,10 @@ interface ChatState {
   /** Typed but not sent, per conversation: never lost on an error. */
   drafts: Record<string, string>;
   undo?: { id: string; title: string };
+  /** The list's first page, read afresh. */
   loadList(): Promise<void>;
+  /** The list's next page (scrolled near its end), when there is one and none is on its way. */
+  loadMoreList(): Promise<void>;
   search(query: string): Promise<void>;
   /** Opens a conversation at a message: on the selected path, or by switching to the version that holds it. */
   focusMessage(convId: string, messageId: string): Promise<void>;
@@ -80,7 +88,7 @@ export const useChat = create<ChatState>((set, get) => {
 
   const refreshMeta = (meta: ConversationMeta) =>
     set((s) => ({
-      list: s.list.some((m) => m.id === meta.id) ? s.list.map((m) => (m.id === meta.id ? meta : m)) : [meta, ...s.list],
+      list: mergeList(s.list, [meta], s.listNext),
       convs: s.convs[meta.id] ? { ...s.convs, [meta.id]: { ...s.convs[meta.id], meta } } : s.convs,
     }));
 
@@ -178,11 +186,12 @@ export const useChat = create<ChatState>((set, get) => {
           delete running[convId];
           return { running };
         });
-        // The title and message count changed in main: refresh the list and this conversation's metadata.
+        // The title and message count changed in main: refresh the list and this conversation's metadata (it is
+        // the most recently updated, so on the first page).
         void api
           .call('chat.list', {})
           .then((r) => {
-            set({ list: r.conversations });
+            set((s) => ({ list: mergeList(s.list, r.conversations, s.listNext) }));
             const meta = r.conversations.find((m) => m.id === convId);
             if (meta) patchConv(convId, () => ({ meta }));
           })
@@ -216,9 +225,33 @@ export const useChat = create<ChatState>((set, get) => {
       if (get().listError) set({ listLoading: true, listError: undefined });
       try {
         const r = await api.call('chat.list', {});
-        set({ list: r.conversations, listLoading: false, listError: undefined });
+        set({
+          list: r.conversations,
+          listNext: r.nextCursor,
+          listMore: undefined,
+          listLoading: false,
+          listError: undefined,
+        });
       } catch (e) {
         set({ listLoading: false, listError: e as AppErrorShape });
+      }
+    },
+
+    loadMoreList: async () => {
+      const cursor = get().listNext;
+      if (!cursor || get().listMore?.loading) return;
+      set({ listMore: { loading: true } });
+      try {
+        const r = await api.call('chat.list', { cursor });
+        // Only if the list still ends there (a fresh first page replaces it meanwhile).
+        if (get().listNext !== cursor) return;
+        set((s) => ({
+          list: mergeList(s.list, r.conversations, r.nextCursor),
+          listNext: r.nextCursor,
+          listMore: undefined,
+        }));
+      } catch (e) {
+        if (get().listNext === cursor) set({ listMore: { loading: false, error: e as AppErrorShape } });
       }
     },
 
@@ -310,7 +343,6 @@ export const useChat = create<ChatState>((set, get) => {
     update: async (id, patch) => {
       const meta = await api.call('chat.update', { id, patch });
       refreshMeta(meta);
-      if (patch.pinned !== undefined) void get().loadList();
     },
 
     remove: async (id) => {
@@ -330,7 +362,6 @@ export const useChat = create<ChatState>((set, get) => {
       set({ undo: undefined });
       const meta = await api.call('chat.restore', { id: u.id });
       refreshMeta(meta);
-      await get().loadList();
     },
 
     setDraft: (id, text) => set((s) => ({ drafts: { ...s.drafts, [id]: text } })),

@@ -152,7 +152,15 @@ export class ChatDb {
          updated_at = @updated_at WHERE id = @id`,
       ),
       getConv: p(`SELECT * FROM conversations WHERE id = ?`),
-      listConv: p(`SELECT * FROM conversations WHERE deleted_at IS NULL`),
+      // The sidebar's order (pinned first, then the most recently updated), whole or a page at a time after the
+      // key (pinned, updated_at, id) the previous page ended at.
+      listConv: p(
+        `SELECT * FROM conversations WHERE deleted_at IS NULL ORDER BY pinned DESC, updated_at DESC, id DESC`,
+      ),
+      firstPage: p(`SELECT * FROM conversations WHERE deleted_at IS NULL
+         ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?`),
+      nextPage: p(`SELECT * FROM conversations WHERE deleted_at IS NULL AND (pinned, updated_at, id) < (?, ?, ?)
+         ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?`),
       softDelete: p(`UPDATE conversations SET deleted_at = ? WHERE id = ?`),
       purge: p(`DELETE FROM conversations WHERE deleted_at IS NOT NULL`),
       purgeMessages: p(
@@ -221,8 +229,20 @@ export class ChatDb {
     return this.s.getConv.get(id) as ConversationRow | undefined;
   }
 
+  /** Every conversation not deleted, in the list's order. */
   conversations(): ConversationRow[] {
     return this.s.listConv.all() as ConversationRow[];
+  }
+
+  /** Up to `limit` conversations in the list's order, after `after` (the last one of the previous page). */
+  conversationPage(
+    after: { pinned: boolean; updatedAt: string; id: string } | undefined,
+    limit: number,
+  ): ConversationRow[] {
+    const rows = after
+      ? this.s.nextPage.all(after.pinned ? 1 : 0, after.updatedAt, after.id, limit)
+      : this.s.firstPage.all(limit);
+    return rows as ConversationRow[];
   }
 
   insertConversation(row: Omit<ConversationRow, 'deleted_at'>): void {

@@ -1,4 +1,5 @@
 import type {
+  ChatListCursor,
   ChatMessage,
   ChatSearchResult,
   ConversationMeta,
@@ -16,6 +17,9 @@ import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from 
 import { newId } from './rows';
 import { ChatStore } from './store';
 import { listToolSources } from './tools/toolbox';
+
+/** Conversations per page of the list: a screenful several times over, a few tens of kB. */
+const LIST_PAGE = 100;
 
 interface ChatServiceOptions extends ReplyOptions {
   store: ChatStore;
@@ -38,8 +42,9 @@ export class ChatService {
     return this.opts.store;
   }
 
-  list(query?: string): { conversations: ConversationMeta[] } {
-    return { conversations: this.store.list(query) };
+  /** A page of the conversation list (LIST_PAGE unless `limit` says), continuing after `cursor`. */
+  list(cursor?: ChatListCursor, limit = LIST_PAGE): { conversations: ConversationMeta[]; nextCursor?: ChatListCursor } {
+    return this.store.write(() => this.store.page(cursor, limit));
   }
 
   search(query: string): { results: ChatSearchResult[] } {

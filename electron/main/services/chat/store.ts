@@ -1,5 +1,6 @@
 import {
   conversationMetaSchema,
+  type ChatListCursor,
   type ChatMessage,
   type ConversationArchive,
   type ConversationExport,
@@ -62,13 +63,22 @@ export class ChatStore {
     }
   }
 
-  list(query?: string): ConversationMeta[] {
-    const q = query?.trim().toLowerCase();
-    return this.db
-      .conversations()
-      .map(rowToMeta)
-      .filter((m) => !q || m.title.toLowerCase().includes(q) || m.model.toLowerCase().includes(q))
-      .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt));
+  /** Every conversation, pinned first, then the most recently updated. */
+  list(): ConversationMeta[] {
+    return this.db.conversations().map(rowToMeta);
+  }
+
+  /** A page of the list in the same order, from after `cursor`; `nextCursor` is set while more follow. */
+  page(
+    cursor: ChatListCursor | undefined,
+    limit: number,
+  ): { conversations: ConversationMeta[]; nextCursor?: ChatListCursor } {
+    const rows = this.db.conversationPage(cursor, limit + 1);
+    const conversations = rows.slice(0, limit).map(rowToMeta);
+    const last = rows.length > limit ? conversations.at(-1) : undefined;
+    return last
+      ? { conversations, nextCursor: { pinned: last.pinned, updatedAt: last.updatedAt, id: last.id } }
+      : { conversations };
   }
 
   meta(id: string): ConversationMeta {

@@ -75,8 +75,50 @@ function ConversationItem({
   );
 }
 
+/**
+ * The end of the list while more conversations follow: coming near it (400 px ahead, by scrolling or moving the focus
+ * down the list) reads the next page; it says so while that page is on its way, or why it failed, with a retry.
+ */
+function ListEnd() {
+  const more = useChat((s) => s.listMore);
+  const { loadMoreList } = useChat.getState();
+  const ref = useRef<HTMLLIElement>(null);
+  const waiting = !!more?.loading || !!more?.error;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || waiting || typeof IntersectionObserver === 'undefined') return;
+    // Observing again after each page: the end still in view (a tall window) reads the next one too.
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMoreList(), {
+      root: el.closest('.conv-list'),
+      rootMargin: '400px 0px',
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [waiting, loadMoreList]);
+  return (
+    <li ref={ref} className="conv-list-end small" data-testid="conv-list-end">
+      {more?.error ? (
+        <span role="alert">
+          <span className="field-error">{more.error.message}</span>{' '}
+          <button className="btn btn-xs" onClick={() => void loadMoreList()}>
+            Try again
+          </button>
+        </span>
+      ) : more?.loading ? (
+        <span className="muted" role="status">
+          Loading more conversations…
+        </span>
+      ) : (
+        <button className="btn btn-ghost btn-xs" onClick={() => void loadMoreList()}>
+          More conversations
+        </button>
+      )}
+    </li>
+  );
+}
+
 export function Sidebar({ currentId }: { currentId?: string }) {
-  const { list, listLoading, listError, query, running, undo } = useChat();
+  const { list, listNext, listLoading, listError, query, running, undo } = useChat();
   const { loadList, search, create, restore, importJson } = useChat.getState();
   const go = useRoute((s) => s.go);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -137,6 +179,7 @@ export function Sidebar({ currentId }: { currentId?: string }) {
           {list.map((m) => (
             <ConversationItem key={m.id} meta={m} active={m.id === currentId} streaming={!!running[m.id]} />
           ))}
+          {listNext && <ListEnd />}
         </ul>
       )}
       <div className="conv-foot">
