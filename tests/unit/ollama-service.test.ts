@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from '@shared/errors';
 import { OllamaService } from '../../electron/main/services/ollama/service';
 import { createLogger } from '../../electron/main/services/log';
 import { boundFetch } from '../../electron/main/services/net/bound-fetch';
@@ -27,5 +28,22 @@ describe('OllamaService client per host', () => {
       { url: 'https://ollama.example.org/api/version', auth: 'Bearer sk-test-1234' },
       { url: 'http://127.0.0.1:11434/api/version', auth: null },
     ]);
+  });
+
+  it('masks the API key in what a remote host answers (an error that echoes it)', async () => {
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      const auth = new Headers(init.headers).get('authorization');
+      return new Response(JSON.stringify({ error: `bad key ${auth}` }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const keys = { forUrl: () => 'sk-test-1234' };
+    const keyedFetch = boundFetch('ollamaApiKey', keys, { secrets: () => ['sk-test-1234'] });
+    const svc = new OllamaService({ host: () => 'https://ollama.example.org', keyedFetch, log: createLogger() });
+    const e = (await svc.version().catch((x: unknown) => x)) as AppError;
+    expect(e).toBeInstanceOf(AppError);
+    expect(e.message).toContain('bad key Bearer ***');
+    expect(JSON.stringify(e.toJSON())).not.toContain('sk-test-1234');
   });
 });

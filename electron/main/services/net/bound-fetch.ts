@@ -13,6 +13,7 @@ interface BoundFetchOptions {
   base?: typeof fetch;
 }
 
+/** A Request's URL, method, headers and signal (its body is not carried: callers pass a URL and an init). */
 function requestParts(input: Parameters<typeof fetch>[0], init: RequestInit = {}) {
   if (!(input instanceof Request)) return { url: String(input), init };
   const { method, headers, signal } = input;
@@ -61,36 +62,45 @@ function isText(res: Response): boolean {
   return /json|text|event-stream|xml/i.test(res.headers.get('content-type') ?? '');
 }
 
-/**
- * The response with every secret in its body masked, streamed: a piece that could be the start of a
- * secret split across two reads is held until the next read shows whether it is.
- */
+/** The response with every secret masked in its headers, status text and (when text) body. */
 function maskSecrets(res: Response, secrets: string[]): Response {
   const live = secrets.filter((s) => s.length >= 4);
-  if (!live.length || !res.body || !isText(res)) return res;
+  if (!live.length) return res;
+  const headers = new Headers();
+  res.headers.forEach((value, name) => headers.append(name, redact(value, live)));
+  const text = !!res.body && isText(res);
+  if (text) {
+    // The body is decoded and may change length.
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+  }
+  return new Response(text ? maskStream(res.body!, live) : res.body, {
+    status: res.status,
+    statusText: redact(res.statusText, live),
+    headers,
+  });
+}
+
+/** A text body with every secret masked: a piece that could be the start of one is held until the next read. */
+function maskStream(body: ReadableStream<Uint8Array>, secrets: string[]): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = '';
-  const masked = res.body.pipeThrough(
+  return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, out) {
-        pending = redact(pending + decoder.decode(chunk, { stream: true }), live);
-        const hold = heldTail(pending, live);
+        pending = redact(pending + decoder.decode(chunk, { stream: true }), secrets);
+        const hold = heldTail(pending, secrets);
         const ready = pending.slice(0, pending.length - hold);
         pending = pending.slice(pending.length - hold);
         if (ready) out.enqueue(encoder.encode(ready));
       },
       flush(out) {
-        const rest = redact(pending + decoder.decode(), live);
+        const rest = redact(pending + decoder.decode(), secrets);
         if (rest) out.enqueue(encoder.encode(rest));
       },
     }),
   );
-  const headers = new Headers(res.headers);
-  // The body is decoded and may change length.
-  headers.delete('content-length');
-  headers.delete('content-encoding');
-  return new Response(masked, { status: res.status, statusText: res.statusText, headers });
 }
 
 /** The length of the longest end of `text` that is the start of a secret (so it may continue in the next read). */
