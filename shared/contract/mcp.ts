@@ -41,7 +41,10 @@ const mcpServerConfigViewSchema = z.object({
 export type McpServerConfigView = z.infer<typeof mcpServerConfigViewSchema>;
 
 const mcpConfigViewSchema = z.object({
-  /** The config text with every secret masked ("•••• abcd"); saving a mask unchanged keeps the stored value. */
+  /**
+   * The config text with every secret masked ("•••• abcd"); saving a mask unchanged keeps the stored value, as long
+   * as the server's URL origin (headers) or command, args and cwd (env) are those it was typed for.
+   */
   text: z.string(),
   servers: z.array(mcpServerConfigViewSchema),
   errors: z.array(mcpConfigErrorSchema),
