@@ -80,4 +80,7 @@ export const MIGRATIONS: string[] = [
      INSERT INTO titles_fts(titles_fts, rowid, title) VALUES ('delete', old.seq, old.title);
      INSERT INTO titles_fts(rowid, title) VALUES (new.seq, new.title);
    END;`,
+  // The conversation list is read a page at a time in the sidebar's order (ChatStore.page): the index holds that
+  // order, so a page reads its own rows instead of sorting every conversation.
+  `CREATE INDEX conversations_by_list ON conversations(pinned DESC, updated_at DESC, id DESC) WHERE deleted_at IS NULL;`,
 ];
