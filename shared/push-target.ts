@@ -14,7 +14,7 @@ export interface PushTarget {
 }
 
 /** The target of a push, or why HubDesk refuses to push that name (before any request). */
-export function pushTarget(name: string): { target: PushTarget; refusal?: undefined } | { refusal: string } {
+export function pushTarget(name: string): { target: PushTarget } | { refusal: string } {
   let rest = name.trim();
   let tag = 'latest';
   const colon = rest.lastIndexOf(':');

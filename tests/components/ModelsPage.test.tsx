@@ -137,6 +137,41 @@ describe('Local models page', () => {
     expect(main.opened('ollama.pull').map((s) => s.input.model)).toEqual(['a1', 'b2', 'c3']);
   });
 
+  it('Push asks first, saying what is published where; Cancel sends nothing, Publish starts the push', async () => {
+    render(<ModelsPage />);
+    await (await main.next('ollama.list')).answer({ models: [local('me/llama3.2:latest')] });
+    await userEvent.click(screen.getByRole('button', { name: 'me/llama3.2:latest' }));
+    await userEvent.click(within(screen.getByTestId('details')).getByRole('button', { name: 'Push…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Publish me/llama3.2:latest?' });
+    expect(dialog.textContent).toContain('Publish me/llama3.2:latest to ollama.com as me/llama3.2:latest?');
+    expect(dialog.textContent).toMatch(/Anyone can pull it/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: /Publish/ })).toBeNull();
+    expect(main.opened('ollama.push')).toEqual([]);
+
+    await userEvent.click(within(screen.getByTestId('details')).getByRole('button', { name: 'Push…' }));
+    await userEvent.click(
+      within(screen.getByRole('dialog', { name: 'Publish me/llama3.2:latest?' })).getByRole('button', {
+        name: 'Publish',
+      }),
+    );
+    expect((await main.stream('ollama.push')).input).toEqual({ model: 'me/llama3.2:latest' });
+    expect(job('me/llama3.2:latest').dataset.state).toBe('running');
+  });
+
+  it('Push of a name without the user’s namespace is refused and points to Copy / rename', async () => {
+    render(<ModelsPage />);
+    await (await main.next('ollama.list')).answer({ models: [local('llama3.2:latest')] });
+    await userEvent.click(screen.getByRole('button', { name: 'llama3.2:latest' }));
+    await userEvent.click(within(screen.getByTestId('details')).getByRole('button', { name: 'Push…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Push llama3.2:latest' });
+    expect(dialog.textContent).toContain('Copy it as <your-ollama-user>/llama3.2:latest first');
+    expect(within(dialog).queryByRole('button', { name: 'Publish' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy / rename…' }));
+    expect(screen.getByRole('dialog', { name: 'Copy llama3.2:latest' })).toBeTruthy();
+    expect(main.opened('ollama.push')).toEqual([]);
+  });
+
   it('a name Ollama would refuse is caught in the form', async () => {
     render(<ModelsPage />);
     await (await main.next('ollama.list')).answer({ models: [] });

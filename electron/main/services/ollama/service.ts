@@ -130,7 +130,7 @@ export class OllamaService {
     ctx: StreamContext<ProgressEvent>,
   ): Promise<{ status: 'success' }> {
     const checked = pushTarget(input.model);
-    if (checked.refusal) throw new AppError('invalid_input', checked.refusal);
+    if ('refusal' in checked) throw new AppError('invalid_input', checked.refusal);
     return this.progressStream('push', input.model, ctx, (c) =>
       c.push({ model: input.model, insecure: input.insecure, stream: true }),
     );

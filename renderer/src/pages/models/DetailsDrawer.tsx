@@ -98,8 +98,12 @@ export function DetailsDrawer({
           <button className="btn btn-sm" onClick={onCreate}>
             Create from…
           </button>
-          <button className="btn btn-sm" onClick={onPush} title="Upload to the registry named in the model name">
-            Push
+          <button
+            className="btn btn-sm"
+            onClick={onPush}
+            title="Publish to the registry the name points to (asks first)"
+          >
+            Push…
           </button>
           <span className="spacer" />
           <button className="btn btn-sm btn-danger" onClick={onDelete}>

@@ -7,7 +7,7 @@ import { usePulls } from '../../store/pulls';
 import { hrefFor, useRoute } from '../../store/route';
 import { useStatus } from '../../store/status';
 import { DetailsDrawer } from './DetailsDrawer';
-import { CopyDialog, CreateDialog, DeleteDialog } from './Dialogs';
+import { CopyDialog, CreateDialog, DeleteDialog, PushDialog } from './Dialogs';
 import { EmbedPlayground, RunningModels } from './Panels';
 import { JobsPanel, PullForm } from './PullPanel';
 import './models.css';
@@ -48,7 +48,7 @@ const suggestions = [
 
 const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(1, failures));
 
-type Dialog = { kind: 'delete' | 'copy' | 'create'; model: LocalModel };
+type Dialog = { kind: 'delete' | 'copy' | 'create' | 'push'; model: LocalModel };
 
 export function ModelsPage() {
   const [models, setModels] = useState<LocalModel[]>();
@@ -264,10 +264,7 @@ export function ModelsPage() {
           onClose={() => setSelected(undefined)}
           onCopy={() => setDialog({ kind: 'copy', model: selectedModel })}
           onCreate={() => setDialog({ kind: 'create', model: selectedModel })}
-          onPush={() => {
-            startPush(selectedModel.name);
-            setSelected(undefined);
-          }}
+          onPush={() => setDialog({ kind: 'push', model: selectedModel })}
           onDelete={() => setDialog({ kind: 'delete', model: selectedModel })}
         />
       )}
@@ -290,6 +287,18 @@ export function ModelsPage() {
             // The drawer follows the model to its new name (after a rename the old one is gone).
             setSelected(name);
             afterChange();
+          }}
+        />
+      )}
+      {dialog?.kind === 'push' && (
+        <PushDialog
+          model={dialog.model}
+          onClose={() => setDialog(undefined)}
+          onCopy={() => setDialog({ kind: 'copy', model: dialog.model })}
+          onPublish={() => {
+            startPush(dialog.model.name);
+            setDialog(undefined);
+            setSelected(undefined);
           }}
         />
       )}
