@@ -181,6 +181,17 @@ describe('snippet workbench in Chromium (web mode)', () => {
     await screenshot(page, 'snippets-dark');
   });
 
+  it('a quant picked on the model page reaches every local-app command, vLLM\'s "Use Docker" included', async () => {
+    await open(GGUF);
+    await page.getByTestId('model-quants').getByRole('radio', { name: 'Q8_0' }).check();
+    await page.getByTestId('kind-local-app').click();
+    await page.getByTestId('client-docker-model-runner').click();
+    await expect.poll(editorText).toContain(`docker model run hf.co/${GGUF}:Q8_0`);
+    await page.getByTestId('client-vllm').click();
+    await page.getByRole('combobox', { name: 'Variant' }).selectOption({ label: 'vLLM: Use Docker' });
+    await expect.poll(editorText).toContain(`docker model run hf.co/${GGUF}:Q8_0`);
+  });
+
   it('fal-ai: "Insert a 2-minute token" asks main for a temporary token and counts down; the key stays in main', async () => {
     await open(FLUX);
     const provider = page.getByTestId('opt-provider');
