@@ -18,12 +18,41 @@ export interface SanitizeOptions {
   forbidTags?: string[];
   /** Attributes removed on top of the ones always removed (e.g. `class` in model cards). */
   forbidAttrs?: string[];
+  /**
+   * Chat content: nothing remote loads until the user asks. An http(s) image becomes a button that says its host and
+   * shows its alt text (`HELD_IMAGE_ATTR` holds its URL; lib/markdown/held-images.ts loads it on click); a `data:`
+   * image (returned by a model or tool) is local and stays; any other source is dropped, as is every other way media
+   * fetches (`srcset`, `poster`, video, audio, picture sources). The CSP is not relied on: it allows the Hub's images
+   * for model cards.
+   */
+  holdRemoteImages?: boolean;
 }
+
+/** On a held image's button (see `holdRemoteImages`): the image's URL. Content cannot set it (data-* is refused). */
+export const HELD_IMAGE_ATTR = 'data-load-image';
+const HOLD_FORBID_TAGS = ['picture', 'source', 'video', 'audio', 'track'];
+const HOLD_FORBID_ATTRS = ['srcset', 'poster'];
 
 // Its own instance: the hooks below must not change how any other code uses DOMPurify.
 const purify = DOMPurify(window);
 // Hooks are per instance and sanitize() is synchronous, so the options of the call in progress live here.
 let current: SanitizeOptions = {};
+/** The buttons the hook below put in place of remote images: the only elements whose HELD_IMAGE_ATTR is kept. */
+const heldButtons = new WeakSet<Node>();
+
+/** The button standing for a remote image: `Load image from <host>`, after the alt text; its URL on hover. */
+function heldImageButton(img: Element, src: string): HTMLButtonElement {
+  const button = img.ownerDocument.createElement('button');
+  button.type = 'button';
+  button.setAttribute(HELD_IMAGE_ATTR, src);
+  button.title = src;
+  const alt = img.getAttribute('alt')?.trim();
+  // The space keeps the alt text and the host apart in the button's accessible name.
+  if (alt) button.append(Object.assign(img.ownerDocument.createElement('span'), { textContent: alt }), ' ');
+  button.append(`Load image from ${new URL(src).host}`);
+  heldButtons.add(button);
+  return button;
+}
 
 /**
  * The classes the app's own Markdown renderer puts on code blocks: the copy button, and highlight.js's (`hljs-title`
@@ -80,7 +109,8 @@ export function linkSuffix(target: string, text: string): string {
   return text.includes(host) ? '' : ` (${host})`;
 }
 
-purify.addHook('uponSanitizeAttribute', (_node, data) => {
+purify.addHook('uponSanitizeAttribute', (node, data) => {
+  if (data.attrName === HELD_IMAGE_ATTR && heldButtons.has(node)) data.forceKeepAttr = true;
   if (data.attrName !== 'class') return;
   const kept = data.attrValue.split(/\s+/).filter((c) => appClass.test(c));
   if (kept.length) data.attrValue = kept.join(' ');
@@ -113,6 +143,12 @@ purify.addHook('afterSanitizeAttributes', (node) => {
       if (next === null) el.removeAttribute('src');
       else el.setAttribute('src', next);
     }
+    const kept = el.getAttribute('src');
+    if (current.holdRemoteImages && kept !== null && !kept.startsWith('data:')) {
+      const remote = webUrl(kept);
+      if (remote === null) el.removeAttribute('src');
+      else el.replaceWith(heldImageButton(el, remote));
+    }
   }
 });
 
@@ -123,8 +159,8 @@ export function sanitizeUntrusted(html: string, opts: SanitizeOptions = {}): str
     return purify.sanitize(html, {
       ADD_ATTR: ['target', 'data-copy-code'],
       ALLOW_DATA_ATTR: false,
-      FORBID_TAGS: opts.forbidTags ? [...FORBID_TAGS, ...opts.forbidTags] : FORBID_TAGS,
-      FORBID_ATTR: opts.forbidAttrs ? [...FORBID_ATTR, ...opts.forbidAttrs] : FORBID_ATTR,
+      FORBID_TAGS: [...FORBID_TAGS, ...(opts.holdRemoteImages ? HOLD_FORBID_TAGS : []), ...(opts.forbidTags ?? [])],
+      FORBID_ATTR: [...FORBID_ATTR, ...(opts.holdRemoteImages ? HOLD_FORBID_ATTRS : []), ...(opts.forbidAttrs ?? [])],
     });
   } finally {
     current = {};

@@ -2,6 +2,7 @@ import { healTail } from './heal';
 import { renderBlock } from './render';
 import { splitBlocks, type Split } from './blocks';
 import { afterPaint } from '../after-paint';
+import { showLoadedImages } from './held-images';
 
 /** Markdown to sanitized HTML in one go, through the same per-block cache the streaming view fills. */
 export function renderMarkdown(text: string): string {
@@ -118,7 +119,9 @@ export class IncrementalMarkdown {
     block.tokens = undefined;
     if (this.shown[i] === source) return;
     const el = this.wrapper(i);
-    el.innerHTML = renderBlock(source, transient, tokens);
+    const html = renderBlock(source, transient, tokens);
+    el.innerHTML = html;
+    showLoadedImages(el, html);
     el.style.minHeight = '';
     this.shown[i] = source;
   }

@@ -109,12 +109,12 @@ export function isInert(tokens: Token[]): boolean {
 /**
  * One block to HTML. Markup that is inert as marked builds it (most prose, lists, tables and code) skips the
  * sanitizer, the costliest step of a streaming frame; anything else from the model (raw HTML, other links, images)
- * is sanitized.
+ * is sanitized, and its remote images wait for a click (`holdRemoteImages`).
  */
 function renderUncached(raw: string, lexed?: Token[]): string {
   const tokens = lexed ?? Lexer.lex(raw, { gfm: true });
   const html = marked.parser(tokens);
-  return isInert(tokens) ? html : sanitizeUntrusted(html);
+  return isInert(tokens) ? html : sanitizeUntrusted(html, { holdRemoteImages: true });
 }
 
 // Finished blocks are rendered once: a reply's blocks while it streams, its final render, and reopening it later all

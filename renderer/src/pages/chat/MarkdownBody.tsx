@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
+import { loadHeldImage } from '../../lib/markdown/held-images';
 import { IncrementalMarkdown } from '../../lib/markdown/incremental';
 import { liveText } from '../../store/chat';
 
@@ -20,7 +21,18 @@ export function MarkdownBody({ text, liveId }: { text: string; liveId?: string }
     draw();
     return live.subscribe(draw);
   }, [text, liveId]);
-  return <div className="msg-body markdown" ref={ref} data-testid={liveId ? 'msg-streaming' : 'msg-markdown'} />;
+  // A remote image shows only when its button is clicked (a link around it does not open then).
+  const onClick = (e: React.MouseEvent) => {
+    if (loadHeldImage(e.target)) e.preventDefault();
+  };
+  return (
+    <div
+      className="msg-body markdown"
+      ref={ref}
+      onClick={onClick}
+      data-testid={liveId ? 'msg-streaming' : 'msg-markdown'}
+    />
+  );
 }
 
 /** The model's reasoning: live while it streams, folded once the reply is final. */
