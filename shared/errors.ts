@@ -11,6 +11,8 @@ export const errorCodes = [
   'aborted',
   'upstream',
   'internal',
+  /** The web mode's secret a page sent is not this launch's: HubDesk was restarted since the page took it. */
+  'stale_secret',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -77,6 +79,7 @@ export function httpStatusFor(code: ErrorCode): number {
     case 'invalid_input':
       return 400;
     case 'unauthorized':
+    case 'stale_secret':
       return 401;
     case 'forbidden':
       return 403;

@@ -1,6 +1,6 @@
 import { createClient, type HubDeskClient } from '@shared/client';
-import { WEB } from '@shared/transport';
 import { webTransport } from './transport/web';
+import { webSecretFromAddress, type WebSecret } from './transport/web-secret';
 
 declare global {
   interface Window {
@@ -9,9 +9,9 @@ declare global {
   }
 }
 
-/** The web mode's secret for this tab, taken from the address by index.html's first script (shared/first-paint.ts). */
-const webSecret = (): string => sessionStorage.getItem(WEB.secretStorageKey) ?? '';
+/** The web mode's secret for this tab and main's refusal of it (HubDesk restarted); undefined on the desktop. */
+export const webSecret: WebSecret | undefined = window.hubdesk ? undefined : webSecretFromAddress();
 
 /** The only way the renderer reaches main: the typed client, over IPC or the web transport. */
-export const api: HubDeskClient = window.hubdesk ?? createClient(webTransport(location.origin, webSecret()));
+export const api: HubDeskClient = window.hubdesk ?? createClient(webTransport(location.origin, webSecret!));
 export const isDesktop = !!window.hubdesk;

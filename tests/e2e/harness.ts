@@ -30,6 +30,8 @@ export interface WebAppOptions {
   dataDir?: string;
   /** Start as a new user would, on the first-run screen; otherwise a data dir without settings is seeded offline. */
   firstRun?: boolean;
+  /** A fixed `--port` (a restart on the same address); otherwise any free one. */
+  port?: number;
 }
 
 /** Runs `node out/main/web.js` as `npm run web` does, and waits for its `HubDesk web: <url>` line. */
@@ -44,7 +46,7 @@ export async function startWebApp(opts: WebAppOptions = {}): Promise<WebApp> {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(settingsFile, JSON.stringify({ version: 1, values: { hubAccess: 'offline' } }));
   }
-  const proc = spawn(process.execPath, [entry, '--port', '0', '--data-dir', dataDir], {
+  const proc = spawn(process.execPath, [entry, '--port', String(opts.port ?? 0), '--data-dir', dataDir], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -107,4 +107,4 @@ export type HeldMain = ReturnType<typeof holdMain>;
 
 /** The one held main of a test file: `vi.mock(api, () => import('../helpers/held-main').then((m) => m.mockedApi()))`. */
 export const heldMain = holdMain();
-export const mockedApi = (isDesktop = true) => ({ api: heldMain.api, isDesktop });
+export const mockedApi = (isDesktop = true) => ({ api: heldMain.api, isDesktop, webSecret: undefined });

@@ -80,6 +80,11 @@ describe('web mode security', () => {
       body: '{}',
     });
     expect(wrong.status).toBe(401);
+    // A wrong secret is one from an earlier launch: the page is told that, not "Ollama not reachable".
+    expect(JSON.parse(wrong.body)).toMatchObject({
+      ok: false,
+      error: { code: 'stale_secret', message: expect.stringMatching(/^This page's secret is stale/) },
+    });
     const stream = await raw(server.port, { method: 'POST', path: '/api/stream/ollama.pull', body: '{"model":"x"}' });
     expect(stream.status).toBe(401);
   });

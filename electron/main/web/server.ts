@@ -157,10 +157,18 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const auth = req.headers[WEB.authHeader];
     const given = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : '';
-    if (!given || !sameSecret(given, secret)) {
+    if (!given) {
+      sendError(res, new AppError('unauthorized', 'Missing HubDesk web secret. Open the address HubDesk printed.'));
+      return;
+    }
+    // A page holding another secret took it from an earlier launch (a restart on the same --port).
+    if (!sameSecret(given, secret)) {
       sendError(
         res,
-        new AppError('unauthorized', 'Missing or wrong HubDesk web secret. Open the URL HubDesk printed.'),
+        new AppError(
+          'stale_secret',
+          "This page's secret is stale — HubDesk was restarted. Open the address it printed in this tab.",
+        ),
       );
       return;
     }

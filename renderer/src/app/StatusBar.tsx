@@ -34,7 +34,7 @@ function Transfers() {
 }
 
 export function StatusBar() {
-  const { ollama, refresh } = useStatus();
+  const { ollama, refresh, refusal } = useStatus();
   const host = useSettings((s) => s.view?.values.ollamaHost);
 
   useEffect(() => {
@@ -42,6 +42,16 @@ export function StatusBar() {
     const t = setInterval(() => void refresh(), POLL_MS);
     return () => clearInterval(t);
   }, [refresh, host]);
+
+  // Main refused this page's secret: nothing else on the bar is known, and this is what the user must do.
+  if (refusal)
+    return (
+      <footer className="statusbar statusbar-refused" aria-label="Status">
+        <p role="alert" data-testid="secret-refused">
+          {refusal.message}
+        </p>
+      </footer>
+    );
 
   const state = !ollama ? 'unknown' : ollama.reachable ? 'ok' : 'down';
   const reason =
