@@ -35,5 +35,12 @@ export function pushTarget(name: string): { target: PushTarget } | { refusal: st
         `${name} has no namespace of yours, so Ollama would push it to ollama.com/library, where only Ollama publishes. ` +
         `Copy it as <your-ollama-user>/${model}:${tag} first (Copy / rename), then push the copy.`,
     };
+  // Hugging Face serves GGUF repos to `ollama pull` but takes no pushes.
+  if (host === 'hf.co' || host === 'huggingface.co')
+    return {
+      refusal:
+        `${name} comes from Hugging Face, which Ollama can pull from but not push to. ` +
+        `Copy it as <your-ollama-user>/${model}:${tag} first (Copy / rename), then push the copy.`,
+    };
   return { target: { site: onOllama ? 'ollama.com' : host, ref: `${namespace}/${model}:${tag}` } };
 }
