@@ -89,6 +89,8 @@ const snippetsResultSchema = z.object({
   sections: z.array(snippetSectionSchema),
   /** Local apps that open by link rather than a snippet (LM Studio, Jan…): shown as buttons. */
   deeplinks: z.array(deeplinkSchema),
+  /** "Insert my token" only: why the token was not written in (the snippets read it from the environment). */
+  tokenWithheld: z.string().optional(),
 });
 export type SnippetsResult = z.infer<typeof snippetsResultSchema>;
 

@@ -146,6 +146,19 @@ describe('Workbench: "Use this model"', () => {
     expect(screen.queryByRole('note')).toBeNull();
   });
 
+  it('for an address the token is not bound to, it says the snippets read the token from the environment', async () => {
+    withToken(true);
+    await opened('placeholder');
+    await userEvent.click(screen.getByRole('button', { name: 'Insert my token' }));
+    await userEvent.click(screen.getByTestId('confirm-token'));
+    const why = 'evil.example.net is not one, so this snippet reads the token from the environment.';
+    await (
+      await main.next('snippets.withToken')
+    ).answer({ ...generated('os.environ["API_TOKEN"]'), tokenWithheld: why });
+    expect(pane().value).toBe('os.environ["API_TOKEN"]');
+    expect(toast()).toBe(why);
+  });
+
   it('an edit is marked and Reset brings the generated text back', async () => {
     await opened('print(1)');
     await userEvent.type(pane(), '\n# mine');

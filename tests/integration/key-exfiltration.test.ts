@@ -378,6 +378,7 @@ describe('"Insert my token" writes the token only into code for hosts it is boun
       options: { endpointUrl: 'http://evil.example.net/v1' },
     });
     expect(evil.sections[0].snippets[0].note).toContain('evil.example.net');
+    expect(evil.tokenWithheld).toContain('evil.example.net');
   });
 
   it('the router it is bound to gets the token written in', async () => {
@@ -386,6 +387,7 @@ describe('"Insert my token" writes the token only into code for hosts it is boun
       const r = await app.client.call('snippets.withToken', { model: chat, options });
       expect(r.sections[0].snippets.length).toBeGreaterThan(0);
       for (const s of r.sections[0].snippets) expect(s.content, s.client).toContain(HF_TOKEN);
+      expect(r.tokenWithheld).toBeUndefined();
     }
   });
 });

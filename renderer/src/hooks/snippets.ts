@@ -68,14 +68,17 @@ export function useSnippets(
   };
   const inference = (r: SnippetsResult) => r.sections.find((x) => x.kind === 'inference')?.snippets ?? [];
 
-  const insertMyToken = () =>
-    withOverlay(
-      async () => ({
-        source: 'hf' as const,
-        snippets: inference(await api.call('snippets.withToken', { model, quant, options })),
-      }),
-      () => 'Your token is now in the snippets — do not share them',
+  const insertMyToken = () => {
+    let withheld: string | undefined;
+    return withOverlay(
+      async () => {
+        const r = await api.call('snippets.withToken', { model, quant, options });
+        withheld = r.tokenWithheld;
+        return { source: 'hf' as const, snippets: inference(r) };
+      },
+      () => withheld ?? 'Your token is now in the snippets — do not share them',
     );
+  };
 
   const insertFalToken = (endpointId: string) =>
     withOverlay(

@@ -81,6 +81,7 @@ export class SnippetService {
     // The engine's result is cached: notes go on copies.
     return {
       ...result,
+      tokenWithheld: why,
       sections: result.sections.map((s) => ({
         ...s,
         snippets: s.snippets.map((sn) => ({ ...sn, note: sn.note ? `${sn.note} ${why}` : why })),
