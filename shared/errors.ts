@@ -10,6 +10,8 @@ export const errorCodes = [
   'timeout',
   'aborted',
   'upstream',
+  /** A data file (the chat database) is damaged: reported and left untouched, never repaired or replaced. */
+  'storage_damaged',
   'internal',
   /** The web mode's secret a page sent is not this launch's: HubDesk was restarted since the page took it. */
   'stale_secret',
@@ -97,6 +99,7 @@ export function httpStatusFor(code: ErrorCode): number {
       return 503;
     case 'timeout':
       return 504;
+    case 'storage_damaged':
     case 'internal':
       return 500;
   }

@@ -68,12 +68,13 @@ export function createHandlers(s: Services): Handlers {
     'chat.older': ({ id, before, limit }) => s.chat.store.write(() => s.chat.store.get(id).older(before, limit)),
     'chat.newer': ({ id, after, limit }) => s.chat.store.write(() => s.chat.store.get(id).newer(after, limit)),
     'chat.update': ({ id, patch }) => s.chat.store.update(id, patch),
-    'chat.delete': ({ id }) => {
-      s.chat.store.delete(id);
+    'chat.delete': async ({ id }) => {
+      await s.chat.delete(id);
       return { deleted: true as const };
     },
     'chat.restore': ({ id }) => s.chat.store.restore(id),
     'chat.edit': ({ id, messageId, content }) => s.chat.edit(id, messageId, content),
+    'chat.stop': ({ id, shown }) => s.chat.stop(id, shown),
     'chat.selectVersion': ({ id, messageId }) => s.chat.selectVersion(id, messageId),
     'chat.export': ({ id, format }) => s.chat.export(id, format),
     'chat.import': ({ text }) => s.chat.store.import(text),

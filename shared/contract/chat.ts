@@ -234,6 +234,19 @@ export type ToolSource = z.infer<typeof toolSourceSchema>;
 const replyResult = z.object({ messages: z.array(chatMessageSchema) });
 
 /**
+ * How much of the streaming reply the page had painted when the person pressed Stop (JavaScript string lengths);
+ * no `messageId`: none of it was on screen yet.
+ */
+const shownSchema = z
+  .object({
+    messageId: idSchema.optional(),
+    content: z.number().int().min(0).max(10_000_000),
+    thinking: z.number().int().min(0).max(10_000_000),
+  })
+  .strict();
+export type ShownText = z.infer<typeof shownSchema>;
+
+/**
  * Where a page of the conversation list ends: the last conversation's place in the list's order (pinned first, then
  * the most recently updated, then by id). A conversation updated meanwhile moves above it, so reading on neither
  * repeats it nor skips another.
@@ -285,7 +298,18 @@ export const chatCalls = {
   /** Moves the conversation aside; `chat.restore` undoes it until the app restarts. */
   'chat.delete': call({ input: convId, output: z.object({ deleted: z.literal(true) }) }),
   'chat.restore': call({ input: convId, output: conversationMetaSchema }),
-  /** Edit a user message's text without regenerating ("save only"). */
+  /**
+   * Stops the reply being written in this conversation; it keeps what `shown` says the page showed (all that main
+   * has without it). `stopped: false` when nothing was running. The reply's stream then ends as `aborted`.
+   */
+  'chat.stop': call({
+    input: z.object({ id: idSchema, shown: shownSchema.optional() }).strict(),
+    output: z.object({ stopped: z.boolean() }),
+  }),
+  /**
+   * "Save" of an edited question: a new version of it with no reply yet, where the conversation now ends; the
+   * earlier version keeps its replies.
+   */
   'chat.edit': call({
     input: z.object({ id: idSchema, messageId: idSchema, content: z.string().min(1).max(1_000_000) }).strict(),
     output: chatMessageSchema,

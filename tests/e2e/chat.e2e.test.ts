@@ -123,7 +123,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await assistant().last().getAttribute('data-status')).toBe('complete');
   });
 
-  it('edit and regenerate answers the edited message (the old one stays a version); save just saves', async () => {
+  it('edit and regenerate answers the edited message (the old one stays a version); save makes an unanswered version', async () => {
     const firstUser = page.getByTestId('msg-user').first();
     await firstUser.hover();
     await firstUser.getByRole('button', { name: 'Edit' }).click();
@@ -143,9 +143,23 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByLabel('Edit message').fill('Saved without a new answer');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('msg-user').getByText('Saved without a new answer').waitFor();
-    // The text it replaced is a version too: the original, the edited one, the saved one.
-    await page.getByTestId('msg-user').first().getByLabel('version 3 of 3').waitFor();
+    // A new version, the third: not answered yet, and no reply sits under text it did not answer.
+    const question = page.getByTestId('msg-user').first();
+    await question.getByLabel('version 3 of 3').waitFor();
+    await question.getByTestId('msg-no-reply').waitFor();
+    expect(await assistant().count()).toBe(0);
+    await screenshot(page, 'chat-saved-version');
+    // Version 2/3 still has the reply it got.
+    await question.getByRole('button', { name: 'Previous version' }).click();
+    await page.getByTestId('msg-user').first().getByLabel('version 2 of 3').waitFor();
+    expect(await page.getByTestId('msg-user').first().textContent()).toContain('Hello again, edited');
     expect(await assistant().last().textContent()).toContain('to "Hello again, edited"');
+    // Back on the saved one, a reply is one click away.
+    await page.getByTestId('msg-user').first().getByRole('button', { name: 'Next version' }).click();
+    await page.getByTestId('msg-user').first().getByLabel('version 3 of 3').waitFor();
+    await page.getByRole('button', { name: 'Get a reply' }).click();
+    await expect.poll(() => assistant().last().getAttribute('data-status'), { timeout: 15_000 }).toBe('complete');
+    expect(await assistant().last().textContent()).toContain('to "Saved without a new answer"');
   });
 
   it('a reload finds the conversation intact', async () => {

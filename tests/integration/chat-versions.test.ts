@@ -83,11 +83,11 @@ describe('versions and the turns a model receives (Ollama fixture, real layers)'
     // Back to the original question: its whole thread is there, untouched.
     v = await app.client.call('chat.selectVersion', { id, messageId: before[0].id });
     expect(v.messages.map((m) => m.id)).toEqual(before.map((m) => m.id));
-    // "Save" (no regenerate) keeps the old text as a version too.
-    await app.client.call('chat.edit', { id, messageId: before[2].id, content: 'second, saved' });
+    // "Save" (no regenerate) makes a version too, with no reply yet; the old text keeps its reply.
+    const saved = await app.client.call('chat.edit', { id, messageId: before[2].id, content: 'second, saved' });
     v = await view(id);
-    expect(v.messages[2].content).toBe('second, saved');
-    expect(v.versions[before[2].id]).toHaveLength(2);
+    expect(v.messages.map((m) => m.content)).toEqual([before[0].content, before[1].content, 'second, saved']);
+    expect(v.versions[saved.id]).toEqual([before[2].id, saved.id]);
   });
 
   it('after a failed reply with no text, the next request still alternates (the two questions merged)', async () => {

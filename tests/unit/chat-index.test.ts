@@ -43,11 +43,10 @@ describe('chat store: the message index follows every write', () => {
     c.append('m_2', 'tusks', '');
     c.put(msg('m_2', 'narwhal tusks, final', { role: 'assistant' }));
     expect(found(s.db, 'final')).toEqual(['m_2']);
-    c.editInPlace('m_1', 'penguin question');
+    const edited = c.saveAsVersion('m_1', 'penguin question');
     // The earlier text lives on as a version (a sibling): both are messages, each found by its own words.
-    expect(found(s.db, 'penguin')).toEqual(['m_1']);
-    expect(found(s.db, 'walrus')).toHaveLength(1);
-    expect(found(s.db, 'walrus')).not.toContain('m_1');
+    expect(found(s.db, 'penguin')).toEqual([edited.id]);
+    expect(found(s.db, 'walrus')).toEqual(['m_1']);
     indexMatches(s.db);
     s.close();
   });

@@ -157,17 +157,19 @@ describe('chat store (SQLite)', () => {
     c.select('m_3');
     // Back on the old question, the path continues to its latest answer.
     expect(c.messages.map((m) => m.id)).toEqual(['m_1', 'm_2', 'm_3', 'm_5']);
-    // "Save" (no regenerate) edits in place; the previous text remains as an earlier version.
-    const edited = c.editInPlace('m_1', 'q1 fixed');
+    // "Save" (no regenerate) makes a new version with no reply yet; the old one keeps its replies.
+    const edited = c.saveAsVersion('m_1', 'q1 fixed');
     expect(edited.content).toBe('q1 fixed');
-    const v = c.versions().m_1;
-    expect(v).toHaveLength(2);
-    expect(v[1]).toBe('m_1');
+    expect(c.messages.map((m) => m.id)).toEqual([edited.id]);
+    expect(c.versions()).toEqual({ [edited.id]: ['m_1', edited.id] });
+    expect(c.meta.messageCount).toBe(1);
     s.close();
     // All of it is on disk: reopen and find the same path and versions.
     const s2 = store(at);
     const c2 = s2.get(id);
-    expect(c2.messages.map((m) => m.content)).toEqual(['q1 fixed', 'a1', 'q2', 'a2 second']);
+    expect(c2.messages.map((m) => m.content)).toEqual(['q1 fixed']);
+    c2.select('m_3');
+    expect(c2.messages.map((m) => m.content)).toEqual(['q1', 'a1', 'q2', 'a2 second']);
     expect(c2.versions().m_5).toEqual(['m_4', 'm_5']);
     expect(c2.meta.messageCount).toBe(4);
   });

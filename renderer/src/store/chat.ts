@@ -110,8 +110,7 @@ export const useChat = create<ChatState>((set, get) => {
         changed = true;
       } else if (e.type === 'delta') {
         const t = liveText(e.id);
-        if (e.content) t.content += e.content;
-        if (e.thinking) t.thinking += e.thinking;
+        t.add(e.content, e.thinking);
         touched.add(t);
       } else if (e.type === 'cut') {
         const i = messages.findIndex((m) => m.id === e.from);
@@ -390,9 +389,13 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     editOnly: async (id, messageId, content) => {
+      // A new version of the question, not answered yet: the conversation now ends there.
       const m = await api.call('chat.edit', { id, messageId, content });
-      patchConv(id, (c) => ({ messages: upsert(c.messages, m) }));
-      await reload(id, messageId);
+      patchConv(id, (c) => {
+        const i = c.messages.findIndex((x) => x.id === messageId);
+        return i < 0 ? {} : { messages: [...c.messages.slice(0, i), m], hasNewer: false };
+      });
+      await reload(id, m.id);
     },
 
     selectVersion: async (id, messageId) => {
@@ -409,7 +412,19 @@ export const useChat = create<ChatState>((set, get) => {
       refreshMeta(meta);
     },
 
-    stop: (id) => get().running[id]?.cancel(),
+    stop: (id) => {
+      const run = get().running[id];
+      if (!run) return;
+      // What the page shows is what is kept: the reply stops where it was last painted, and main keeps that much.
+      const m = get().convs[id]?.messages.findLast((x) => x.status === 'streaming');
+      const t = m && live.get(m.id);
+      const shown = t ? { messageId: m.id, ...t.stop() } : { content: 0, thinking: 0 };
+      // Main ends the stream itself, after the reply's last word; cancelling it is for when main could not.
+      void api.call('chat.stop', { id, shown }).then(
+        (r) => !r.stopped && run.cancel(),
+        () => run.cancel(),
+      );
+    },
 
     importJson: async (text) => {
       const { conversations } = await api.call('chat.importFile', { text });

@@ -38,8 +38,8 @@ export class Conversation {
 
   /** One transaction; SQLite failures become errors that say what to do (disk full, database busy). */
   private tx<T>(fn: () => T): T {
-    if (this.closed)
-      throw new AppError('internal', 'The reply could not be saved: this conversation was deleted meanwhile.');
+    // Only a reply still running holds a deleted conversation (ChatService.delete stops it first): it just ends.
+    if (this.closed) throw new AppError('aborted', 'This conversation was deleted: its reply was stopped.');
     try {
       return this.db.tx(fn);
     } catch (e) {
@@ -194,18 +194,20 @@ export class Conversation {
     return true;
   }
 
-  /** Edits a message in place, keeping the previous text as an earlier version (a sibling without replies). */
-  editInPlace(id: string, content: string): ChatMessage {
+  /**
+   * Saves an edit of a message as a new version of it (a sibling) with nothing after it yet, and ends the path
+   * there. The message and its replies stay as they were, an earlier version: a reply never moves under text it
+   * did not answer.
+   */
+  saveAsVersion(id: string, content: string): ChatMessage {
     const row = this.db.message(id, this.meta.id)!;
-    const old = rowToMessage(row);
-    const before: ChatMessage = { ...old, id: newId('m') };
-    const next: ChatMessage = { ...old, content, createdAt: new Date().toISOString() };
+    const next: ChatMessage = { ...rowToMessage(row), id: newId('m'), content, createdAt: new Date().toISOString() };
+    const count = (row.parent_id ? this.db.pathIds(this.meta.id, row.parent_id).length : 0) + 1;
     this.tx(() => {
-      this.db.insertMessage(messageToRow(before, this.meta.id, row.parent_id));
-      this.db.replaceMessage(messageToRow(next, this.meta.id, row.parent_id));
+      this.db.insertMessage(messageToRow(next, this.meta.id, row.parent_id));
+      this.saveMeta({ messageCount: count }, next.id);
     });
-    const i = this.path?.findIndex((m) => m.id === id) ?? -1;
-    if (i >= 0) this.path![i] = next;
+    this.path = undefined;
     return next;
   }
 

@@ -1,6 +1,6 @@
 import type { ChatResponse, Tool } from 'ollama';
-import type { ChatEvent, ChatFigures, ChatMessage, ToolCall } from '@shared/contract/chat';
-import { AppError } from '@shared/errors';
+import type { ChatEvent, ChatFigures, ChatMessage, ShownText, ToolCall } from '@shared/contract/chat';
+import { AppError, toAppError } from '@shared/errors';
 import type { StreamContext } from '../../router';
 import type { Logger } from '../log';
 import type { OllamaService } from '../ollama/service';
@@ -43,7 +43,8 @@ export interface ReplyOptions {
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
-export type ReplyCtx = StreamContext<ChatEvent>;
+/** `shown`: after a Stop, what of the reply the page had shown (see ReplyStop). */
+export type ReplyCtx = StreamContext<ChatEvent> & { shown?: () => ShownText | undefined };
 type Ctx = ReplyCtx;
 export type ReplyResult = { messages: ChatMessage[] };
 
@@ -121,11 +122,23 @@ class LiveReply {
 
   failed: unknown;
 
+  /**
+   * Cuts the reply back to what the page showed at Stop (a prefix of it: the page gets its text from here, in
+   * order); what it did not show yet, the text not sent to it included, is dropped.
+   */
+  keepShown(shown: ShownText): void {
+    const mine = shown.messageId === this.msg.id;
+    this.content = mine ? this.content.slice(0, shown.content) : '';
+    this.thinking = mine ? this.thinking.slice(0, shown.thinking) : '';
+    this.delta = undefined;
+  }
+
   /** The reply's final state, written as a whole message. */
   finish(extra: Partial<ChatMessage>): ChatMessage {
     clearInterval(this.timer);
     this.sendDelta();
-    if (this.failed) throw new AppError('internal', `The reply could not be saved: ${String(this.failed)}`);
+    // Already a message a person can act on (see Conversation.tx): passed on as it is, not wrapped again.
+    if (this.failed) throw toAppError(this.failed);
     const msg: ChatMessage = { ...this.msg, content: this.content, ...extra };
     if (this.thinking) msg.thinking = this.thinking;
     this.conv.put(msg);
@@ -215,7 +228,14 @@ export class ReplyWriter {
         const err = aborted
           ? new AppError('aborted', 'Stopped.')
           : replyError(e, { backend: meta.backend, model: meta.model, started: live.started });
-        live.finish(aborted ? { status: 'stopped' } : { status: 'error', error: err.toJSON() });
+        const shown = aborted ? ctx.shown?.() : undefined;
+        if (shown) live.keepShown(shown);
+        try {
+          live.finish(aborted ? { status: 'stopped' } : { status: 'error', error: err.toJSON() });
+        } catch (saveError) {
+          // A stopped reply whose conversation went meanwhile ends as stopped all the same.
+          if (!aborted) throw saveError;
+        }
         this.opts.log.info('reply ended early', { id: meta.id, code: err.code, status: err.status });
         throw err;
       }

@@ -4,6 +4,7 @@ import type {
   ChatSearchResult,
   ConversationMeta,
   ConversationView,
+  ShownText,
   ToolSource,
 } from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
@@ -14,6 +15,7 @@ import type { Conversation } from './conversation';
 import { exportFileName, toMarkdown } from './export-format';
 import { searchChats } from './search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './reply';
+import { ReplyStop } from './reply-stop';
 import { newId } from './rows';
 import { ChatStore } from './store';
 import { listToolSources } from './tools/toolbox';
@@ -31,7 +33,8 @@ interface ChatServiceOptions extends ReplyOptions {
  */
 export class ChatService {
   private readonly capsCache = new Map<string, string[]>();
-  private readonly busy = new Set<string>();
+  /** The reply being written per conversation: its Stop, and its end. */
+  private readonly busy = new Map<string, { stop: ReplyStop; done: Promise<unknown> }>();
   private readonly writer: ReplyWriter;
 
   constructor(private readonly opts: ChatServiceOptions) {
@@ -57,13 +60,34 @@ export class ChatService {
     return { meta: conv.meta, ...conv.window({ around }) };
   }
 
-  /** "Save": edits a message in place; the previous text stays as an earlier version. */
+  /**
+   * "Save": the edited question becomes a new version with no reply yet, and the conversation ends there; the
+   * earlier version keeps its replies (a reply never moves under text it did not answer).
+   */
   edit(id: string, messageId: string, content: string): ChatMessage {
+    if (this.busy.has(id)) throw new AppError('conflict', 'A reply is being written: stop it before editing.');
     const conv = this.store.get(id);
     const m = conv.find(messageId);
     if (!m) throw new AppError('not_found', 'That message no longer exists.');
     if (m.role !== 'user') throw new AppError('invalid_input', 'Only your own messages can be edited.');
-    return this.store.write(() => conv.editInPlace(messageId, content));
+    return this.store.write(() => conv.saveAsVersion(messageId, content));
+  }
+
+  /** Stop: the running reply ends, keeping what the page showed (`shown`); false when none was running. */
+  stop(id: string, shown?: ShownText): { stopped: boolean } {
+    const running = this.busy.get(id);
+    running?.stop.stop(shown);
+    return { stopped: !!running };
+  }
+
+  /** Deleting a conversation stops its reply first (it ends as stopped, saved), then moves the conversation aside. */
+  async delete(id: string): Promise<void> {
+    const running = this.busy.get(id);
+    if (running) {
+      running.stop.stop();
+      await running.done.catch(() => {});
+    }
+    this.store.delete(id);
   }
 
   /** Shows another version of a message; the conversation continues from it. */
@@ -158,27 +182,29 @@ export class ChatService {
     }
   }
 
-  /** One reply at a time per conversation. */
-  private async exclusive<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  /** One reply at a time per conversation; `stop` and `delete` reach it through its ReplyStop. */
+  private async exclusive<T>(id: string, ctx: ReplyCtx, fn: (ctx: ReplyCtx) => Promise<T>): Promise<T> {
     if (this.busy.has(id))
       throw new AppError('conflict', 'A reply is already being written in this conversation: stop it first.');
-    this.busy.add(id);
+    const stop = new ReplyStop(ctx);
+    const done = fn(stop.ctx);
+    this.busy.set(id, { stop, done });
     try {
-      return await fn();
+      return await done;
     } finally {
       this.busy.delete(id);
     }
   }
 
   send(input: { id: string; content: string; images?: string[] }, ctx: ReplyCtx): Promise<ReplyResult> {
-    return this.exclusive(input.id, () => this.sendNow(input, ctx));
+    return this.exclusive(input.id, ctx, (c) => this.sendNow(input, c));
   }
 
   regenerate(
     input: { id: string; edit?: { messageId: string; content: string } },
     ctx: ReplyCtx,
   ): Promise<ReplyResult> {
-    return this.exclusive(input.id, () => this.regenerateNow(input, ctx));
+    return this.exclusive(input.id, ctx, (c) => this.regenerateNow(input, c));
   }
 
   private async sendNow(

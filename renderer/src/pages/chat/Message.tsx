@@ -114,10 +114,28 @@ function ToolCalls({ m }: { m: ChatMessage }) {
   );
 }
 
+/**
+ * A question the conversation ends on, not answered yet: typically one saved with "Save" (a new version; the
+ * earlier one keeps its reply). Getting a reply is one click.
+ */
+function NoReply({ edited, onAnswer }: { edited: boolean; onAnswer(): void }) {
+  return (
+    <div className="msg-note" data-testid="msg-no-reply">
+      {edited
+        ? 'Saved as a new version, not answered yet: the earlier version keeps its reply. '
+        : 'Not answered yet. '}
+      <button className="btn btn-ghost btn-xs" onClick={onAnswer}>
+        Get a reply
+      </button>
+    </div>
+  );
+}
+
 interface Props {
   m: ChatMessage;
   /** This message's versions, when it has more than one. */
   versions?: string[];
+  /** The last message of the conversation (the end of its path, shown). */
   isLast: boolean;
   busy: boolean;
   actions: MessageActions;
@@ -183,6 +201,9 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
           <div className="msg-note msg-note-error" role="alert">
             {m.error.message}
           </div>
+        )}
+        {isUser && isLast && !busy && !editing && (
+          <NoReply edited={!!versions && versions.length > 1} onAnswer={actions.onRegenerate} />
         )}
       </div>
       {m.status !== 'streaming' && !editing && (

@@ -174,7 +174,6 @@ export function MessageList({
   };
 
   const items = v.getVirtualItems();
-  const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
   return (
     <div className="msg-scroll" ref={scrollRef} onClick={onClick} data-testid="message-list">
       {paging?.dir === 'older' && (paging.loading || paging.error) && <PageStatus paging={paging} />}
@@ -190,7 +189,7 @@ export function MessageList({
               <Message
                 m={messages[it.index]}
                 versions={versions?.[messages[it.index].id]}
-                isLast={it.index === lastAssistant && it.index >= messages.length - 1 && !paging?.hasNewer}
+                isLast={it.index === messages.length - 1 && !paging?.hasNewer}
                 busy={busy}
                 actions={actions}
               />

@@ -1,0 +1,133 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import { heldMain as main } from '../helpers/held-main';
+
+vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
+
+const { useChat } = await import('../../renderer/src/store/chat');
+const { MarkdownBody } = await import('../../renderer/src/pages/chat/MarkdownBody');
+const { Message } = await import('../../renderer/src/pages/chat/Message');
+
+const at = '2026-11-26T10:00:00.000Z';
+const meta: ConversationMeta = {
+  id: 'c_stop',
+  title: 'Fox',
+  backend: 'ollama',
+  model: 'llama3.2',
+  provider: 'auto',
+  system: '',
+  params: {},
+  toolSources: [],
+  toolsAllowed: [],
+  pinned: false,
+  createdAt: at,
+  updatedAt: at,
+  messageCount: 0,
+};
+const user: ChatMessage = { id: 'm_q', role: 'user', content: 'go on', status: 'complete', createdAt: at };
+const reply: ChatMessage = {
+  id: 'm_r',
+  role: 'assistant',
+  content: '',
+  status: 'streaming',
+  model: 'llama3.2',
+  createdAt: at,
+};
+
+afterEach(() => {
+  cleanup();
+  main.reset();
+  vi.unstubAllGlobals();
+});
+
+describe('Stop keeps what the page showed', () => {
+  let frames: FrameRequestCallback[];
+  /** One animation frame: the page paints the text that arrived since the last one. */
+  const paint = () =>
+    act(() => {
+      const due = frames.splice(0);
+      for (const fn of due) fn(performance.now());
+    });
+  beforeEach(() => {
+    frames = [];
+    vi.stubGlobal('requestAnimationFrame', (fn: FrameRequestCallback) => frames.push(fn));
+    useChat.setState({ convs: { [meta.id]: { meta, messages: [], loading: false } }, list: [meta], running: {} });
+  });
+
+  it('text that arrived after the last paint is neither shown nor kept; main is told how much was shown', async () => {
+    main.answer('chat.list', () => ({ conversations: [meta] }));
+    useChat.getState().send(meta.id, 'go on');
+    const stream = await main.stream('chat.send');
+    await stream.events({ type: 'message', message: user }, { type: 'message', message: reply });
+    const { container } = render(<MarkdownBody text="" liveId={reply.id} />);
+    const body = () => container.textContent?.trim();
+    await stream.events({ type: 'delta', id: reply.id, content: 'The quick brown fox jumps over the lazy dog. The' });
+    await paint();
+    expect(body()).toBe('The quick brown fox jumps over the lazy dog. The');
+    // A token reaches the page between the last frame and the click: it was never on screen.
+    await stream.events({ type: 'delta', id: reply.id, content: ' quick' });
+    useChat.getState().stop(meta.id);
+    const stop = await main.next('chat.stop');
+    expect(stop.input).toEqual({
+      id: meta.id,
+      shown: { messageId: reply.id, content: 'The quick brown fox jumps over the lazy dog. The'.length, thinking: 0 },
+    });
+    // Tokens still on their way change nothing on screen.
+    await stream.events({ type: 'delta', id: reply.id, content: ' brown' });
+    await paint();
+    expect(body()).toBe('The quick brown fox jumps over the lazy dog. The');
+    // Main stops the reply itself and says how it ended; the stream is not cut from this side.
+    await stop.answer({ stopped: true });
+    expect(stream.cancelled).toBe(false);
+    const kept = { ...reply, status: 'stopped' as const, content: 'The quick brown fox jumps over the lazy dog. The' };
+    await stream.events({ type: 'message', message: kept });
+    await stream.fail({ code: 'aborted', message: 'Stopped.' });
+    expect(useChat.getState().convs[meta.id].messages.at(-1)).toMatchObject({
+      status: 'stopped',
+      content: 'The quick brown fox jumps over the lazy dog. The',
+    });
+    expect(useChat.getState().replyError[meta.id]).toBeUndefined();
+  });
+
+  it('when main had nothing running any more, the stream is cancelled instead', async () => {
+    main.answer('chat.list', () => ({ conversations: [meta] }));
+    useChat.getState().send(meta.id, 'go on');
+    const stream = await main.stream('chat.send');
+    useChat.getState().stop(meta.id);
+    const stop = await main.next('chat.stop');
+    // No reply shown yet: none of it is kept.
+    expect(stop.input).toEqual({ id: meta.id, shown: { content: 0, thinking: 0 } });
+    await stop.answer({ stopped: false });
+    expect(stream.cancelled).toBe(true);
+  });
+});
+
+describe('a question the conversation ends on, not answered yet', () => {
+  const actions = {
+    onCopy: vi.fn(),
+    onRegenerate: vi.fn(),
+    onSaveEdit: vi.fn(),
+    onSelectVersion: vi.fn(),
+    onToolAnswer: vi.fn(),
+  };
+
+  it('a saved edit says it is a new version whose earlier one keeps its reply, and offers to get one', async () => {
+    const edited: ChatMessage = { ...user, id: 'm_q2', content: 'Fixed typo question' };
+    render(<Message m={edited} versions={['m_q', 'm_q2']} isLast busy={false} actions={actions} />);
+    expect(screen.getByTestId('msg-no-reply').textContent).toMatch(
+      /new version, not answered yet.*earlier version keeps its reply/,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Get a reply' }));
+    expect(actions.onRegenerate).toHaveBeenCalledOnce();
+  });
+
+  it('not while a reply is being written, nor under a question that has its reply', () => {
+    const { rerender } = render(<Message m={user} isLast busy actions={actions} />);
+    expect(screen.queryByTestId('msg-no-reply')).toBeNull();
+    rerender(<Message m={user} isLast={false} busy={false} actions={actions} />);
+    expect(screen.queryByTestId('msg-no-reply')).toBeNull();
+  });
+});
