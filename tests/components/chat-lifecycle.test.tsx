@@ -92,6 +92,25 @@ describe('Stop keeps what the page showed', () => {
     expect(useChat.getState().replyError[meta.id]).toBeUndefined();
   });
 
+  it('deleting the conversation while its reply streams stops it as Stop does: no error shown', async () => {
+    main.answer('chat.list', () => ({ conversations: [] }));
+    useChat.getState().send(meta.id, 'go on');
+    const stream = await main.stream('chat.send');
+    await stream.events({ type: 'message', message: user }, { type: 'message', message: reply });
+    await stream.events({ type: 'delta', id: reply.id, content: 'Partial' });
+    await paint();
+    const removed = useChat.getState().remove(meta.id);
+    const stop = await main.next('chat.stop');
+    expect(stop.input).toMatchObject({ shown: { messageId: reply.id, content: 'Partial'.length } });
+    await (await main.next('chat.delete')).answer({ deleted: true });
+    await removed;
+    await stop.answer({ stopped: true });
+    await stream.fail({ code: 'aborted', message: 'Stopped.' });
+    expect(stream.cancelled).toBe(false);
+    expect(useChat.getState().replyError[meta.id]).toBeUndefined();
+    expect(useChat.getState().list.map((m) => m.id)).not.toContain(meta.id);
+  });
+
   it('when main had nothing running any more, the stream is cancelled instead', async () => {
     main.answer('chat.list', () => ({ conversations: [meta] }));
     useChat.getState().send(meta.id, 'go on');

@@ -345,7 +345,8 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     remove: async (id) => {
-      get().running[id]?.cancel();
+      // A reply being written is stopped as Stop does (keeping what was shown); main also stops it before deleting.
+      get().stop(id);
       const title = get().list.find((m) => m.id === id)?.title ?? 'Conversation';
       await api.call('chat.delete', { id });
       set((s) => ({
