@@ -24,3 +24,15 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
  * (escapes, multi-byte text) still fits in one body.
  */
 export const MAX_IMPORT_CHARS = MAX_BODY_BYTES / 2;
+
+/**
+ * Longest part of a file `chat.importPart` takes, in characters: JSON-encoded, a character is at most 6 bytes (a
+ * `\u` escape), so any part fits in one body whatever the file holds.
+ */
+export const IMPORT_PART_CHARS = Math.floor(MAX_BODY_BYTES / 8);
+
+/**
+ * Longest file `chat.importFile` takes in parts: V8's longest string (2^29 − 24 characters), which also bounds
+ * what an export can write, so every file HubDesk exports can be imported back.
+ */
+export const MAX_IMPORT_FILE_CHARS = 2 ** 29 - 24;

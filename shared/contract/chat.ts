@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_IMPORT_CHARS } from '../limits';
+import { IMPORT_PART_CHARS, MAX_IMPORT_CHARS } from '../limits';
 import { appErrorSchema } from './error-schema';
 import { call, stream } from './define';
 import { snippetSchema } from './snippets';
@@ -60,6 +60,13 @@ export const conversationMetaSchema = z.preprocess(
     toolSources: toolSourcesSchema.default([]),
     /** Tools the user allowed "always" in this conversation, as `toolKey(source, tool)`: they run without asking. */
     toolsAllowed: toolsAllowedSchema.default([]),
+    /**
+     * Imported conversations only: the tool sources the file had on, which came in off (an import brings no
+     * trust). The picker shows them unchecked with a note; turning one on takes it off this list.
+     */
+    importedToolSources: toolSourcesSchema.optional(),
+    /** Imported conversations only: which file's conversation this is, so a second import of it is recognised. */
+    importFingerprint: z.string().max(128).optional(),
     pinned: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -126,23 +133,48 @@ export const chatMessageSchema = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
-/** A whole conversation, as exported to JSON and imported back. */
-export const conversationExportSchema = z.object({
+/** A message of an exported tree, with the message it follows (`null`: the first message, or a version of it). */
+const treeMessageSchema = chatMessageSchema.extend({ parentId: idSchema.nullable() });
+export type TreeMessage = z.infer<typeof treeMessageSchema>;
+
+/**
+ * A whole conversation, as exported to JSON and imported back. Version 2 holds the whole tree: every version of
+ * every message (in the order they were written, a parent before its replies) and the end of the one shown
+ * (`leafId`). Version 1 (files of earlier HubDesk versions) holds only the messages that were shown.
+ */
+const conversationTreeExportSchema = z.object({
   format: z.literal('hubdesk.conversation'),
-  version: z.literal(1),
+  version: z.literal(2),
   meta: conversationMetaSchema,
-  messages: z.array(chatMessageSchema),
+  leafId: idSchema.nullable(),
+  messages: z.array(treeMessageSchema),
 });
+export type ConversationTreeExport = z.infer<typeof conversationTreeExportSchema>;
+export const conversationExportSchema = z.discriminatedUnion('version', [
+  z.object({
+    format: z.literal('hubdesk.conversation'),
+    version: z.literal(1),
+    meta: conversationMetaSchema,
+    messages: z.array(chatMessageSchema),
+  }),
+  conversationTreeExportSchema,
+]);
 export type ConversationExport = z.infer<typeof conversationExportSchema>;
 
-/** Every conversation in one file ("Export all"); `chat.importFile` restores them all. */
+/** Every conversation in one file ("Export all"); `chat.importFile` restores them all. Version 1: earlier files. */
 export const conversationArchiveSchema = z.object({
   format: z.literal('hubdesk.conversations'),
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   exportedAt: z.string(),
   conversations: z.array(conversationExportSchema),
 });
 export type ConversationArchive = z.infer<typeof conversationArchiveSchema>;
+
+/** A file being sent in parts (`chat.importPart`). */
+const uploadIdSchema = z
+  .string()
+  .max(64)
+  .regex(/^u_[a-z0-9]+$/, 'not a valid upload id');
 
 const exportFile = z.object({ filename: z.string(), mime: z.string(), text: z.string() });
 
@@ -314,23 +346,45 @@ export const chatCalls = {
     input: z.object({ id: idSchema, messageId: idSchema, content: z.string().min(1).max(1_000_000) }).strict(),
     output: chatMessageSchema,
   }),
+  /** JSON: the whole tree, every version (see conversationExportSchema). Markdown: the messages shown. */
   'chat.export': call({
     input: z.object({ id: idSchema, format: z.enum(['markdown', 'json']) }).strict(),
     output: exportFile,
   }),
-  /** Every conversation (the versions shown) in one JSON file. */
+  /** Every conversation, each with every version, in one JSON file. */
   'chat.exportAll': call({ input: z.object({}).strict(), output: exportFile }),
-  /** Validated as a whole: a bad file is refused with the reason and changes nothing. */
+  /**
+   * One conversation's export, validated as a whole: a bad file is refused with the reason and changes nothing.
+   * It brings no trust: tool sources come in off and nothing is allowed "always". A conversation already here
+   * (the one exported, or an earlier import of it) is refused with `conflict` (`details.duplicates`) unless
+   * `asCopy`.
+   */
   'chat.import': call({
-    input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS) }).strict(),
+    input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS), asCopy: z.boolean().optional() }).strict(),
     output: conversationMetaSchema,
   }),
   /**
-   * A file the user picked: one conversation or an "Export all" archive. Validated as a whole and written in one
-   * transaction: a foreign or damaged file is refused with the reason and changes nothing.
+   * Part of a file too long for one call (see IMPORT_PART_CHARS), kept by main until `chat.importFile` with the
+   * `upload` this answers; pass it back to add the next part.
+   */
+  'chat.importPart': call({
+    input: z.object({ upload: uploadIdSchema.optional(), text: z.string().min(1).max(IMPORT_PART_CHARS) }).strict(),
+    output: z.object({ upload: uploadIdSchema }),
+  }),
+  /**
+   * A file the user picked (its `text`, or the parts sent as `upload`): one conversation or an "Export all"
+   * archive. Validated as a whole and written in one transaction: a foreign or damaged file is refused with the
+   * reason and changes nothing. Trust and conversations already here as with `chat.import`.
    */
   'chat.importFile': call({
-    input: z.object({ text: z.string().min(1).max(MAX_IMPORT_CHARS) }).strict(),
+    input: z
+      .object({
+        text: z.string().min(1).max(MAX_IMPORT_CHARS).optional(),
+        upload: uploadIdSchema.optional(),
+        asCopy: z.boolean().optional(),
+      })
+      .strict()
+      .refine((v) => (v.text === undefined) !== (v.upload === undefined), 'Send either the text or an upload.'),
     output: z.object({ conversations: z.array(conversationMetaSchema) }),
   }),
   /**

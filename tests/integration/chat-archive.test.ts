@@ -45,7 +45,7 @@ describe('export all conversations to one file, import it back', () => {
     expect(file.mime).toBe('application/json');
     expect(file.filename).toMatch(/^hubdesk-conversations-\d{4}-\d{2}-\d{2}\.json$/);
     const archive = JSON.parse(file.text) as ConversationArchive;
-    expect(archive).toMatchObject({ format: 'hubdesk.conversations', version: 1 });
+    expect(archive).toMatchObject({ format: 'hubdesk.conversations', version: 2 });
     expect(archive.conversations.map((c) => c.meta.title).sort()).toEqual(['Draft', 'Embeddings', 'Quantization']);
 
     const b = await start();
@@ -56,8 +56,18 @@ describe('export all conversations to one file, import it back', () => {
     expect(after.map((v) => [v.meta, v.messages])).toEqual(before.map((v) => [v.meta, v.messages]));
     expect(after.find((v) => v.meta.title === 'Embeddings')?.messages).toEqual(sources[1].messages);
 
-    // The same archive again (or into the app it came from) adds copies with fresh ids, never overwrites.
-    const again = await a.client.call('chat.importFile', { text: file.text });
+    // The same archive again (or into the app it came from) is recognised and writes nothing; asked for, it adds
+    // copies with fresh ids, never overwrites.
+    for (const app of [a, b]) {
+      const refused = await app.client.call('chat.importFile', { text: file.text }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        code: 'conflict',
+        message: expect.stringMatching(/^3 of these conversations are already here: “.*”, “.*”, “.*”\.$/),
+        details: { duplicates: expect.arrayContaining([{ id: sources[0].meta.id, title: 'Quantization' }]) },
+      });
+      expect((await app.client.call('chat.list', {})).conversations).toHaveLength(3);
+    }
+    const again = await a.client.call('chat.importFile', { text: file.text, asCopy: true });
     expect(again.conversations).toHaveLength(3);
     for (const m of again.conversations) expect(sources.map((s) => s.meta.id)).not.toContain(m.id);
     expect((await a.client.call('chat.list', {})).conversations).toHaveLength(6);
@@ -88,7 +98,7 @@ describe('export all conversations to one file, import it back', () => {
       ],
       [archive([good, { ...bad, messages: [bad.messages[0], bad.messages[0]] }]), /repeats message id .*“Broken”/],
       [archive([]), /holds no conversations/],
-      [JSON.stringify({ format: 'hubdesk.conversations', version: 2, conversations: [good] }), /archive/],
+      [JSON.stringify({ format: 'hubdesk.conversations', version: 3, conversations: [good] }), /archive/],
     ];
     for (const [text, message] of refusals) {
       const err = await app.client.call('chat.importFile', { text }).catch((e: unknown) => e);

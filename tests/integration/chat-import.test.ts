@@ -64,9 +64,9 @@ describe('first start imports the JSONL journals of earlier versions', () => {
     // The journals were only read: the backup holds them byte for byte, and the old folder is gone.
     expect(existsSync(app.chats)).toBe(false);
     expect(snapshot(`${app.chats}.journal-backup`)).toEqual(before);
-    // Exporting gives the old export format: importing it into the app again round-trips.
+    // Exporting and importing it into the app again (as a copy: it is still here) round-trips.
     const exp = await app.client.call('chat.export', { id: conversations[1].id, format: 'json' });
-    const again = await app.client.call('chat.import', { text: exp.text });
+    const again = await app.client.call('chat.import', { text: exp.text, asCopy: true });
     const copy = await app.client.call('chat.get', { id: again.id });
     expect(copy.messages.map((m) => m.content)).toEqual(first.messages.map((m) => m.content));
   });

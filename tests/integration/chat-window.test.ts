@@ -132,8 +132,9 @@ describe('opening a 10,000-message conversation (windowed, Ollama fixture)', () 
     expect(v.messages).toHaveLength(100);
     expect(v.messages.slice(-2).map((m) => m.content)).toEqual(['And now?', 'A short answer.']);
     expect(v.meta.messageCount).toBe(N + 2);
-    // Export and "Open as code" read the whole path from the database too.
+    // Export reads the whole tree from the database too: the path and the edited version of question 10.
     const exp = JSON.parse((await app.client.call('chat.export', { id, format: 'json' })).text);
-    expect(exp.messages).toHaveLength(N + 2);
+    expect(exp.messages).toHaveLength(N + 3);
+    expect(exp.leafId).toBe(messages.at(-1)!.id);
   });
 });

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage, TreeMessage } from '@shared/contract/chat';
 import Database from 'libsql';
 import { ChatDb, MIGRATIONS, SCHEMA_VERSION, openDb, userVersion } from '../../electron/main/services/chat/db';
 import { toMarkdown } from '../../electron/main/services/chat/export-format';
@@ -49,19 +49,30 @@ describe('chat store (SQLite)', () => {
     );
     const exported = s.exportJson(meta.id);
     const text = JSON.stringify(exported);
-    const imported = s.import(text);
+    // It is still here: imported again only as a copy.
+    expect(() => s.import(text)).toThrow(/already here/);
+    const imported = s.import(text, true);
     expect(imported.id).not.toBe(meta.id);
     const back = s.exportJson(imported.id);
     expect(back.messages.map((m) => m.content)).toEqual(exported.messages.map((m) => m.content));
-    expect(back.messages.map(({ id: _, ...m }) => m)).toEqual(
-      JSON.parse(text).messages.map(({ id: _, ...m }: ChatMessage) => m),
+    // Fresh ids, the same chain.
+    expect(back.messages.map((m, i) => m.parentId === (back.messages[i - 1]?.id ?? null))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(back.messages.map(({ id: _, parentId: __, ...m }) => m)).toEqual(
+      JSON.parse(text).messages.map(({ id: _, parentId: __, ...m }: TreeMessage) => m),
     );
 
     // Into a fresh store (another machine): same ids, identical export.
     const other = store();
     const same = other.import(text);
     expect(same.id).toBe(meta.id);
-    expect(other.exportJson(meta.id)).toEqual(JSON.parse(text));
+    const { importFingerprint, ...otherMeta } = other.exportJson(meta.id).meta;
+    expect({ ...other.exportJson(meta.id), meta: otherMeta }).toEqual(JSON.parse(text));
+    expect(importFingerprint).toEqual(expect.any(String));
     expect(toMarkdown(exported)).toContain('## Assistant (stopped)');
   });
 
@@ -91,7 +102,7 @@ describe('chat store (SQLite)', () => {
     const bad = s.exportJson(s.list()[0].id);
     const wrong = { ...bad, messages: [{ ...msg('m_1', 'x'), role: 'robot' }] };
     expect(() => s.import(JSON.stringify(wrong))).toThrow(/messages\.0\.role/);
-    const dup = { ...bad, messages: [msg('m_1', 'x'), msg('m_1', 'y')] };
+    const dup = { ...bad, messages: [msg('m_1', 'x'), msg('m_1', 'y')].map((m) => ({ ...m, parentId: null })) };
     expect(() => s.import(JSON.stringify(dup))).toThrow(/repeats message id/);
     expect(s.list()).toHaveLength(1);
     expect(s.db.db.prepare('SELECT count(*) AS n FROM messages').get()).toMatchObject({ n: 0 });

@@ -152,6 +152,8 @@ export class ChatDb {
          updated_at = @updated_at WHERE id = @id`,
       ),
       getConv: p(`SELECT * FROM conversations WHERE id = ?`),
+      importedAs: p(`SELECT * FROM conversations WHERE deleted_at IS NULL
+         AND json_extract(meta, '$.importFingerprint') = ? LIMIT 1`),
       // The sidebar's order (pinned first, then the most recently updated), whole or a page at a time after the
       // key (pinned, updated_at, id) the previous page ended at.
       listConv: p(
@@ -243,6 +245,11 @@ export class ChatDb {
       ? this.s.nextPage.all(after.pinned ? 1 : 0, after.updatedAt, after.id, limit)
       : this.s.firstPage.all(limit);
     return rows as ConversationRow[];
+  }
+
+  /** A conversation (not deleted) imported from the file conversation with this fingerprint. */
+  importedAs(fingerprint: string): ConversationRow | undefined {
+    return this.s.importedAs.get(fingerprint) as ConversationRow | undefined;
   }
 
   insertConversation(row: Omit<ConversationRow, 'deleted_at'>): void {

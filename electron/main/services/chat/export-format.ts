@@ -1,5 +1,5 @@
 import { inertMarkdown } from '@shared/inert-markdown';
-import type { ConversationExport } from '@shared/contract/chat';
+import type { ConversationTreeExport, TreeMessage } from '@shared/contract/chat';
 
 /** A file name from a title: words joined by single dashes, never two dots in a row nor a leading dot. */
 export function exportFileName(title: string, ext: 'json' | 'md'): string {
@@ -14,9 +14,20 @@ export function exportFileName(title: string, ext: 'json' | 'md'): string {
   return `${base}.${ext}`;
 }
 
-/** A conversation as Markdown: readable, with the settings that produced it. */
-export function toMarkdown(exp: ConversationExport): string {
-  const { meta, messages } = exp;
+/** The messages shown: the path from the first message to the leaf. */
+function shownPath(exp: ConversationTreeExport): TreeMessage[] {
+  const byId = new Map(exp.messages.map((m) => [m.id, m]));
+  const path: TreeMessage[] = [];
+  for (let m = exp.leafId ? byId.get(exp.leafId) : undefined; m; m = m.parentId ? byId.get(m.parentId) : undefined)
+    path.push(m);
+  return path.reverse();
+}
+
+/** A conversation as Markdown: readable, with the settings that produced it; the versions shown only. */
+export function toMarkdown(exp: ConversationTreeExport): string {
+  const { meta } = exp;
+  const messages = shownPath(exp);
+  const hidden = exp.messages.length - messages.length;
   // What the model or the user wrote is made inert: raw HTML shows as text in any Markdown viewer.
   const out: string[] = [`# ${inertMarkdown(meta.title)}`, ''];
   out.push(
@@ -24,7 +35,12 @@ export function toMarkdown(exp: ConversationExport): string {
   );
   const params = Object.entries(meta.params);
   if (params.length) out.push(`- Parameters: ${params.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`);
-  out.push(`- Created: ${meta.createdAt}`, '');
+  out.push(`- Created: ${meta.createdAt}`);
+  if (hidden)
+    out.push(
+      `- Versions: the ones shown; ${hidden === 1 ? '1 other message' : `${hidden} other messages`} (earlier versions) only in the JSON export`,
+    );
+  out.push('');
   if (meta.system) out.push('## System', '', inertMarkdown(meta.system), '');
   for (const m of messages) {
     const who = m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : `Tool (${m.toolName ?? 'tool'})`;

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { conversationMetaSchema, type ChatMessage, type ConversationMeta } from '@shared/contract/chat';
+import {
+  conversationMetaSchema,
+  type ChatMessage,
+  type ConversationMeta,
+  type TreeMessage,
+} from '@shared/contract/chat';
 import type { ChatDb, ConversationRow, MessageRow } from './db';
 
 export const newId = (prefix: 'c' | 'm') => `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
@@ -75,13 +80,15 @@ export function titleFrom(text: string): string {
 
 /** Writes a conversation and its messages as one chain, in one transaction. */
 export function insertLinear(db: ChatDb, meta: ConversationMeta, messages: ChatMessage[]): void {
+  const chain = messages.map((m, i) => ({ ...m, parentId: messages[i - 1]?.id ?? null }));
+  insertTree(db, meta, chain, messages.at(-1)?.id ?? null);
+}
+
+/** Writes a conversation's whole tree (a parent before its replies) and the message shown last, in one transaction. */
+export function insertTree(db: ChatDb, meta: ConversationMeta, messages: TreeMessage[], leafId: string | null): void {
   db.tx(() => {
-    db.insertConversation({ ...metaColumns(meta, messages.at(-1)?.id ?? null), created_at: meta.createdAt });
-    let parent: string | null = null;
-    for (const m of messages) {
-      db.insertMessage(messageToRow(m, meta.id, parent));
-      parent = m.id;
-    }
+    db.insertConversation({ ...metaColumns(meta, leafId), created_at: meta.createdAt });
+    for (const { parentId, ...m } of messages) db.insertMessage(messageToRow(m, meta.id, parentId));
     // An import is searchable at once, indexed in the same transaction.
     db.indexPending();
   });

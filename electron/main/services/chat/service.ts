@@ -13,6 +13,7 @@ import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
 import type { Conversation } from './conversation';
 import { exportFileName, toMarkdown } from './export-format';
+import { ImportUploads } from './import-upload';
 import { searchChats } from './search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './reply';
 import { ReplyStop } from './reply-stop';
@@ -33,6 +34,7 @@ interface ChatServiceOptions extends ReplyOptions {
  */
 export class ChatService {
   private readonly capsCache = new Map<string, string[]>();
+  private readonly uploads = new ImportUploads();
   /** The reply being written per conversation: its Stop, and its end. */
   private readonly busy = new Map<string, { stop: ReplyStop; done: Promise<unknown> }>();
   private readonly writer: ReplyWriter;
@@ -100,6 +102,7 @@ export class ChatService {
     return this.get(id, messageId);
   }
 
+  /** JSON: the whole tree, every version; Markdown: the messages shown (it says when there are more). */
   export(id: string, format: 'markdown' | 'json'): { filename: string; mime: string; text: string } {
     const exp = this.store.exportJson(id);
     if (format === 'json')
@@ -116,6 +119,17 @@ export class ChatService {
     const archive = this.store.exportAll();
     const filename = `hubdesk-conversations-${archive.exportedAt.slice(0, 10)}.json`;
     return { filename, mime: 'application/json', text: JSON.stringify(archive, null, 2) };
+  }
+
+  /** A part of a file too long for one call (see ImportUploads). */
+  importPart(upload: string | undefined, text: string): { upload: string } {
+    return this.uploads.add(upload, text);
+  }
+
+  /** A file the user picked, sent whole or in parts (`upload`); see ChatStore.importFile. */
+  importFile(input: { text?: string; upload?: string; asCopy?: boolean }): { conversations: ConversationMeta[] } {
+    const text = input.text ?? this.uploads.take(input.upload!);
+    return { conversations: this.store.importFile(text, input.asCopy) };
   }
 
   /** The built-in web tools and every MCP server, for the conversation settings. */

@@ -1,19 +1,18 @@
 import {
   conversationMetaSchema,
   type ChatListCursor,
-  type ChatMessage,
   type ConversationArchive,
-  type ConversationExport,
   type ConversationMeta,
+  type ConversationTreeExport,
 } from '@shared/contract/chat';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
 import { Conversation } from './conversation';
 import { ChatDb } from './db';
-import { parseImportFile } from './import-file';
+import { parseImportFile, type ImportedConversation } from './import-file';
 import { importJournals } from './legacy-import';
 import { storageError } from './storage-error';
-import { DEFAULT_TITLE, insertLinear, metaColumns, newId, rowToMeta } from './rows';
+import { DEFAULT_TITLE, insertTree, metaColumns, newId, rowToMessage, rowToMeta } from './rows';
 
 export type { Conversation } from './conversation';
 
@@ -126,6 +125,12 @@ export class ChatStore {
 
   update(id: string, patch: Partial<ConversationMeta>): ConversationMeta {
     const conv = this.get(id);
+    const imported = conv.meta.importedToolSources;
+    // Turning on a source an imported file had on is the user's choice: it is no longer "from the imported file".
+    if (patch.toolSources && imported) {
+      const off = imported.filter((s) => !patch.toolSources!.includes(s));
+      patch = { ...patch, importedToolSources: off.length ? off : undefined };
+    }
     this.write(() => conv.touch(patch));
     return conv.meta;
   }
@@ -145,42 +150,79 @@ export class ChatStore {
     return rowToMeta(row);
   }
 
-  exportJson(id: string): ConversationExport {
-    const conv = this.get(id);
-    return { format: 'hubdesk.conversation', version: 1, meta: conv.meta, messages: conv.messages };
+  /** The whole tree: every version of every message, and the one shown (see conversationExportSchema). */
+  exportJson(id: string): ConversationTreeExport {
+    const meta = this.meta(id);
+    const rows = this.db.messages(id);
+    // The leaf get() opens at, found among the rows read (the path is not read a second time).
+    const leaf = this.db.conversation(id)?.leaf_id;
+    const leafId = rows.some((r) => r.id === leaf) ? leaf! : (rows.at(-1)?.id ?? null);
+    const messages = rows.map((r) => ({ ...rowToMessage(r), parentId: r.parent_id }));
+    return { format: 'hubdesk.conversation', version: 2, meta, leafId, messages };
   }
 
   /** One conversation's export (see importFile). */
-  import(text: string): ConversationMeta {
+  import(text: string, asCopy = false): ConversationMeta {
     const list = parseImportFile(text);
     if (list.length !== 1)
       throw new AppError('invalid_input', 'This file holds several conversations: import it as an archive.');
-    return this.insertAll(list)[0];
+    return this.insertAll(list, asCopy)[0];
   }
 
-  /** A conversation or an "Export all" archive: validated as a whole first, then written in one transaction. */
-  importFile(text: string): ConversationMeta[] {
-    return this.insertAll(parseImportFile(text));
+  /**
+   * A conversation or an "Export all" archive: validated as a whole first, then written in one transaction. One
+   * already here (see alreadyHere) is refused with `conflict` unless `asCopy`.
+   */
+  importFile(text: string, asCopy = false): ConversationMeta[] {
+    return this.insertAll(parseImportFile(text), asCopy);
   }
 
   /** Everything that is not deleted, as one archive. */
   exportAll(): ConversationArchive {
     const conversations = this.list().map((m) => this.exportJson(m.id));
-    return { format: 'hubdesk.conversations', version: 1, exportedAt: new Date().toISOString(), conversations };
+    return { format: 'hubdesk.conversations', version: 2, exportedAt: new Date().toISOString(), conversations };
   }
 
-  private insertAll(list: ConversationExport[]): ConversationMeta[] {
+  /** The conversation a file's conversation already is here: the one it was exported from, or an earlier import. */
+  private alreadyHere(c: ImportedConversation): { id: string; title: string; imported: boolean } | undefined {
+    const original = this.db.conversation(c.meta.id);
+    const row = original && !original.deleted_at ? original : this.db.importedAs(c.fingerprint);
+    if (!row) return undefined;
+    return { id: row.id, title: row.title, imported: rowToMeta(row).importFingerprint !== undefined };
+  }
+
+  private insertAll(list: ImportedConversation[], asCopy: boolean): ConversationMeta[] {
+    const duplicates = asCopy ? [] : list.flatMap((c) => this.alreadyHere(c) ?? []);
+    if (duplicates.length) {
+      const [one] = duplicates;
+      throw new AppError(
+        'conflict',
+        duplicates.length === 1
+          ? `This conversation is already ${one.imported ? 'imported' : 'here'} as “${one.title}”.`
+          : `${duplicates.length} of these conversations are already here: ${duplicates.map((d) => `“${d.title}”`).join(', ')}.`,
+        { details: { duplicates: duplicates.map(({ id, title }) => ({ id, title })) } },
+      );
+    }
     const taken = (mid: string) => this.db.db.prepare('SELECT 1 FROM messages WHERE id = ?').get(mid) !== undefined;
     return this.write(() =>
       this.db.tx(() =>
-        list.map((exp) => {
-          // Importing a conversation twice (or one that is still here) makes a copy with fresh ids; inside the
-          // transaction the check also sees the conversations of this file written before it.
-          const copy = this.db.conversation(exp.meta.id) !== undefined || exp.messages.some((m) => taken(m.id));
-          const id = copy ? newId('c') : exp.meta.id;
-          const meta: ConversationMeta = { ...exp.meta, id, messageCount: exp.messages.length };
-          const messages: ChatMessage[] = exp.messages.map((m) => (copy ? { ...m, id: newId('m') } : m));
-          insertLinear(this.db, meta, messages);
+        list.map((c) => {
+          // A copy (or ids this database already holds) gets fresh ids throughout; inside the transaction the check
+          // also sees the conversations of this file written before it.
+          const copy = this.db.conversation(c.meta.id) !== undefined || c.messages.some((m) => taken(m.id));
+          const fresh = new Map(copy ? c.messages.map((m) => [m.id, newId('m')]) : []);
+          const idOf = (mid: string) => fresh.get(mid) ?? mid;
+          const meta: ConversationMeta = {
+            ...c.meta,
+            id: copy ? newId('c') : c.meta.id,
+            importFingerprint: c.fingerprint,
+          };
+          const messages = c.messages.map((m) => ({
+            ...m,
+            id: idOf(m.id),
+            parentId: m.parentId && idOf(m.parentId),
+          }));
+          insertTree(this.db, meta, messages, c.leafId && idOf(c.leafId));
           return meta;
         }),
       ),
