@@ -78,6 +78,21 @@ describe('ToolSourcesPicker: which tools a conversation offers', () => {
     expect(onSave).toHaveBeenLastCalledWith({ toolsAllowed: [] });
   });
 
+  it('sources an imported file had on show off, "from the imported file", until the user turns one on', async () => {
+    const onSave = vi.fn();
+    render(<ToolSourcesPicker meta={meta({ importedToolSources: ['calc', 'gone'] })} canCallTools onSave={onSave} />);
+    await userEvent.click(screen.getByText('Tools'));
+    const row = await screen.findByTestId('tool-source-calc');
+    const box = within(row).getByRole('checkbox') as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(row.textContent).toMatch(/off, from the imported file/);
+    expect(screen.getByTestId(`tool-source-${WEB_TOOLS}`).textContent).not.toMatch(/imported/);
+    expect(screen.getByText(/not in mcp\.json: gone/)).toBeTruthy();
+    await userEvent.click(box);
+    expect(onSave).toHaveBeenLastCalledWith({ toolSources: ['calc'] });
+    expect(row.textContent).not.toMatch(/imported file/);
+  });
+
   it('says when the model cannot call tools, when there are no MCP servers, and when listing fails (with Retry)', async () => {
     main.sources = [web];
     main.fail = 'Cannot start MCP.';

@@ -14,7 +14,8 @@ const STATE_TEXT: Record<ToolSource['state'], string> = {
 
 /**
  * "Tools": which sources this conversation offers the model (the built-in web tools and each MCP server), and
- * the tools allowed "always" here, which can be forgotten.
+ * the tools allowed "always" here, which can be forgotten. Sources an imported file had on are shown off, so
+ * turning them on is the user's choice.
  */
 export function ToolSourcesPicker({
   meta,
@@ -41,6 +42,9 @@ export function ToolSourcesPicker({
   };
   // Sources that were turned on but are gone from mcp.json stay listed, so they can be turned off.
   const missing = chosen.filter((id) => sources && !sources.some((s) => s.id === id));
+  // What an imported file had on came in off: said beside each until the user turns it on.
+  const imported = new Set(meta.importedToolSources);
+  const importedElsewhere = [...imported].filter((id) => sources && !sources.some((s) => s.id === id));
 
   return (
     <details
@@ -85,6 +89,7 @@ export function ToolSourcesPicker({
                 {s.tools.length ? s.tools.map((t) => t.name).join(', ') : 'tools listed once it runs'}
               </span>
               {s.message && <span className="hint warn">{s.message}</span>}
+              {imported.has(s.id) && !on.has(s.id) && <span className="hint warn">off, from the imported file</span>}
             </span>
           </label>
         ))}
@@ -97,6 +102,9 @@ export function ToolSourcesPicker({
             </span>
           </label>
         ))}
+        {importedElsewhere.length > 0 && (
+          <p className="hint warn">Off, from the imported file, and not in mcp.json: {importedElsewhere.join(', ')}</p>
+        )}
         {sources && sources.length === 1 && (
           <p className="hint">
             No MCP servers yet. <a href={hrefFor('tools')}>Add one in Tools</a>.
