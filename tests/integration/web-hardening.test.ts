@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, MAX_IMPORT_CHARS } from '@shared/limits';
+import { IMPORT_PART_CHARS, MAX_BODY_BYTES, MAX_IMPORT_CHARS } from '@shared/limits';
 import { contract } from '@shared/contract';
 import { startTestApp, type TestApp } from '../helpers/app';
 
@@ -120,6 +120,12 @@ describe('web server hardening', () => {
     const schema = contract['chat.import'].input;
     expect(schema.safeParse({ text: 'x'.repeat(MAX_IMPORT_CHARS + 1) }).success).toBe(false);
     expect(JSON.stringify({ text: 'x'.repeat(MAX_IMPORT_CHARS) }).length).toBeLessThan(MAX_BODY_BYTES);
+    // A part of a longer file fits whatever it holds: a control character is 6 bytes once escaped.
+    const part = contract['chat.importPart'].input;
+    expect(part.safeParse({ text: 'x'.repeat(IMPORT_PART_CHARS + 1) }).success).toBe(false);
+    expect(
+      JSON.stringify({ upload: 'u_0123456789abcdef01', text: '\u0001'.repeat(IMPORT_PART_CHARS) }).length,
+    ).toBeLessThan(MAX_BODY_BYTES);
   });
 
   it('the log file is readable by this user only', async () => {

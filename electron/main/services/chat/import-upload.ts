@@ -20,16 +20,18 @@ interface Upload {
 export class ImportUploads {
   private readonly uploads = new Map<string, Upload>();
 
+  constructor(private readonly maxChars = MAX_IMPORT_FILE_CHARS) {}
+
   /** Adds a part to `upload`, or starts a new one; answers the upload's id. */
   add(upload: string | undefined, text: string): { upload: string } {
     this.forgetIdle();
     const id = upload ?? `u_${randomBytes(9).toString('hex')}`;
     const u = upload ? this.get(upload) : { parts: [], chars: 0, touched: 0 };
-    if (u.chars + text.length > MAX_IMPORT_FILE_CHARS) {
+    if (u.chars + text.length > this.maxChars) {
       this.uploads.delete(id);
       throw new AppError(
         'invalid_input',
-        `This file is too long to import: more than ${MAX_IMPORT_FILE_CHARS.toLocaleString('en')} characters.`,
+        `This file is too long to import: more than ${this.maxChars.toLocaleString('en')} characters.`,
       );
     }
     u.parts.push(text);
