@@ -17,6 +17,8 @@ describe('chat in Chromium against the Ollama fixture', () => {
   let errors: string[];
   let n = 0;
   let longOnce = true;
+  /** The stopped reply's text as the page showed it at Stop. */
+  let stoppedText = '';
 
   beforeAll(async () => {
     ollama = await startOllamaFixture({
@@ -93,6 +95,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     const text = (await stopped.locator('.msg-body').textContent()) ?? '';
     expect(text).toMatch(/^word0 word1 word2/);
     expect(text).not.toContain('word399');
+    stoppedText = text;
     await stopped.getByTestId('msg-stopped').waitFor();
     await screenshot(page, 'chat-stopped');
   });
@@ -117,6 +120,8 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await last.getByRole('button', { name: 'Previous version' }).click();
     await assistant().last().getByLabel('version 1 of 2').waitFor();
     expect(await assistant().last().getAttribute('data-status')).toBe('stopped');
+    // Read back from main: what was kept is what the page showed at Stop, not a token more.
+    expect(await assistant().last().locator('.msg-body').textContent()).toBe(stoppedText);
     await screenshot(page, 'chat-versions');
     await assistant().last().getByRole('button', { name: 'Next version' }).click();
     await assistant().last().getByLabel('version 2 of 2').waitFor();
