@@ -42,7 +42,8 @@ async function streamingLoopDelay(ctx: BenchContext): Promise<Figure[]> {
   try {
     const chat = app.services.chat;
     for (let r = 0; r < ctx.runs(3, 1); r++) {
-      const { id } = chat.store.import(JSON.stringify(syntheticExport(1000, `stream ${r}`)));
+      // A new conversation each round (the same file's conversation: imported again as a copy).
+      const { id } = chat.store.import(JSON.stringify(syntheticExport(1000, `stream ${r}`)), true);
       const noop = { signal: new AbortController().signal, emit: () => {} };
       const s = await loopDelayWhile(async () => {
         const out = await chat.send({ id, content: 'go' }, noop);
