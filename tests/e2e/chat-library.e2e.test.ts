@@ -73,6 +73,11 @@ describe('chat models and the conversations archive (web mode, Chromium)', () =>
     await page
       .getByTestId('import-file')
       .setInputFiles({ name: 'all.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    // They are all still here: copies only on the user's word.
+    const again = page.getByRole('group', { name: 'Already imported' });
+    await again.getByText(/^3 of these conversations are already here: .* Import again as a copy\?$/).waitFor();
+    await screenshot(page, 'chat-import-again');
+    await again.getByRole('button', { name: 'Import a copy' }).click();
     await page.getByRole('status').filter({ hasText: 'Imported 3 conversations.' }).waitFor();
     await expect.poll(() => items().count()).toBe(6);
     await screenshot(page, 'chat-import-archive');

@@ -242,14 +242,15 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByLabel('Search conversations').press('Escape');
     await expect.poll(() => items.count()).toBe(2);
 
-    // Export the open conversation (the sky one) as JSON, then import it back: a third, identical conversation.
+    // Export the open conversation (the sky one) as JSON, then import it back: it is recognised, and on the
+    // user's word a third, identical conversation.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export .json' }).click(),
     ]);
     const text = readFileSync((await download.path())!, 'utf8');
-    const exported = JSON.parse(text) as { meta: { title: string }; messages: unknown[] };
-    expect(exported.meta.title).toBe('Why is the sky blue?');
+    const exported = JSON.parse(text) as { version: number; meta: { title: string }; messages: unknown[] };
+    expect(exported).toMatchObject({ version: 2, meta: { title: 'Why is the sky blue?' } });
     expect(exported.messages).toHaveLength(2);
     await page
       .getByTestId('import-file')
@@ -259,6 +260,12 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page
       .getByTestId('import-file')
       .setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    const again = page.getByRole('group', { name: 'Already imported' });
+    await again
+      .getByText('This conversation is already here as “Why is the sky blue?”. Import again as a copy?')
+      .waitFor();
+    expect(await items.count()).toBe(2);
+    await again.getByRole('button', { name: 'Import a copy' }).click();
     await expect.poll(() => items.count()).toBe(3);
     await page.getByTestId('msg-user').getByText('Why is the sky blue?').waitFor();
     await screenshot(page, 'chat-sidebar');

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ChatEvent, ChatListCursor, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
 import type { Input } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
+import { importFileText } from '@shared/import-file-text';
 import { api } from '../api';
 import { mergeList } from './chat-list';
 import { runningChatModel, upsert, view } from './chat-view';
@@ -75,8 +76,11 @@ interface ChatState {
   /** Answers a tool call of the reply being written: allow once / always here / deny, or cancel a running one. */
   answerTool(id: string, messageId: string, answer: Input<'chat.toolDecision'>['decision']): Promise<void>;
   stop(id: string): void;
-  /** One conversation or an "Export all" archive; resolves with what was imported. */
-  importJson(text: string): Promise<ConversationMeta[]>;
+  /**
+   * One conversation or an "Export all" archive, of any length; resolves with what was imported. One already here
+   * is refused (`conflict`, `details.duplicates`) unless `asCopy`.
+   */
+  importJson(text: string, asCopy?: boolean): Promise<ConversationMeta[]>;
 }
 
 export const useChat = create<ChatState>((set, get) => {
@@ -427,8 +431,8 @@ export const useChat = create<ChatState>((set, get) => {
       );
     },
 
-    importJson: async (text) => {
-      const { conversations } = await api.call('chat.importFile', { text });
+    importJson: async (text, asCopy) => {
+      const { conversations } = await importFileText(api, text, asCopy);
       await get().loadList();
       return conversations;
     },

@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ConversationMeta } from '@shared/contract/chat';
-import type { AppErrorShape } from '@shared/errors';
 import { Icon } from '../../components/Icon';
 import { ErrorState, Loading } from '../../components/States';
 import { useChat } from '../../store/chat';
-import { chatFiles } from '../../hooks/chat';
 import { useRoute } from '../../store/route';
-import { download } from '../../lib/download';
+import { ChatFiles } from './ChatFiles';
 import { SearchResults } from './SearchResults';
 
 function ConversationItem({
@@ -119,20 +117,8 @@ function ListEnd() {
 
 export function Sidebar({ currentId }: { currentId?: string }) {
   const { list, listNext, listLoading, listError, query, running, undo } = useChat();
-  const { loadList, search, create, restore, importJson } = useChat.getState();
+  const { loadList, search, create, restore } = useChat.getState();
   const go = useRoute((s) => s.go);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const [importError, setImportError] = useState<AppErrorShape>();
-  const [imported, setImported] = useState<string>();
-  const exportAll = async () => {
-    try {
-      const r = await chatFiles.exportAll();
-      download(r.filename, r.text, r.mime);
-      setImportError(undefined);
-    } catch (e) {
-      setImportError(e as AppErrorShape);
-    }
-  };
   useEffect(() => {
     if (!undo) return;
     const t = setTimeout(() => useChat.setState({ undo: undefined }), 10_000);
@@ -182,45 +168,7 @@ export function Sidebar({ currentId }: { currentId?: string }) {
           {listNext && <ListEnd />}
         </ul>
       )}
-      <div className="conv-foot">
-        <button className="btn btn-ghost btn-xs" onClick={() => fileRef.current?.click()}>
-          Import JSON…
-        </button>
-        <button className="btn btn-ghost btn-xs" onClick={() => void exportAll()} disabled={list.length === 0}>
-          Export all
-        </button>
-        <input
-          ref={fileRef}
-          type="file"
-          accept="application/json,.json"
-          hidden
-          data-testid="import-file"
-          onChange={async (e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (!f) return;
-            try {
-              const metas = await importJson(await f.text());
-              setImportError(undefined);
-              setImported(metas.length > 1 ? `Imported ${metas.length} conversations.` : undefined);
-              go('chat', metas[0].id);
-            } catch (err) {
-              setImported(undefined);
-              setImportError(err as AppErrorShape);
-            }
-          }}
-        />
-        {imported && (
-          <p className="muted small" role="status">
-            {imported}
-          </p>
-        )}
-        {importError && (
-          <p className="field-error small" role="alert">
-            {importError.message}
-          </p>
-        )}
-      </div>
+      <ChatFiles canExport={list.length > 0} />
       {undo && (
         <div className="undo-toast" role="status">
           <span>Deleted “{undo.title}”</span>
