@@ -56,6 +56,9 @@ describe('JSON export carries every version; import restores the tree exactly', 
     expect(exp).toMatchObject({ format: 'hubdesk.conversation', version: 2, leafId: firstReply });
     expect(exp.messages.filter((m) => m.role === 'user')).toHaveLength(3);
     expect(exp.messages.filter((m) => m.role === 'assistant')).toHaveLength(4);
+    // "Export all" carries every version too.
+    const all = JSON.parse((await a.client.call('chat.exportAll', {})).text) as ConversationArchive;
+    expect(all.conversations).toEqual([exp]);
     const md = await a.client.call('chat.export', { id, format: 'markdown' });
     expect(md.text).toMatch(
       /- Versions: the ones shown; 5 other messages \(earlier versions\) only in the JSON export/,
