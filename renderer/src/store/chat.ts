@@ -401,6 +401,9 @@ export const useChat = create<ChatState>((set, get) => {
         return i < 0 ? {} : { messages: [...c.messages.slice(0, i), m], hasNewer: false };
       });
       await reload(id, m.id);
+      // The sidebar's count follows: the conversation now ends at the saved question.
+      const meta = get().convs[id]?.meta;
+      if (meta) refreshMeta(meta);
     },
 
     selectVersion: async (id, messageId) => {
