@@ -12,8 +12,9 @@ import { words } from '../fixtures/router';
  *   "Loading model" on every route before the model is ready; 404 "File Not Found"), server-task.cpp
  *   (`to_json_oaicompat_chat_stream`: first delta `{role, content: null}`, an empty-delta finish chunk, the
  *   `choices: []` usage chunk only with `stream_options.include_usage`, `timings` on the last chunk), the stream
- *   handler (an error event `data: {"error":…}` and no [DONE]), issue ggml-org/llama.cpp#11738 (a body that is
- *   not JSON is a 500 parse_error).
+ *   handler (an error event `data: {"error":…}` and no [DONE]), server-context.cpp (`engine_model_info`: `aliases`,
+ *   `meta.n_ctx`, the Ollama-style `models` list; replies name the served model), issue ggml-org/llama.cpp#11738 (a
+ *   body that is not JSON is a 500 parse_error).
  * - vLLM: entrypoints/openai/models/serving.py and engine/protocol.py (ModelCard `root`, `max_model_len`,
  *   `permission`; 404 "The model `x` does not exist."; ErrorResponse nested since v0.10.1, vllm-project/vllm#22099),
  *   server_utils.py (AuthenticationMiddleware: only /v1 paths, `{"error":"Unauthorized"}`; validation errors are
@@ -228,10 +229,18 @@ describe('model lists and server info', () => {
   it('lists models the way each server does', async () => {
     const llama = await (await fetch(`${(await start('llama.cpp')).url}/v1/models`)).json();
     expect(llama.data).toHaveLength(1);
-    expect(llama.data[0]).toMatchObject({ id: MODEL['llama.cpp'], object: 'model', owned_by: 'llamacpp' });
+    expect(llama.data[0]).toMatchObject({
+      id: MODEL['llama.cpp'],
+      aliases: [MODEL['llama.cpp']],
+      object: 'model',
+      owned_by: 'llamacpp',
+    });
     expect(Object.keys(llama.data[0].meta).sort()).toEqual(
-      ['n_ctx_train', 'n_embd', 'n_params', 'n_vocab', 'size', 'vocab_type'].sort(),
+      ['n_ctx', 'n_ctx_train', 'n_embd', 'n_params', 'n_vocab', 'size', 'vocab_type'].sort(),
     );
+    expect(llama.data[0].meta).toMatchObject({ n_ctx: 4096, n_ctx_train: 40960 });
+    // The Ollama-style list llama-server answers beside `data`.
+    expect(llama.models[0]).toMatchObject({ name: MODEL['llama.cpp'], capabilities: ['completion'] });
 
     const vllm = await (await fetch(`${(await start('vllm')).url}/v1/models`)).json();
     expect(vllm.data[0]).toMatchObject({ id: MODEL.vllm, owned_by: 'vllm', root: MODEL.vllm, max_model_len: 32768 });
@@ -361,7 +370,7 @@ describe('keys', () => {
 });
 
 describe('errors', () => {
-  it('refuses an unknown model: vLLM 404, LM Studio 400, while llama.cpp serves its one model under any name', async () => {
+  it('refuses an unknown model: vLLM 404, LM Studio 400, while llama.cpp serves its one model whatever the name', async () => {
     const vllm = await start('vllm');
     const v = await chat(vllm.url, 'vllm', { model: 'nope/model' });
     expect(v.status).toBe(404);
@@ -390,8 +399,9 @@ describe('errors', () => {
     });
 
     const llama = await start('llama.cpp');
-    const any = await (await chat(llama.url, 'llama.cpp', { model: 'gpt-4o' })).json();
-    expect(any.model).toBe('gpt-4o');
+    const any = await chat(llama.url, 'llama.cpp', { model: 'gpt-4o' });
+    expect(any.status).toBe(200);
+    expect((await any.json()).model).toBe(MODEL['llama.cpp']);
   });
 
   it('answers a body that is not JSON: llama.cpp 500 parse_error, vLLM and LM Studio 400', async () => {
