@@ -124,6 +124,33 @@ describe('Stop keeps what the page showed', () => {
   });
 });
 
+describe('"Save" of an edited question', () => {
+  it('the saved version ends the conversation at once, without the reply; the sidebar counts what is shown', async () => {
+    const answered = { ...reply, status: 'complete' as const, content: 'Answer to go on' };
+    const two = { ...meta, messageCount: 2 };
+    useChat.setState({ convs: { [meta.id]: { meta: two, messages: [user, answered], loading: false } }, list: [two] });
+    const saving = useChat.getState().editOnly(meta.id, user.id, 'Fixed typo question');
+    const edit = await main.next('chat.edit');
+    expect(edit.input).toEqual({ id: meta.id, messageId: user.id, content: 'Fixed typo question' });
+    const saved: ChatMessage = { ...user, id: 'm_q2', content: 'Fixed typo question' };
+    await edit.answer(saved);
+    // The reply stays with the question it answered: it is not shown under the saved text.
+    expect(useChat.getState().convs[meta.id].messages).toEqual([saved]);
+    const view = await main.next('chat.get');
+    expect(view.input).toEqual({ id: meta.id, around: saved.id });
+    const one = { ...meta, messageCount: 1 };
+    await view.answer({
+      meta: one,
+      messages: [saved],
+      versions: { m_q2: ['m_q', 'm_q2'] },
+      hasOlder: false,
+      hasNewer: false,
+    });
+    await saving;
+    expect(useChat.getState().list.find((m) => m.id === meta.id)?.messageCount).toBe(1);
+  });
+});
+
 describe('a question the conversation ends on, not answered yet', () => {
   const actions = {
     onCopy: vi.fn(),
