@@ -62,12 +62,12 @@ export function createHandlers(s: Services): Handlers {
     'system.hardware': ({ refresh }) => s.hardware.view(refresh),
     'chat.list': ({ cursor, limit }) => s.chat.list(cursor, limit),
     'chat.search': ({ query }) => s.chat.search(query),
-    'chat.create': (init) => s.chat.store.create(init),
+    'chat.create': (init) => s.chat.create(init),
     'chat.get': ({ id, around }) => s.chat.get(id, around),
     // Pages of a long conversation's path (database failures become errors that say what to do).
     'chat.older': ({ id, before, limit }) => s.chat.store.write(() => s.chat.store.get(id).older(before, limit)),
     'chat.newer': ({ id, after, limit }) => s.chat.store.write(() => s.chat.store.get(id).newer(after, limit)),
-    'chat.update': ({ id, patch }) => s.chat.store.update(id, patch),
+    'chat.update': ({ id, patch }) => s.chat.update(id, patch),
     'chat.delete': async ({ id }) => {
       await s.chat.delete(id);
       return { deleted: true as const };

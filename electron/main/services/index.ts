@@ -173,6 +173,7 @@ export function createServices(opts: ServicesOptions): Services {
       log,
       router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),
       hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
+      hfTokenWithheld: () => keys.withheld('hfToken', settings.get().routerUrl),
       ollamaApiKey: () => keys.forUrl('ollamaApiKey', webBase()),
       routerFetch: hfFetch,
       webFetch: ollamaKeyFetch,

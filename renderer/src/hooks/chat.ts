@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ToolSource } from '@shared/contract/chat';
+import { modelMismatch, routerKey, routerKeyProblem } from '@shared/chat-model';
+import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { useSettings } from '../store/settings';
 
 /**
  * The tool sources a conversation can turn on (the web tools and each MCP server). While `watching` and a server
@@ -46,3 +48,19 @@ export const chatInfo = {
   /** "Open as code": the conversation as runnable snippets. */
   code: (id: string) => api.call('chat.code', { id }),
 };
+
+/**
+ * Why a conversation cannot be answered as it stands, said before sending (main refuses with the same words): a
+ * model its engine cannot use, or a router that would get no Hugging Face token. `inSettings`: the fix is on the
+ * Settings page (else in the conversation's own settings).
+ */
+export function useSendBlock(
+  meta: Pick<ConversationMeta, 'backend' | 'model'>,
+): { message: string; inSettings: boolean } | undefined {
+  const view = useSettings((s) => s.view);
+  const mismatch = modelMismatch(meta.backend, meta.model);
+  if (mismatch) return { message: mismatch, inSettings: false };
+  const key = meta.backend === 'provider' ? routerKey(view) : undefined;
+  if (!view || !key || key === 'ready') return undefined;
+  return { message: routerKeyProblem(key, view.values.routerUrl), inSettings: true };
+}

@@ -3,10 +3,12 @@ import type { ChatEvent, ChatListCursor, ChatMessage, ChatSearchResult, Conversa
 import type { Input } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { importFileText } from '@shared/import-file-text';
+import { modelMismatch, routerKey } from '@shared/chat-model';
 import { api } from '../api';
 import { mergeList } from './chat-list';
 import { runningChatModel, upsert, view } from './chat-view';
 import { LiveText, live, liveText } from './live-text';
+import { useSettings } from './settings';
 
 export { LiveText, liveText } from './live-text';
 
@@ -328,10 +330,17 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     create: async (init = {}) => {
-      // The open conversation's model, else the one used last, else one Ollama has loaded (it answers at once).
+      // The open conversation's model, else the one used last, else one Ollama has loaded (it answers at once): one
+      // that can answer, its model fitting its engine and, on the router, a Hugging Face token there.
+      const key = routerKey(useSettings.getState().view);
+      const usable = (m: ConversationMeta | undefined): m is ConversationMeta =>
+        !!m?.model &&
+        !modelMismatch(m.backend, m.model) &&
+        (m.backend !== 'provider' || (key !== 'missing' && key !== 'withheld'));
+      const open = get().currentId ? get().convs[get().currentId!]?.meta : undefined;
       const cur =
-        (get().currentId ? get().convs[get().currentId!]?.meta : undefined) ??
-        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find((m) => m.model) ??
+        (usable(open) ? open : undefined) ??
+        [...get().list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).find(usable) ??
         (await runningChatModel());
       const meta = await api.call('chat.create', {
         ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),

@@ -8,6 +8,7 @@ import type {
   ToolSource,
 } from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
+import { modelMismatch, modelOnSwitch, routerKeyProblem } from '@shared/chat-model';
 import { AppError } from '@shared/errors';
 import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
@@ -26,6 +27,8 @@ const LIST_PAGE = 100;
 
 interface ChatServiceOptions extends ReplyOptions {
   store: ChatStore;
+  /** Whether a Hugging Face token is set but not bound to the router URL (so none would be sent). */
+  hfTokenWithheld?: () => boolean;
 }
 
 /**
@@ -50,6 +53,39 @@ export class ChatService {
   /** A page of the conversation list (LIST_PAGE unless `limit` says), continuing after `cursor`. */
   list(cursor?: ChatListCursor, limit = LIST_PAGE): { conversations: ConversationMeta[]; nextCursor?: ChatListCursor } {
     return this.store.write(() => this.store.page(cursor, limit));
+  }
+
+  /** A new conversation, its model fitting its engine (see modelMismatch). */
+  create(init: Partial<ConversationMeta>): ConversationMeta {
+    this.assertFits(init.backend ?? 'ollama', init.model);
+    return this.store.create(init);
+  }
+
+  /**
+   * Saves settings. A new engine without a model keeps the model only if it fits there (else it is to be chosen);
+   * a model named that does not fit the engine is refused.
+   */
+  update(id: string, patch: Partial<ConversationMeta>): ConversationMeta {
+    const meta = this.store.meta(id);
+    const backend = patch.backend ?? meta.backend;
+    if (patch.model === undefined && backend !== meta.backend)
+      patch = { ...patch, model: modelOnSwitch(backend, meta.model) };
+    this.assertFits(backend, patch.model);
+    return this.store.update(id, patch);
+  }
+
+  private assertFits(backend: ConversationMeta['backend'], model: string | undefined): void {
+    const why = model === undefined ? undefined : modelMismatch(backend, model);
+    if (why) throw new AppError('invalid_input', why);
+  }
+
+  /** What keeps a conversation from being answered, said before the question is written or anything is sent. */
+  private assertCanReply(meta: ConversationMeta): void {
+    if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
+    this.assertFits(meta.backend, meta.model);
+    if (meta.backend !== 'provider' || this.opts.hfToken()) return;
+    const key = this.opts.hfTokenWithheld?.() ? 'withheld' : 'missing';
+    throw new AppError('unauthorized', routerKeyProblem(key, this.opts.router().routerUrl));
   }
 
   search(query: string): { results: ChatSearchResult[] } {
@@ -226,7 +262,7 @@ export class ChatService {
     ctx: ReplyCtx,
   ): Promise<ReplyResult> {
     const conv = this.store.get(input.id);
-    if (!conv.meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
+    this.assertCanReply(conv.meta);
     if (!input.content.trim() && !input.images?.length) throw new AppError('invalid_input', 'Type a message first.');
     const user: ChatMessage = {
       id: newId('m'),
@@ -251,6 +287,7 @@ export class ChatService {
     ctx: ReplyCtx,
   ): Promise<ReplyResult> {
     const conv = this.store.get(input.id);
+    this.assertCanReply(conv.meta);
     if (input.edit) return this.editAndAnswer(conv, input.edit, ctx);
     const anchor = conv.messages.findLastIndex((m) => m.role === 'user');
     if (anchor < 0) throw new AppError('invalid_input', 'There is no message to answer yet.');

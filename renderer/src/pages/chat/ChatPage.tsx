@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { Empty, ErrorState, Loading } from '../../components/States';
-import { chatFiles, chatInfo } from '../../hooks/chat';
+import { chatFiles, chatInfo, useSendBlock } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { CodePane } from './CodePane';
@@ -38,8 +38,10 @@ function Composer({ meta, capabilities }: { meta: ConversationMeta; capabilities
   useEffect(() => {
     if (empty) inputRef.current?.focus();
   }, [id, empty]);
+  const go = useRoute((s) => s.go);
+  const block = useSendBlock(meta);
   const vision = capabilities.includes('vision');
-  const canSend = !running && !!meta.model && (draft.trim().length > 0 || images.length > 0);
+  const canSend = !running && !!meta.model && !block && (draft.trim().length > 0 || images.length > 0);
   const submit = () => {
     if (!canSend) return;
     send(id, draft, images);
@@ -47,6 +49,16 @@ function Composer({ meta, capabilities }: { meta: ConversationMeta; capabilities
   };
   return (
     <div className="composer">
+      {block && (
+        <p className="composer-block small" role="status" data-testid="send-block">
+          {block.message}{' '}
+          {block.inSettings && (
+            <button className="btn btn-xs" onClick={() => go('settings')}>
+              Open Settings
+            </button>
+          )}
+        </p>
+      )}
       {images.length > 0 && (
         <div className="composer-images">
           {images.map((b, i) => (
@@ -104,7 +116,13 @@ function Composer({ meta, capabilities }: { meta: ConversationMeta; capabilities
               Stop
             </button>
           ) : (
-            <button className="btn btn-primary" data-testid="send" disabled={!canSend} onClick={submit}>
+            <button
+              className="btn btn-primary"
+              data-testid="send"
+              disabled={!canSend}
+              title={block?.message}
+              onClick={submit}
+            >
               Send
             </button>
           )}

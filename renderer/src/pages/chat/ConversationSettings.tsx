@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
+import { isHubRepoId, modelMismatch, modelOnSwitch } from '@shared/chat-model';
 import { hubModelDetails } from '../../hooks/catalogue';
 import { chatInfo } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
@@ -63,7 +64,7 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
   }, [meta.backend]);
 
   useEffect(() => {
-    if (meta.backend !== 'provider' || !/^[\w.-]+\/[\w.-]+$/.test(meta.model)) return setProviders([]);
+    if (meta.backend !== 'provider' || !isHubRepoId(meta.model)) return setProviders([]);
     let live = true;
     hubModelDetails(meta.model)
       .then((r) => live && setProviders((r.model.inferenceProviderMapping ?? []).map((p) => p.provider)))
@@ -82,6 +83,8 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
     void save({ params });
   };
   const tools = capabilities.includes('tools');
+  // A conversation saved before engines and models were matched can still hold an Ollama tag on the router.
+  const mismatch = modelMismatch(meta.backend, meta.model);
 
   return (
     <div className="conv-settings" data-testid="conv-settings">
@@ -93,7 +96,8 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
               role="radio"
               aria-checked={meta.backend === b}
               className={meta.backend === b ? 'on' : ''}
-              onClick={() => void save({ backend: b })}
+              // The model goes along only if the other engine can use it; otherwise it is chosen there.
+              onClick={() => b !== meta.backend && void save({ backend: b, model: modelOnSwitch(b, meta.model) })}
             >
               {b === 'ollama' ? 'Ollama' : 'HF router'}
             </button>
@@ -192,9 +196,9 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
           />
         </label>
       </div>
-      {error && (
+      {(error || mismatch) && (
         <p className="field-error" role="alert">
-          {error.message}
+          {error?.message ?? mismatch}
         </p>
       )}
     </div>
