@@ -227,10 +227,14 @@ function Thread({ id }: { id: string }) {
         >
           Open as code
         </button>
-        <button className="btn btn-ghost" onClick={() => void exportAs('markdown')}>
+        <button className="btn btn-ghost" title="The messages shown, to read" onClick={() => void exportAs('markdown')}>
           Export .md
         </button>
-        <button className="btn btn-ghost" onClick={() => void exportAs('json')}>
+        <button
+          className="btn btn-ghost"
+          title="Every version of every message, to import again"
+          onClick={() => void exportAs('json')}
+        >
           Export .json
         </button>
       </header>
