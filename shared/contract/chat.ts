@@ -2,10 +2,14 @@ import { z } from 'zod';
 import { IMPORT_PART_CHARS, MAX_IMPORT_CHARS } from '../limits';
 import { appErrorSchema } from './error-schema';
 import { call, stream } from './define';
+import { endpointIdSchema } from './endpoints';
 import { snippetSchema } from './snippets';
 
-/** Where a conversation's replies come from: a local Ollama server or a hosted model through the HF router. */
-export const chatBackendSchema = z.enum(['ollama', 'provider']);
+/**
+ * The engine a conversation's replies come from: a local Ollama server, a hosted model through the HF router
+ * (`provider`), or an OpenAI-compatible server the user added (`endpoint`: llama.cpp, LM Studio, vLLM…).
+ */
+export const chatBackendSchema = z.enum(['ollama', 'provider', 'endpoint']);
 export type ChatBackend = z.infer<typeof chatBackendSchema>;
 
 /** Sampling parameters; each is optional and only sent when set. */
@@ -54,6 +58,8 @@ export const conversationMetaSchema = z.preprocess(
     model: z.string().max(350),
     /** Router only: `auto` or a provider id from the model's mapping. */
     provider: z.string().max(64),
+    /** `endpoint` only: which of the user's endpoints (Settings → Endpoints). */
+    endpoint: endpointIdSchema.optional(),
     system: z.string().max(100_000),
     params: chatParamsSchema,
     /** The tool sources offered to the model: WEB_TOOLS and MCP server names (only to models that can call tools). */
@@ -84,14 +90,24 @@ export const toolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
-/** What the last chunk of a reply reported. */
+/**
+ * The speed of a reply, shown under it and kept with it. `source` says where the figures come from: the server's
+ * own (Ollama's eval counts and durations, llama.cpp's `timings`, OpenAI `usage`) or measured in main from the
+ * stream's timing.
+ */
 export const chatFiguresSchema = z.object({
   promptTokens: z.number().optional(),
   evalTokens: z.number().optional(),
+  /** Generation speed. */
   tokensPerSecond: z.number().optional(),
+  /** Prompt processing speed. */
+  promptTokensPerSecond: z.number().optional(),
+  /** Time to first token (text or thinking), from the request. */
+  ttftMs: z.number().optional(),
   loadMs: z.number().optional(),
   totalMs: z.number().optional(),
   doneReason: z.string().optional(),
+  source: z.enum(['server', 'measured']).optional(),
 });
 export type ChatFigures = z.infer<typeof chatFiguresSchema>;
 
@@ -208,6 +224,7 @@ const metaPatch = z
       .min(1)
       .max(64)
       .regex(/^[a-z0-9-]+$/, 'a provider id such as auto or together'),
+    endpoint: endpointIdSchema,
     system: z.string().max(100_000),
     params: chatParamsSchema,
     toolSources: toolSourcesSchema,

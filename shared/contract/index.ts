@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appCalls } from './app';
 import { catalogueCalls } from './catalogue';
 import { chatCalls } from './chat';
+import { endpointCalls } from './endpoints';
 import type { CallDef, StreamDef } from './define';
 import { hardwareCalls } from './hardware';
 import { hubRepoCalls } from './hub-repo';
@@ -21,6 +22,7 @@ export const contract = {
   ...hubSearchCalls,
   ...hubRepoCalls,
   ...chatCalls,
+  ...endpointCalls,
   ...mcpCalls,
   ...hardwareCalls,
 } as const;
