@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat';
 import { ChatDb } from '../../electron/main/services/chat/db';
 import { insertLinear } from '../../electron/main/services/chat/rows';
 import { searchChats } from '../../electron/main/services/chat/search';
+import { conversationMeta } from '../../tests/fixtures/conversation';
 import { figure, percentile, type BenchContext, type Figure } from '../lib/measure';
 
 /** A vocabulary with a natural (Zipf-like) spread: a few words everywhere, most rare. */
@@ -48,21 +49,14 @@ export async function chatSearch(ctx: BenchContext): Promise<Figure[]> {
     const t0 = performance.now();
     const at = new Date('2026-01-01T00:00:00Z').toISOString();
     for (let c = 0; c < convs; c++) {
-      const meta: ConversationMeta = {
+      const meta = conversationMeta({
         id: `c_b${c}`,
         title: sentence(4),
-        backend: 'ollama',
         model: 'llama3.2',
-        provider: 'auto',
-        system: '',
-        params: {},
-        toolSources: [],
-        toolsAllowed: [],
-        pinned: false,
         createdAt: at,
         updatedAt: at,
         messageCount: perConv,
-      };
+      });
       const messages: ChatMessage[] = Array.from({ length: perConv }, (_, i) => ({
         id: `m_b${c}x${i}`,
         role: i % 2 ? 'assistant' : 'user',

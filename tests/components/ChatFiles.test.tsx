@@ -3,27 +3,22 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationMeta } from '@shared/contract/chat';
+import { conversationMeta } from '../fixtures/conversation';
 import { heldMain as main } from '../helpers/held-main';
 
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
 const { ChatFiles } = await import('../../renderer/src/pages/chat/ChatFiles');
 const { useRoute } = await import('../../renderer/src/store/route');
 
-const meta = (id: string, title: string): ConversationMeta => ({
-  id,
-  title,
-  backend: 'ollama',
-  model: 'llama3.2',
-  provider: 'auto',
-  system: '',
-  params: {},
-  toolSources: [],
-  toolsAllowed: [],
-  pinned: false,
-  createdAt: '2026-11-23T10:00:00.000Z',
-  updatedAt: '2026-11-23T10:00:00.000Z',
-  messageCount: 2,
-});
+const meta = (id: string, title: string): ConversationMeta =>
+  conversationMeta({
+    id,
+    title,
+    model: 'llama3.2',
+    createdAt: '2026-11-23T10:00:00.000Z',
+    updatedAt: '2026-11-23T10:00:00.000Z',
+    messageCount: 2,
+  });
 const file = '{"format":"hubdesk.conversation","version":2}';
 const pick = () =>
   userEvent.upload(screen.getByTestId('import-file'), new File([file], 'gguf.json', { type: 'application/json' }));

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationMeta } from '@shared/contract/chat';
 import type { SettingsView } from '@shared/contract/settings';
+import { conversationMeta } from '../fixtures/conversation';
 import { heldMain as main } from '../helpers/held-main';
 
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
@@ -17,22 +18,16 @@ const { ChatPage } = await import('../../renderer/src/pages/chat/ChatPage');
 const HUB_ID = 'meta-llama/Llama-3.1-8B-Instruct';
 const GGUF_TAG = 'hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M';
 
-const meta = (patch: Partial<ConversationMeta> = {}): ConversationMeta => ({
-  id: 'c_routed',
-  title: 'Hosted',
-  backend: 'provider',
-  model: HUB_ID,
-  provider: 'auto',
-  system: '',
-  params: {},
-  toolSources: [],
-  toolsAllowed: [],
-  pinned: false,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  messageCount: 0,
-  ...patch,
-});
+const meta = (patch: Partial<ConversationMeta> = {}): ConversationMeta =>
+  conversationMeta({
+    id: 'c_routed',
+    title: 'Hosted',
+    backend: 'provider',
+    model: HUB_ID,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    ...patch,
+  });
 
 /** The settings as the page sees them: whether the token is set, and whether the router's host gets it. */
 const settingsView = (token: boolean, bound = true) =>

@@ -3,6 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatListCursor, ConversationMeta } from '@shared/contract/chat';
+import { conversationMeta } from '../fixtures/conversation';
 import { heldMain as main } from '../helpers/held-main';
 
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
@@ -30,23 +31,17 @@ const endComesIntoView = () => {
   o.callback([{ isIntersecting: true, target: o.targets[0] } as IntersectionObserverEntry], {} as never);
 };
 
-const conv = (i: number, patch: Partial<ConversationMeta> = {}): ConversationMeta => ({
-  id: `c_conv${i}`,
-  title: `Conversation ${i}`,
-  backend: 'ollama',
-  model: 'qwen3:8b',
-  provider: 'auto',
-  system: '',
-  params: {},
-  toolSources: [],
-  toolsAllowed: [],
-  pinned: false,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  // Conversation 1 is the newest.
-  updatedAt: new Date(Date.parse('2026-11-20T00:00:00.000Z') - i * 60_000).toISOString(),
-  messageCount: 2,
-  ...patch,
-});
+const conv = (i: number, patch: Partial<ConversationMeta> = {}): ConversationMeta =>
+  conversationMeta({
+    id: `c_conv${i}`,
+    title: `Conversation ${i}`,
+    model: 'qwen3:8b',
+    createdAt: '2026-11-01T00:00:00.000Z',
+    // Conversation 1 is the newest.
+    updatedAt: new Date(Date.parse('2026-11-20T00:00:00.000Z') - i * 60_000).toISOString(),
+    messageCount: 2,
+    ...patch,
+  });
 const cursorOf = (m: ConversationMeta): ChatListCursor => ({ pinned: m.pinned, updatedAt: m.updatedAt, id: m.id });
 const page1 = [1, 2, 3].map((i) => conv(i));
 const page2 = [4, 5].map((i) => conv(i));

@@ -3,6 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WEB_TOOLS, type ConversationMeta, type ToolSource } from '@shared/contract/chat';
+import { conversationMeta } from '../fixtures/conversation';
 
 const main = vi.hoisted(() => ({ sources: [] as ToolSource[], fail: undefined as string | undefined, calls: 0 }));
 vi.mock('../../renderer/src/api', () => ({
@@ -17,22 +18,15 @@ vi.mock('../../renderer/src/api', () => ({
 }));
 const { ToolSourcesPicker } = await import('../../renderer/src/pages/chat/ToolSourcesPicker');
 
-const meta = (patch: Partial<ConversationMeta> = {}): ConversationMeta => ({
-  id: 'c_abc123',
-  title: 'New chat',
-  backend: 'ollama',
-  model: 'qwen3:8b',
-  provider: 'auto',
-  system: '',
-  params: {},
-  toolSources: [],
-  toolsAllowed: [],
-  pinned: false,
-  createdAt: '2026-11-23T10:00:00.000Z',
-  updatedAt: '2026-11-23T10:00:00.000Z',
-  messageCount: 0,
-  ...patch,
-});
+const meta = (patch: Partial<ConversationMeta> = {}): ConversationMeta =>
+  conversationMeta({
+    id: 'c_abc123',
+    title: 'New chat',
+    model: 'qwen3:8b',
+    createdAt: '2026-11-23T10:00:00.000Z',
+    updatedAt: '2026-11-23T10:00:00.000Z',
+    ...patch,
+  });
 const web: ToolSource = {
   id: WEB_TOOLS,
   label: 'Web search and fetch (ollama.com)',

@@ -2,7 +2,8 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat';
+import { conversationMeta } from '../fixtures/conversation';
 import { heldMain as main } from '../helpers/held-main';
 
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
@@ -12,21 +13,7 @@ const { MarkdownBody } = await import('../../renderer/src/pages/chat/MarkdownBod
 const { Message } = await import('../../renderer/src/pages/chat/Message');
 
 const at = '2026-11-26T10:00:00.000Z';
-const meta: ConversationMeta = {
-  id: 'c_stop',
-  title: 'Fox',
-  backend: 'ollama',
-  model: 'llama3.2',
-  provider: 'auto',
-  system: '',
-  params: {},
-  toolSources: [],
-  toolsAllowed: [],
-  pinned: false,
-  createdAt: at,
-  updatedAt: at,
-  messageCount: 0,
-};
+const meta = conversationMeta({ id: 'c_stop', title: 'Fox', model: 'llama3.2', createdAt: at, updatedAt: at });
 const user: ChatMessage = { id: 'm_q', role: 'user', content: 'go on', status: 'complete', createdAt: at };
 const reply: ChatMessage = {
   id: 'm_r',

@@ -4,6 +4,7 @@ import type { ConversationMeta } from '@shared/contract/chat';
 import { ChatStore } from '../../electron/main/services/chat/store';
 import { insertLinear } from '../../electron/main/services/chat/rows';
 import { createLogger } from '../../electron/main/services/log';
+import { conversationMeta } from '../fixtures/conversation';
 import { tempDir } from '../helpers/app';
 import { openApp, screenshot, type WebApp } from './harness';
 
@@ -16,22 +17,14 @@ function seededDataDir(): { path: string; remove(): void } {
   const base = Date.parse('2026-06-01T00:00:00Z');
   const meta = (i: number, patch: Partial<ConversationMeta> = {}): ConversationMeta => {
     const at = new Date(base + i * 60_000).toISOString();
-    return {
+    return conversationMeta({
       id: `c_page${i.toString(36).padStart(4, '0')}`,
       title: `Conversation ${N - i}`,
-      backend: 'ollama',
       model: 'llama3.2:latest',
-      provider: 'auto',
-      system: '',
-      params: {},
-      toolSources: [],
-      toolsAllowed: [],
-      pinned: false,
       createdAt: at,
       updatedAt: at,
-      messageCount: 0,
       ...patch,
-    };
+    });
   };
   store.db.tx(() => {
     for (let i = 0; i < N; i++) insertLinear(store.db, meta(i), []);

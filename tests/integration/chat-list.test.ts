@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatListCursor, ConversationMeta } from '@shared/contract/chat';
 import { insertLinear } from '../../electron/main/services/chat/rows';
+import { conversationMeta } from '../fixtures/conversation';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 const N = 5_000;
@@ -12,21 +13,15 @@ function seed(app: TestApp, n: number): void {
   store.db.tx(() => {
     for (let i = 0; i < n; i++) {
       const at = new Date(base + Math.floor(i / 3) * 1000).toISOString();
-      const meta: ConversationMeta = {
+      const meta = conversationMeta({
         id: `c_list${i.toString(36).padStart(5, '0')}`,
         title: `Conversation ${i} about something worth a title of a realistic length`,
-        backend: 'ollama',
         model: 'llama3.2:latest',
-        provider: 'auto',
-        system: '',
-        params: {},
-        toolSources: [],
-        toolsAllowed: [],
         pinned: i % 250 === 7,
         createdAt: at,
         updatedAt: at,
         messageCount: 2,
-      };
+      });
       insertLinear(store.db, meta, []);
     }
   });
