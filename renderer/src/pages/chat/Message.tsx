@@ -50,20 +50,33 @@ function Versions({
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString(undefined, { maximumFractionDigits: digits });
+const tokens = (n: number) => `${fmt(n)} ${n === 1 ? 'token' : 'tokens'}`;
+const duration = (ms: number) => (ms < 1000 ? `${fmt(ms)} ms` : `${fmt(ms / 1000, 2)} s`);
+const sourceTitle = {
+  server: 'Speed as reported by the server',
+  measured: 'Speed measured by HubDesk from the reply as it streamed (the server reported none)',
+};
 
+/** The speed of a reply, on every engine, and where the figures come from (the server's own, or measured). */
 function Figures({ m }: { m: ChatMessage }) {
   const f = m.figures;
   if (!f) return null;
   const parts: string[] = [];
-  if (f.evalTokens !== undefined) parts.push(`${fmt(f.evalTokens)} tokens`);
+  if (f.evalTokens !== undefined) parts.push(tokens(f.evalTokens));
   if (f.tokensPerSecond !== undefined) parts.push(`${fmt(f.tokensPerSecond, 1)} tok/s`);
-  if (f.promptTokens !== undefined) parts.push(`prompt ${fmt(f.promptTokens)}`);
+  if (f.ttftMs !== undefined) parts.push(`first token ${duration(f.ttftMs)}`);
+  if (f.promptTokens !== undefined)
+    parts.push(
+      `prompt ${tokens(f.promptTokens)}${f.promptTokensPerSecond !== undefined ? ` at ${fmt(f.promptTokensPerSecond, 1)} tok/s` : ''}`,
+    );
   if (f.loadMs !== undefined) parts.push(`load ${fmt(f.loadMs)} ms`);
   if (f.totalMs !== undefined) parts.push(`total ${fmt(f.totalMs / 1000, 2)} s`);
   if (f.doneReason === 'length') parts.push('stopped at the token limit');
+  if (!parts.length) return null;
   return (
-    <span className="msg-figures" data-testid="msg-figures">
+    <span className="msg-figures" data-testid="msg-figures" title={f.source && sourceTitle[f.source]}>
       {parts.join(' · ')}
+      {f.source && <span className="msg-figures-source"> · {f.source}</span>}
     </span>
   );
 }
