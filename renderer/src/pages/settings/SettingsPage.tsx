@@ -9,6 +9,7 @@ import { KeyBindingsCard } from './KeyBindings';
 import { SecretStorageNote } from './SecretStorageNote';
 import { HubAccessSetting } from './HubAccessSetting';
 import { HardwareSettings } from './HardwareSettings';
+import { EndpointsSettings } from './EndpointsSettings';
 
 const textFields: {
   key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>;
@@ -189,6 +190,7 @@ export function SettingsPage() {
           <TextSetting key={f.key} field={f} />
         ))}
       </div>
+      <EndpointsSettings />
       <HardwareSettings />
       <div className="card">
         <h2>Secrets</h2>

@@ -1,0 +1,44 @@
+import type { DoctorReport } from '@shared/contract/endpoints';
+
+const checkLabels: Record<DoctorReport['checks'][number]['name'], string> = {
+  reach: 'Reachable',
+  models: 'Model list',
+  chat: 'Chat',
+  streaming: 'Streaming',
+  tools: 'Tool calls',
+  reasoning: 'Reasoning',
+  usage: 'Usage figures',
+  context: 'Context length',
+};
+
+/** What the endpoint doctor found: the problem first, in words to act on, then one line per check. */
+export function DoctorReportView({ report }: { report: DoctorReport }) {
+  return (
+    <div className={`doctor ${report.ok ? 'doctor-ok' : 'doctor-bad'}`} data-testid="doctor-report">
+      {report.problem ? (
+        <p className="doctor-problem" role="alert">
+          {report.problem.message}
+        </p>
+      ) : (
+        <p className="doctor-verdict" role="status">
+          {report.ok ? 'Works' : 'Something is not right'}
+          {report.models !== undefined && ` · ${report.models} ${report.models === 1 ? 'model' : 'models'}`}
+        </p>
+      )}
+      <ul className="doctor-checks">
+        {report.checks.map((c) => (
+          <li key={c.name} className={c.ok ? 'check-ok' : 'check-bad'}>
+            <span className="check-mark" aria-hidden="true">
+              {c.ok ? '✓' : '✗'}
+            </span>
+            <span className="sr-only">{c.ok ? 'works: ' : 'fails: '}</span>
+            <strong>{checkLabels[c.name]}</strong> {c.detail}
+          </li>
+        ))}
+      </ul>
+      <p className="help">
+        Requests go to <code>{report.baseUrl}</code> · checked in {(report.elapsedMs / 1000).toFixed(1)} s
+      </p>
+    </div>
+  );
+}
