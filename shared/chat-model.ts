@@ -11,13 +11,19 @@ const HUB_REPO_ID = /^[\w.-]+\/[\w.-]+$/;
 /** Whether `model` reads as a Hub repo id (`owner/name`), the kind the HF router takes. */
 export const isHubRepoId = (model: string): boolean => HUB_REPO_ID.test(model);
 
-/** Why this engine cannot use `model`, or undefined when it can (or none is chosen yet). */
+/**
+ * Why this engine cannot use `model`, or undefined when it can (or none is chosen yet). Ollama and an endpoint take
+ * any id their server lists (an endpoint's ids are its own: a file name, `org/name`, an alias).
+ */
 export function modelMismatch(backend: ChatBackend, model: string): string | undefined {
   if (backend !== 'provider' || !model || isHubRepoId(model)) return undefined;
   return `“${model}” is not a Hub model id: the HF router needs owner/name, such as meta-llama/Llama-3.1-8B-Instruct (names such as llama3.2:1b or hf.co/…:Q4_K_M are Ollama's).`;
 }
 
-/** The model a conversation keeps when its engine changes to `to`: the same one if it fits there, else none. */
+/**
+ * The model a conversation keeps when its engine changes to `to` (or to another endpoint): the same one if it fits
+ * there, else none. An endpoint serves what it lists, which no other engine's name says: its model is chosen anew.
+ */
 export function modelOnSwitch(to: ChatBackend, model: string): string {
   return to === 'provider' && isHubRepoId(model) ? model : '';
 }

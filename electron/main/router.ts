@@ -13,11 +13,7 @@ import {
 import { AppError, toAppError } from '@shared/errors';
 import type { StreamPayload } from '@shared/transport';
 import type { Logger } from './services/log';
-
-export interface StreamContext<E> {
-  signal: AbortSignal;
-  emit(event: E): void;
-}
+import type { StreamContext } from './services/stream-context';
 
 export type Handlers = {
   [K in CallName]: (input: ParsedInput<K>) => Promise<Output<K>> | Output<K>;

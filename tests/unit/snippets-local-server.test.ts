@@ -42,9 +42,12 @@ describe('local-server templates (Ollama)', () => {
     expect(templateNames()).toEqual([
       'js/ollama/chat',
       'js/openai/chat',
+      'js/openai/endpoint',
       'python/ollama/chat',
       'python/openai/chat',
+      'python/openai/endpoint',
       'sh/curl/chat',
+      'sh/curl/endpoint',
       'sh/curl/generate',
     ]);
   });

@@ -1,78 +1,110 @@
-import type { Message as OllamaMessage } from 'ollama';
 import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
 import { AppError } from '@shared/errors';
+import type { EndpointConnection } from '../engines/endpoint-port';
+import { ollamaOptions, openAIParams, toOllamaMessages, toOpenAIMessages } from '../engines/wire';
 import type { SnippetService } from '../snippets/service';
 import type { Conversation } from './conversation';
 import { fitTurns, toTurns, type Turn } from './turns';
-
-/** A conversation's parameters as Ollama's model options (the request and "Open as code" use the same). */
-export function ollamaOptions(p: ChatParams): Record<string, unknown> {
-  const options: Record<string, unknown> = {};
-  if (p.temperature !== undefined) options.temperature = p.temperature;
-  if (p.top_p !== undefined) options.top_p = p.top_p;
-  if (p.max_tokens !== undefined) options.num_predict = p.max_tokens;
-  if (p.num_ctx !== undefined) options.num_ctx = p.num_ctx;
-  if (p.seed !== undefined) options.seed = p.seed;
-  if (p.stop?.length) options.stop = p.stop;
-  return options;
-}
-
-/** Turns as Ollama's /api/chat takes them (tool calls with object arguments, results named by tool). */
-export function toOllamaMessages(turns: Turn[]): OllamaMessage[] {
-  return turns.map((t) => {
-    const om: OllamaMessage = { role: t.role, content: t.content };
-    if (t.images?.length) om.images = t.images;
-    if (t.toolCalls?.length)
-      om.tool_calls = t.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } }));
-    if (t.toolName) om.tool_name = t.toolName;
-    return om;
-  });
-}
-
-/** Turns as OpenAI-compatible APIs take them (tool calls with ids and JSON-string arguments). */
-export function toOpenAIMessages(turns: Turn[]): Record<string, unknown>[] {
-  let n = 0;
-  const pending: string[] = [];
-  return turns.map((t) => {
-    if (t.toolCalls?.length) {
-      const calls = t.toolCalls.map((c) => ({
-        id: c.id ?? `call_${n++}`,
-        type: 'function',
-        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-      }));
-      pending.splice(0, pending.length, ...calls.map((c) => c.id));
-      return { role: 'assistant', content: t.content, tool_calls: calls };
-    }
-    if (t.role === 'tool')
-      return { role: 'tool', tool_call_id: t.toolCallId ?? pending.shift() ?? '', content: t.content };
-    return { role: t.role, content: t.content };
-  });
-}
 
 const clip = (t: Turn): Turn => ({ ...t, content: t.content.slice(0, 20_000) });
 
 /**
  * "Open as code": the conversation (system prompt, parameters, messages, tool calls and results) as runnable
- * snippets — the ollama clients and curl for Ollama, the inference snippets for the router. The messages are
- * exactly what the chat request sends (`toTurns`), ending with the last user turn so running it reproduces the
- * last reply.
+ * snippets — the ollama clients and curl for Ollama, the inference snippets for the router, the OpenAI clients
+ * with the endpoint's base URL for an endpoint. The messages are exactly what the chat request sends (`toTurns`),
+ * ending with the last user turn so running it reproduces the last reply.
  */
 export async function conversationCode(
   conv: Conversation,
   snippets: SnippetService,
-  ollamaHost: string,
+  where: { ollamaHost: string; endpoint?: Pick<EndpointConnection, 'name' | 'baseUrl'> },
 ): Promise<{ snippets: Snippet[]; notice?: string }> {
   const { meta } = conv;
   if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
-  // The router request carries tool turns only while the conversation has tool sources on: the code does the same.
+  // OpenAI-protocol requests carry tool turns only while the conversation has tool sources on: the code does the same.
   const tools = meta.backend === 'ollama' || meta.toolSources.length > 0;
   const all = toTurns(meta.system.slice(0, 20_000), conv.messages, { tools }).map(clip);
   while (all.length && all.at(-1)!.role === 'assistant') all.pop();
   // The engine takes up to 50 messages: the system prompt and the most recent ones, from a user turn on.
   const fit = fitTurns(all, 50);
   if (!fit.some((t) => t.role === 'user')) fit.push({ role: 'user', content: 'Hello!' });
-  return meta.backend === 'ollama' ? ollamaCode(meta, fit, ollamaHost) : routerCode(meta, fit, snippets);
+  if (meta.backend === 'endpoint' && where.endpoint) return endpointCode(meta, fit, where.endpoint);
+  return meta.backend === 'ollama' ? ollamaCode(meta, fit, where.ollamaHost) : routerCode(meta, fit, snippets);
+}
+
+/** The chat call's parameters, one line each as `line` writes them. */
+function callArgs(p: ChatParams, line: (name: string, value: unknown) => string): string {
+  return Object.entries(openAIParams(p))
+    .map(([k, v]) => `${line(k, v)}\n`)
+    .join('');
+}
+
+/**
+ * An endpoint conversation as the OpenAI clients and curl, pointed at the endpoint's base URL. The key is never
+ * written: each snippet reads it from OPENAI_API_KEY, and says so.
+ */
+async function endpointCode(
+  meta: ConversationMeta,
+  turns: Turn[],
+  endpoint: Pick<EndpointConnection, 'name' | 'baseUrl'>,
+): Promise<{ snippets: Snippet[]; notice: string }> {
+  const { renderTemplate, formatBody } = await import('../snippets/local-server');
+  const messages = toOpenAIMessages(turns);
+  const body = { model: meta.model, messages, ...openAIParams(meta.params), stream: true };
+  const vars = {
+    name: endpoint.name,
+    baseUrl: endpoint.baseUrl.replace(/\/+$/, ''),
+    model: meta.model,
+    streaming: true,
+  };
+  const make = (
+    language: 'python' | 'js' | 'sh',
+    client: string,
+    title: string,
+    content: string,
+    install?: string,
+  ) => ({
+    kind: 'local-server' as const,
+    language,
+    client,
+    title,
+    content,
+    ...(install ? { install } : {}),
+  });
+  return {
+    snippets: [
+      make(
+        'python',
+        'openai',
+        `OpenAI client → ${endpoint.name}`,
+        renderTemplate('python', 'openai', 'endpoint', {
+          ...vars,
+          messages: formatBody(messages, 'python'),
+          params: callArgs(meta.params, (k, v) => `    ${k}=${formatBody(v, 'python')},`),
+        }),
+        'pip install openai',
+      ),
+      make(
+        'js',
+        'openai',
+        `OpenAI client → ${endpoint.name}`,
+        renderTemplate('js', 'openai', 'endpoint', {
+          ...vars,
+          messages: formatBody(messages, 'ts'),
+          params: callArgs(meta.params, (k, v) => `\t${k}: ${JSON.stringify(v)},`),
+        }),
+        'npm install openai',
+      ),
+      make(
+        'sh',
+        'curl',
+        `curl → ${endpoint.name}`,
+        renderTemplate('sh', 'curl', 'endpoint', { ...vars, body: formatBody(body, 'curl') }),
+      ),
+    ],
+    notice: `The code reads the API key of ${endpoint.name}, if it needs one, from OPENAI_API_KEY: HubDesk does not write keys into code.`,
+  };
 }
 
 async function ollamaCode(meta: ConversationMeta, turns: Turn[], host: string): Promise<{ snippets: Snippet[] }> {

@@ -23,16 +23,24 @@ function shownPath(exp: ConversationTreeExport): TreeMessage[] {
   return path.reverse();
 }
 
-/** A conversation as Markdown: readable, with the settings that produced it; the versions shown only. */
-export function toMarkdown(exp: ConversationTreeExport): string {
+/** The engine line's words: which server answered. */
+function engineOf(meta: ConversationTreeExport['meta'], endpointName?: string): string {
+  if (meta.backend === 'ollama') return 'Ollama';
+  if (meta.backend === 'provider') return `Hugging Face router, provider ${meta.provider}`;
+  return `endpoint ${inertMarkdown(endpointName ?? meta.endpoint ?? '(none)')}`;
+}
+
+/**
+ * A conversation as Markdown: readable, with the settings that produced it; the versions shown only. An endpoint
+ * conversation names its endpoint (`endpointName`, when it still exists).
+ */
+export function toMarkdown(exp: ConversationTreeExport, endpointName?: string): string {
   const { meta } = exp;
   const messages = shownPath(exp);
   const hidden = exp.messages.length - messages.length;
   // What the model or the user wrote is made inert: raw HTML shows as text in any Markdown viewer.
   const out: string[] = [`# ${inertMarkdown(meta.title)}`, ''];
-  out.push(
-    `- Model: \`${meta.model || '(none)'}\` (${meta.backend === 'ollama' ? 'Ollama' : `Hugging Face router, provider ${meta.provider}`})`,
-  );
+  out.push(`- Model: \`${meta.model || '(none)'}\` (${engineOf(meta, endpointName)})`);
   const params = Object.entries(meta.params);
   if (params.length) out.push(`- Parameters: ${params.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`);
   out.push(`- Created: ${meta.createdAt}`);

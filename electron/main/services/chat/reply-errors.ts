@@ -16,7 +16,7 @@ const RUNNER_DIED = /runner process has terminated|llama runner|signal: killed|e
 const CUT = /^terminated$|other side closed|ECONNRESET|socket hang up|Did not receive done or success response/i;
 
 /**
- * One vocabulary for a failed reply, Ollama or the router: a message that says what happened and what to do,
+ * One vocabulary for a failed reply, Ollama, the router or an endpoint: a message that says what happened and what to do,
  * and the action the chat offers as a button (details.action).
  */
 export function replyError(e: unknown, ctx: { backend: ChatBackend; model: string; started: boolean }): AppError {
@@ -50,6 +50,9 @@ export function replyError(e: unknown, ctx: { backend: ChatBackend; model: strin
     if (err.code === 'unavailable' || err.code === 'timeout') return withAction(err, err.message, { kind: 'retry' });
     return err;
   }
+  const retry = ['unavailable', 'timeout', 'rate_limited', 'upstream'].includes(err.code);
+  // An endpoint's errors already name it and say what to do (engines/endpoint-errors.ts); they get the button.
+  if (ctx.backend === 'endpoint') return retry ? withAction(err, err.message, { kind: 'retry' }) : err;
   if (err.status === 402)
     return withAction(
       err,
@@ -66,7 +69,6 @@ export function replyError(e: unknown, ctx: { backend: ChatBackend; model: strin
       { kind: 'retry' },
       'unavailable',
     );
-  if (['unavailable', 'timeout', 'rate_limited', 'upstream'].includes(err.code))
-    return withAction(err, err.message, { kind: 'retry' });
+  if (retry) return withAction(err, err.message, { kind: 'retry' });
   return err;
 }

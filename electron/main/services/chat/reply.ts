@@ -1,14 +1,10 @@
-import type { ChatResponse, Tool } from 'ollama';
 import type { ChatEvent, ChatFigures, ChatMessage, ShownText, ToolCall } from '@shared/contract/chat';
 import { AppError, toAppError } from '@shared/errors';
-import type { StreamContext } from '../../router';
-import type { Logger } from '../log';
-import type { OllamaService } from '../ollama/service';
+import type { StreamContext } from '../stream-context';
+import type { Engines, EngineOptions } from '../engines/registry';
+import type { ChatEngine } from '../engines/types';
 import type { McpService } from '../mcp/manager';
-import { ollamaOptions, toOllamaMessages, toOpenAIMessages } from './code';
 import type { Conversation } from './conversation';
-import { withRetry } from '../http/retry';
-import { ToolCallAssembler, httpStatusOf, providerError, providerStream } from './provider';
 import { replyError } from './reply-errors';
 import { newId } from './rows';
 import { toTurns } from './turns';
@@ -17,26 +13,17 @@ import { runToolCalls } from './tools/tool-round';
 import { Toolbox, type ToolboxDeps } from './tools/toolbox';
 import { DEFAULT_WEB_BASE, MAX_TOOL_ROUNDS } from './tools/web-tools';
 
-export interface ReplyOptions {
-  ollama: OllamaService;
-  log: Logger;
-  router: () => { routerUrl: string; billTo: string };
-  hfToken: () => string | undefined;
+export interface ReplyOptions extends EngineOptions {
   ollamaApiKey: () => string | undefined;
-  /** The key-bound fetches for the router and ollama.com's web tools: they alone put the keys on requests. */
-  routerFetch: typeof fetch;
+  /** The key-bound fetch for ollama.com's web tools: it alone puts the Ollama key on requests. */
   webFetch: typeof fetch;
   /** ollama.com for web_search / web_fetch; tests point it at a fixture. */
   webBase?: () => string;
   /** How often a streaming reply is written to disk (at least once a second). */
   checkpointMs?: number;
-  /** First retry back-off; doubles per attempt, capped at 8 s. */
-  retryBaseMs?: number;
   maxToolRounds?: number;
   /** How long one tool call may run (default 2 minutes). */
   toolTimeoutMs?: number;
-  /** How long to wait for the router's response headers. */
-  providerTimeoutMs?: number;
   /** MCP servers, loaded on first use. */
   mcp: () => Promise<McpService>;
 }
@@ -147,23 +134,11 @@ class LiveReply {
   }
 }
 
-function figuresOf(part: ChatResponse): ChatFigures {
-  const f: ChatFigures = {};
-  if (part.prompt_eval_count) f.promptTokens = part.prompt_eval_count;
-  if (part.eval_count) f.evalTokens = part.eval_count;
-  if (part.eval_count && part.eval_duration) f.tokensPerSecond = part.eval_count / (part.eval_duration / 1e9);
-  if (part.load_duration) f.loadMs = part.load_duration / 1e6;
-  if (part.total_duration) f.totalMs = part.total_duration / 1e6;
-  if (part.done_reason) f.doneReason = part.done_reason;
-  return f;
-}
-
-/** Replies from Ollama or the Hugging Face router, with web tools and retries, streamed and checkpointed. */
+/** Replies from the conversation's engine (Ollama, the HF router, an endpoint), with tools, streamed and checkpointed. */
 export class ReplyWriter {
   constructor(
     private readonly opts: ReplyOptions,
-    /** Ollama `show` capabilities, cached by the service. */
-    private readonly capabilities: (meta: { backend: 'ollama' | 'provider'; model: string }) => Promise<string[]>,
+    private readonly engines: Engines,
   ) {}
 
   /** Tool calls waiting for the user or running, answered by `chat.toolDecision`. */
@@ -180,14 +155,14 @@ export class ReplyWriter {
   };
 
   /**
-   * The tools this reply may offer: those of the conversation's sources, to router models and to Ollama models
-   * that report the `tools` capability. Why none are offered, when some were asked for, becomes a notice.
+   * The tools this reply may offer: those of the conversation's sources, unless the engine knows the model cannot
+   * call them. Why none are offered, when some were asked for, becomes a notice.
    */
-  private async toolbox(conv: Conversation): Promise<{ box?: Toolbox; notices: string[] }> {
+  private async toolbox(conv: Conversation, engine: ChatEngine): Promise<{ box?: Toolbox; notices: string[] }> {
     const meta = conv.meta;
     if (!meta.toolSources.length) return { notices: [] };
-    if (meta.backend === 'ollama' && !(await this.capabilities(meta)).includes('tools'))
-      return { notices: [`${meta.model} cannot call tools (Ollama does not list "tools" among its capabilities).`] };
+    const unsupported = await engine.toolsUnsupported(meta.model);
+    if (unsupported) return { notices: [unsupported] };
     const box = await Toolbox.open(meta.toolSources, this.toolDeps);
     return { box: box.tools.length ? box : undefined, notices: box.problems };
   }
@@ -195,8 +170,9 @@ export class ReplyWriter {
   /** Answers the conversation as it stands, running tool calls for up to `maxToolRounds` rounds. */
   async reply(conv: Conversation, ctx: Ctx): Promise<ReplyResult> {
     const meta = conv.meta;
+    const engine = this.engines.for(meta);
     const produced: ChatMessage[] = [];
-    const { box, notices } = await this.toolbox(conv);
+    const { box, notices } = await this.toolbox(conv, engine);
     const maxRounds = this.opts.maxToolRounds ?? MAX_TOOL_ROUNDS;
     for (let round = 0; ; round++) {
       // After the last allowed tool round, the model must answer without tools.
@@ -219,10 +195,18 @@ export class ReplyWriter {
       const live = new LiveReply(conv, msg, ctx, this.opts.checkpointMs ?? 500);
       let turn: { toolCalls?: ToolCall[]; figures?: ChatFigures };
       try {
-        turn =
-          meta.backend === 'ollama'
-            ? await this.ollamaTurn(conv, live, offer?.defs, ctx)
-            : await this.providerTurn(conv, live, box, offer?.defs, ctx);
+        turn = await engine.turn(
+          {
+            model: meta.model,
+            // Earlier tool turns go along where the engine takes them without tools, else only while tools are on.
+            turns: toTurns(meta.system, history(conv), { tools: engine.toolHistoryWithoutTools || !!box }),
+            ...(offer ? { tools: offer.defs } : {}),
+            params: meta.params,
+            signal: ctx.signal,
+            onRetry: (r) => ctx.emit({ type: 'retry', ...r }),
+          },
+          live,
+        );
       } catch (e) {
         const aborted = ctx.signal.aborted;
         const err = aborted
@@ -258,114 +242,6 @@ export class ReplyWriter {
         timeoutMs: this.opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       });
       produced.push(...results);
-    }
-  }
-
-  private async ollamaTurn(
-    conv: Conversation,
-    live: LiveReply,
-    tools: Tool[] | undefined,
-    ctx: Ctx,
-  ): Promise<{ toolCalls?: ToolCall[]; figures?: ChatFigures }> {
-    const { meta } = conv;
-    const messages = toOllamaMessages(toTurns(meta.system, history(conv)));
-    const p = meta.params;
-    const options = ollamaOptions(p);
-    const toolCalls: ToolCall[] = [];
-    let figures: ChatFigures | undefined;
-    await this.opts.ollama.forward(
-      (c) =>
-        c.chat({
-          model: meta.model,
-          messages,
-          stream: true,
-          ...(Object.keys(options).length ? { options } : {}),
-          ...(p.think !== undefined ? { think: p.think } : {}),
-          ...(tools ? { tools } : {}),
-        }),
-      {
-        signal: ctx.signal,
-        emit: (part: ChatResponse) => {
-          live.add(part.message?.content, part.message?.thinking);
-          for (const tc of part.message?.tool_calls ?? []) {
-            const args: unknown = tc.function.arguments ?? {};
-            const call: ToolCall =
-              args && typeof args === 'object' && !Array.isArray(args)
-                ? { name: tc.function.name, arguments: args as Record<string, unknown> }
-                : { name: tc.function.name, arguments: {}, rawArguments: JSON.stringify(args) };
-            // Ollama's ids (`call_…`) are missing from older servers: the tool message needs one to answer.
-            call.id = (tc as { id?: string }).id || newId('m').replace('m_', 'call_');
-            toolCalls.push(call);
-          }
-          if (part.done) figures = figuresOf(part);
-        },
-      },
-      (part) => part,
-    );
-    return { toolCalls, figures };
-  }
-
-  private async providerTurn(
-    conv: Conversation,
-    live: LiveReply,
-    box: Toolbox | undefined,
-    tools: Tool[] | undefined,
-    ctx: Ctx,
-  ): Promise<{ toolCalls?: ToolCall[]; figures?: ChatFigures }> {
-    const { meta } = conv;
-    const { routerUrl, billTo } = this.opts.router();
-    // With tool sources on, earlier tool turns go as OpenAI tool_calls / tool messages; without, they are left out.
-    const messages = toOpenAIMessages(toTurns(meta.system, history(conv), { tools: !!box }));
-    const req = {
-      routerUrl,
-      billTo,
-      token: this.opts.hfToken(),
-      fetch: this.opts.routerFetch,
-      model: meta.model,
-      provider: meta.provider || 'auto',
-      messages,
-      params: meta.params,
-      signal: ctx.signal,
-      timeoutMs: this.opts.providerTimeoutMs,
-      ...(tools ? { tools } : {}),
-    };
-    const started = performance.now();
-    let firstToken: number | undefined;
-    try {
-      return await withRetry(
-        async () => {
-          const figures: ChatFigures = {};
-          const calls = new ToolCallAssembler();
-          for await (const d of providerStream(req)) {
-            if (firstToken === undefined && (d.content || d.thinking)) firstToken = performance.now();
-            live.add(d.content, d.thinking);
-            if (d.toolCalls) calls.add(d.toolCalls);
-            if (d.finishReason) figures.doneReason = d.finishReason;
-            if (d.usage?.prompt_tokens) figures.promptTokens = d.usage.prompt_tokens;
-            if (d.usage?.completion_tokens) figures.evalTokens = d.usage.completion_tokens;
-          }
-          const end = performance.now();
-          figures.totalMs = end - started;
-          if (figures.evalTokens && firstToken !== undefined && end > firstToken)
-            figures.tokensPerSecond = figures.evalTokens / ((end - firstToken) / 1000);
-          const toolCalls = calls.done();
-          return { figures, ...(toolCalls.length ? { toolCalls } : {}) };
-        },
-        {
-          statusOf: httpStatusOf,
-          // Once tokens have arrived nothing is retried silently: the error ends the reply, keeping its text.
-          retryable: () => !live.started,
-          onRetry: ({ attempt, waitMs, status }) => {
-            ctx.emit({ type: 'retry', attempt: attempt + 1, waitMs, reason: `HTTP ${status}` });
-            this.opts.log.info('provider retry', { status, attempt, waitMs });
-          },
-          baseMs: this.opts.retryBaseMs,
-          signal: ctx.signal,
-        },
-      );
-    } catch (e) {
-      if (ctx.signal.aborted) throw new AppError('aborted', 'Stopped.');
-      throw providerError(e, req);
     }
   }
 }

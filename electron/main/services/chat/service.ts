@@ -10,6 +10,7 @@ import type {
 import type { Snippet } from '@shared/contract/snippets';
 import { modelMismatch, modelOnSwitch, routerKeyProblem } from '@shared/chat-model';
 import { AppError } from '@shared/errors';
+import { Engines } from '../engines/registry';
 import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
 import type { Conversation } from './conversation';
@@ -36,14 +37,15 @@ interface ChatServiceOptions extends ReplyOptions {
  * conversation.
  */
 export class ChatService {
-  private readonly capsCache = new Map<string, string[]>();
+  private readonly engines: Engines;
   private readonly uploads = new ImportUploads();
   /** The reply being written per conversation: its Stop, and its end. */
   private readonly busy = new Map<string, { stop: ReplyStop; done: Promise<unknown> }>();
   private readonly writer: ReplyWriter;
 
   constructor(private readonly opts: ChatServiceOptions) {
-    this.writer = new ReplyWriter(opts, (meta) => this.capabilities(meta));
+    this.engines = new Engines(opts);
+    this.writer = new ReplyWriter(opts, this.engines);
   }
 
   get store(): ChatStore {
@@ -62,13 +64,14 @@ export class ChatService {
   }
 
   /**
-   * Saves settings. A new engine without a model keeps the model only if it fits there (else it is to be chosen);
-   * a model named that does not fit the engine is refused.
+   * Saves settings. A new engine (or another endpoint) without a model keeps the model only if it fits there (else
+   * it is to be chosen); a model named that does not fit the engine is refused.
    */
   update(id: string, patch: Partial<ConversationMeta>): ConversationMeta {
     const meta = this.store.meta(id);
     const backend = patch.backend ?? meta.backend;
-    if (patch.model === undefined && backend !== meta.backend)
+    const otherEndpoint = backend === 'endpoint' && patch.endpoint !== undefined && patch.endpoint !== meta.endpoint;
+    if (patch.model === undefined && (backend !== meta.backend || otherEndpoint))
       patch = { ...patch, model: modelOnSwitch(backend, meta.model) };
     this.assertFits(backend, patch.model);
     return this.store.update(id, patch);
@@ -83,6 +86,8 @@ export class ChatService {
   private assertCanReply(meta: ConversationMeta): void {
     if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
     this.assertFits(meta.backend, meta.model);
+    // An endpoint conversation needs its endpoint (not chosen, or removed since: said here, before anything is written).
+    this.engines.for(meta);
     if (meta.backend !== 'provider' || this.opts.hfToken()) return;
     const key = this.opts.hfTokenWithheld?.() ? 'withheld' : 'missing';
     throw new AppError('unauthorized', routerKeyProblem(key, this.opts.router().routerUrl));
@@ -147,7 +152,12 @@ export class ChatService {
         mime: 'application/json',
         text: JSON.stringify(exp, null, 2),
       };
-    return { filename: exportFileName(exp.meta.title, 'md'), mime: 'text/markdown', text: toMarkdown(exp) };
+    const endpoint = exp.meta.endpoint ? this.opts.endpoints?.connection(exp.meta.endpoint)?.name : undefined;
+    return {
+      filename: exportFileName(exp.meta.title, 'md'),
+      mime: 'text/markdown',
+      text: toMarkdown(exp, exp.meta.backend === 'endpoint' ? endpoint : undefined),
+    };
   }
 
   /** "Export all": every conversation in one JSON file, dated. */
@@ -191,7 +201,9 @@ export class ChatService {
 
   /** "Open as code": the conversation as runnable snippets (see conversationCode). */
   code(id: string, snippets: SnippetService): Promise<{ snippets: Snippet[]; notice?: string }> {
-    return conversationCode(this.store.get(id), snippets, this.opts.ollama.host);
+    const conv = this.store.get(id);
+    const endpoint = conv.meta.backend === 'endpoint' ? this.engines.endpoint(conv.meta) : undefined;
+    return conversationCode(conv, snippets, { ollamaHost: this.opts.ollama.host, endpoint });
   }
 
   /**
@@ -208,26 +220,22 @@ export class ChatService {
     const all = await Promise.all(
       models.map(async (m) => ({
         name: m.name,
-        capabilities: await this.capabilities({ backend: 'ollama', model: m.name }),
+        capabilities: await this.engines.ollama.capabilities(m.name),
         running: running.has(m.name),
       })),
     );
     return { models: all.filter((m) => !m.capabilities.length || m.capabilities.includes('completion')) };
   }
 
-  /** Ollama `show` capabilities (vision, tools, thinking…); empty for the router or when Ollama cannot say. */
-  async capabilities(meta: Pick<ConversationMeta, 'backend' | 'model'>): Promise<string[]> {
-    if (meta.backend !== 'ollama' || !meta.model) return [];
-    const key = `${this.opts.ollama.host}\n${meta.model}`;
-    const cached = this.capsCache.get(key);
-    if (cached) return cached;
+  /**
+   * What the conversation's model can do: Ollama's `show` capabilities (vision, tools, thinking…), what is known of
+   * an endpoint's; empty for the router, or when the engine cannot say (an endpoint removed since).
+   */
+  async capabilities(meta: Pick<ConversationMeta, 'backend' | 'model' | 'provider' | 'endpoint'>): Promise<string[]> {
+    if (!meta.model) return [];
     try {
-      const res = await this.opts.ollama.client().show({ model: meta.model });
-      const caps = res.capabilities ?? [];
-      this.capsCache.set(key, caps);
-      return caps;
-    } catch (e) {
-      this.opts.log.warn('capabilities unknown', { model: meta.model, message: String((e as Error).message) });
+      return await this.engines.for(meta).capabilities(meta.model);
+    } catch {
       return [];
     }
   }

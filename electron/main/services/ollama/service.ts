@@ -8,7 +8,7 @@ import type {
   ProgressEvent,
   RunningModel,
 } from '@shared/contract/ollama';
-import type { StreamContext } from '../../router';
+import type { StreamContext } from '../stream-context';
 import { timeoutFetch } from '../http/timeout-fetch';
 import type { Logger } from '../log';
 import { AppError } from '@shared/errors';

@@ -1,6 +1,6 @@
 import { toolKey, type ChatEvent, type ChatMessage, type ToolCall, type ToolDecision } from '@shared/contract/chat';
 import { AppError, toAppError } from '@shared/errors';
-import type { StreamContext } from '../../../router';
+import type { StreamContext } from '../../stream-context';
 import type { Conversation } from '../conversation';
 import { newId } from '../rows';
 import type { ToolApprovals } from './approvals';
