@@ -15,6 +15,8 @@ import { boundFetch } from './net/bound-fetch';
 import { endpointsFromEnv, SettingsService } from './settings';
 import { settingsFile } from './data-dir';
 import { FalService } from './fal/service';
+import { EndpointsService } from './endpoints/service';
+import { EndpointStore } from './endpoints/store';
 import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
 
@@ -39,6 +41,8 @@ export interface ServicesOptions {
     retryBaseMs?: number;
     maxToolRounds?: number;
     providerTimeoutMs?: number;
+    /** How long to wait for an endpoint's response headers. */
+    endpointTimeoutMs?: number;
     toolTimeoutMs?: number;
   };
   /** Desktop only: asks the user in a main-process dialog whether a key may go to a host set in the page. */
@@ -65,6 +69,8 @@ export interface Services {
   catalogue: CatalogueService;
   hub: HubService;
   chat: ChatService;
+  /** The user's OpenAI-compatible servers (llama.cpp, LM Studio, vLLM…): the chat engines reach them through it. */
+  endpoints: EndpointsService;
   hardware: HardwareService;
   ggufHeaders: GgufHeaderReader;
   openExternal?: (url: string) => Promise<void>;
@@ -83,8 +89,10 @@ export function createServices(opts: ServicesOptions): Services {
     env,
     opts.cipher ? { file: join(opts.dataDir, 'secrets.json'), cipher: opts.cipher } : undefined,
   );
+  // Endpoint keys join once the endpoints service exists (it needs the logger, which masks them).
+  let endpointKeys = (): string[] => [];
   // Every secret main holds: masked in the log and in whatever a server answers.
-  const knownSecrets = () => (mcp ? [...secrets.values(), ...mcp.secrets.values()] : secrets.values());
+  const knownSecrets = () => [...secrets.values(), ...(mcp?.secrets.values() ?? []), ...endpointKeys()];
   const log = createLogger({
     file: join(opts.dataDir, 'logs', 'hubdesk.log'),
     secrets: knownSecrets,
@@ -118,6 +126,21 @@ export function createServices(opts: ServicesOptions): Services {
       return mcp;
     }));
   const settings = new SettingsService(settingsFile(opts.dataDir), env, secrets, log, keys);
+  const endpoints = new EndpointsService({
+    store: new EndpointStore({
+      file: join(opts.dataDir, 'endpoints.json'),
+      keysFile: join(opts.dataDir, 'endpoint-keys.json'),
+      cipher: opts.cipher,
+      // The rule the other keys follow: on disk only under the keychain, or where the user opted in without one.
+      persistent: () =>
+        secrets.storage() === 'keychain' || (secrets.storage() === 'basic_text' && secrets.keepWithoutKeyring),
+      log,
+    }),
+    env,
+    log,
+    secrets: knownSecrets,
+  });
+  endpointKeys = () => endpoints.secrets();
   const ollama = new OllamaService({
     host: () => settings.get().ollamaHost,
     keyedFetch: ollamaKeyFetch,
@@ -167,6 +190,7 @@ export function createServices(opts: ServicesOptions): Services {
     }),
     catalogue: new CatalogueService(),
     hub,
+    endpoints,
     chat: new ChatService({
       store: new ChatStore({ file: join(opts.dataDir, 'chats.sqlite'), legacyDir: join(opts.dataDir, 'chats') }, log),
       ollama,
@@ -182,6 +206,8 @@ export function createServices(opts: ServicesOptions): Services {
       retryBaseMs: opts.chat?.retryBaseMs,
       maxToolRounds: opts.chat?.maxToolRounds,
       providerTimeoutMs: opts.chat?.providerTimeoutMs,
+      endpoints,
+      endpointTimeoutMs: opts.chat?.endpointTimeoutMs,
       toolTimeoutMs: opts.chat?.toolTimeoutMs,
       mcp: () => loadMcp(),
     }),

@@ -1,5 +1,5 @@
 import type { SecretName } from '@shared/contract/settings';
-import { redact } from '../log';
+import { REDACTED, redact } from '../log';
 import type { KeyBindings } from './key-bindings';
 
 /** How each key is written in the Authorization header. */
@@ -27,6 +27,18 @@ function requestParts(input: Parameters<typeof fetch>[0], init: RequestInit = {}
  * server answers is read through `maskSecrets`: a server that echoes a key back cannot hand it to the page.
  */
 export function boundFetch(name: SecretName, keys: Pick<KeyBindings, 'forUrl'>, opts: BoundFetchOptions): typeof fetch {
+  return keyedFetch((origin) => keys.forUrl(name, origin), schemes[name], opts);
+}
+
+/**
+ * The same, with the key chosen by `keyFor(origin)` (undefined: no key for that origin) and written as
+ * `${scheme} ${key}`: for keys that are not SecretNames, such as each OpenAI-compatible endpoint's own.
+ */
+export function keyedFetch(
+  keyFor: (origin: string) => string | undefined,
+  scheme: string,
+  opts: BoundFetchOptions,
+): typeof fetch {
   return async (input, init) => {
     const first = requestParts(input, init);
     let url = new URL(first.url);
@@ -39,8 +51,8 @@ export function boundFetch(name: SecretName, keys: Pick<KeyBindings, 'forUrl'>, 
       if (body === undefined) headers.delete('content-type');
       // Once the chain has left the first origin, it stays keyless even if it comes back.
       left ||= url.origin !== origin;
-      const key = left ? undefined : keys.forUrl(name, url.origin);
-      if (key) headers.set('authorization', `${schemes[name]} ${key}`);
+      const key = left ? undefined : keyFor(url.origin);
+      if (key) headers.set('authorization', `${scheme} ${key}`);
       const res = await (opts.base ?? fetch)(url, { ...first.init, method, body, headers, redirect: 'manual' });
       const location = res.headers.get('location');
       if (res.status < 300 || res.status > 399 || !location) return maskSecrets(res, opts.secrets());
@@ -67,7 +79,7 @@ function maskSecrets(res: Response, secrets: string[]): Response {
   const live = secrets.filter((s) => s.length >= 4);
   if (!live.length) return res;
   const headers = new Headers();
-  res.headers.forEach((value, name) => headers.append(name, redact(value, live)));
+  res.headers.forEach((value, name) => headers.append(name, maskText(value, live)));
   const text = !!res.body && isText(res);
   if (text) {
     // The body is decoded and may change length.
@@ -76,7 +88,7 @@ function maskSecrets(res: Response, secrets: string[]): Response {
   }
   return new Response(text ? maskStream(res.body!, live) : res.body, {
     status: res.status,
-    statusText: redact(res.statusText, live),
+    statusText: maskText(res.statusText, live),
     headers,
   });
 }
@@ -89,18 +101,37 @@ function maskStream(body: ReadableStream<Uint8Array>, secrets: string[]): Readab
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, out) {
-        pending = redact(pending + decoder.decode(chunk, { stream: true }), secrets);
-        const hold = heldTail(pending, secrets);
-        const ready = pending.slice(0, pending.length - hold);
-        pending = pending.slice(pending.length - hold);
+        // What could be the start of a secret is held before masking, so no part of one is let through.
+        const text = pending + decoder.decode(chunk, { stream: true });
+        const hold = heldTail(text, secrets);
+        const ready = maskText(text.slice(0, text.length - hold), secrets);
+        pending = text.slice(text.length - hold);
         if (ready) out.enqueue(encoder.encode(ready));
       },
       flush(out) {
-        const rest = redact(pending + decoder.decode(), secrets);
+        const rest = maskText(pending + decoder.decode(), secrets);
         if (rest) out.enqueue(encoder.encode(rest));
       },
     }),
   );
+}
+
+/** Servers quote the start of a wrong key back (LM Studio: its first 10 characters): a run this long is masked. */
+const ECHO_MIN = 8;
+
+/** `text` with every secret masked, and every run of a secret's first ECHO_MIN or more characters. */
+function maskText(text: string, secrets: string[]): string {
+  let out = redact(text, secrets);
+  for (const s of secrets) {
+    if (s.length <= ECHO_MIN) continue;
+    const head = s.slice(0, ECHO_MIN);
+    for (let i = out.indexOf(head); i >= 0; i = out.indexOf(head, i + REDACTED.length)) {
+      let n = ECHO_MIN;
+      while (n < s.length && out[i + n] === s[n]) n++;
+      out = out.slice(0, i) + REDACTED + out.slice(i + n);
+    }
+  }
+  return out;
 }
 
 /** The length of the longest end of `text` that is the start of a secret (so it may continue in the next read). */

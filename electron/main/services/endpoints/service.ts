@@ -1,0 +1,195 @@
+import type { DoctorReport, Endpoint, EndpointModel, EndpointSave } from '@shared/contract/endpoints';
+import { AppError } from '@shared/errors';
+import type { Logger } from '../log';
+import type { EndpointConnection, EndpointPort } from '../engines/endpoint-port';
+import { keyedFetch } from '../net/bound-fetch';
+import { parseEndpoint } from '../net/endpoints';
+import { runDoctor } from './doctor';
+import { envEndpoints } from './env';
+import { describeModels, modelEntries } from './models';
+import { networkProblem, statusProblem } from './problems';
+import type { EndpointStore, StoredEndpoint } from './store';
+
+interface EndpointsOptions {
+  store: EndpointStore;
+  env: Record<string, string | undefined>;
+  log: Logger;
+  /** Every secret main holds: masked in what an endpoint answers. */
+  secrets: () => string[];
+  /** Tests: the network under the key-bound fetch. */
+  baseFetch?: typeof fetch;
+  doctorDeadlineMs?: number;
+  modelsTimeoutMs?: number;
+}
+
+/**
+ * The user's OpenAI-compatible endpoints (and those HUBDESK_ENDPOINTS sets): stored, checked by the doctor, their
+ * models listed, and handed to the chat engines as a connection whose fetch carries the endpoint's key to the
+ * origin it was entered for, and nowhere else.
+ */
+export class EndpointsService implements EndpointPort {
+  /** Read-only: set outside the page. Their base URL may still be corrected by a Test (kept for this run). */
+  private readonly fromEnv: StoredEndpoint[];
+
+  constructor(private readonly opts: EndpointsOptions) {
+    this.fromEnv = envEndpoints(opts.env, opts.log);
+  }
+
+  private find(id: string): { e: StoredEndpoint; env: boolean } | undefined {
+    const env = this.fromEnv.find((x) => x.id === id);
+    if (env) return { e: env, env: true };
+    const e = this.opts.store.get(id);
+    return e ? { e, env: false } : undefined;
+  }
+
+  private need(id: string): { e: StoredEndpoint; env: boolean } {
+    const found = this.find(id);
+    if (!found) throw new AppError('not_found', 'This endpoint was removed — add it again in Settings → Endpoints.');
+    return found;
+  }
+
+  private view({ e, env }: { e: StoredEndpoint; env: boolean }): Endpoint {
+    return {
+      id: e.id,
+      name: e.name,
+      preset: e.preset,
+      baseUrl: e.baseUrl,
+      hasKey: !!e.key,
+      ...(e.key ? { keyOrigin: e.key.origin } : {}),
+      source: env ? 'env' : 'user',
+    };
+  }
+
+  /** A fetch that puts `key` on requests to its own origin only (and never after a redirect away). */
+  private fetchFor(key: () => StoredEndpoint['key']): typeof fetch {
+    const secrets = () => {
+      const k = key()?.value;
+      // A key being tried before it is saved is masked too.
+      return k ? [...this.opts.secrets(), k] : this.opts.secrets();
+    };
+    return keyedFetch(
+      (origin) => {
+        const k = key();
+        return k && k.origin === origin ? k.value : undefined;
+      },
+      'Bearer',
+      { secrets, base: this.opts.baseFetch },
+    );
+  }
+
+  list(): { endpoints: Endpoint[] } {
+    return {
+      endpoints: [
+        ...this.fromEnv.map((e) => this.view({ e, env: true })),
+        ...this.opts.store.list().map((e) => this.view({ e, env: false })),
+      ],
+    };
+  }
+
+  /**
+   * Saves after the doctor ran (a failing endpoint is saved all the same, with the report saying why). A key is bound
+   * to the origin of the address it was entered with: a save that moves the address to another origin drops it
+   * unless a new key comes with it.
+   */
+  async save(input: EndpointSave): Promise<{ endpoint: Endpoint; report: DoctorReport }> {
+    const before = input.id ? this.need(input.id) : undefined;
+    if (before?.env)
+      throw new AppError('forbidden', `"${before.e.name}" is set by HUBDESK_ENDPOINTS: change it there and restart.`);
+    const { origin, href } = parseEndpoint(input.baseUrl, 'Endpoint address');
+    let key: StoredEndpoint['key'];
+    if (typeof input.apiKey === 'string') key = { value: input.apiKey, origin };
+    else if (input.apiKey === undefined && before?.e.key?.origin === origin) key = before.e.key;
+    if (before?.e.key && !key && input.apiKey === undefined)
+      this.opts.log.info('endpoint key dropped: the address moved to another origin', { id: before.e.id, origin });
+    const report = await runDoctor({
+      baseUrl: href,
+      preset: input.preset,
+      fetch: this.fetchFor(() => key),
+      hasKey: !!key,
+      deadlineMs: this.opts.doctorDeadlineMs,
+    });
+    const e: StoredEndpoint = {
+      id: before?.e.id ?? this.opts.store.newId(),
+      name: input.name,
+      preset: input.preset,
+      baseUrl: report.ok ? report.baseUrl : href,
+      ...(key ? { key } : {}),
+    };
+    this.opts.store.put(e);
+    this.opts.log.info('endpoint saved', { id: e.id, ok: report.ok, hasKey: !!key });
+    return { endpoint: this.view({ e, env: false }), report };
+  }
+
+  remove(id: string): { removed: true } {
+    const { e, env } = this.need(id);
+    if (env) throw new AppError('forbidden', `"${e.name}" is set by HUBDESK_ENDPOINTS: remove it there and restart.`);
+    this.opts.store.remove(id);
+    return { removed: true };
+  }
+
+  /** "Test": the doctor on the stored address; the base URL it finds (`/v1` added or dropped) is kept. */
+  async test(id: string): Promise<DoctorReport> {
+    const found = this.need(id);
+    const report = await runDoctor({
+      baseUrl: found.e.baseUrl,
+      preset: found.e.preset,
+      fetch: this.fetchFor(() => this.find(id)?.e.key),
+      hasKey: !!found.e.key,
+      deadlineMs: this.opts.doctorDeadlineMs,
+    });
+    const now = this.find(id);
+    if (report.ok && now && now.e.baseUrl !== report.baseUrl) {
+      now.e.baseUrl = report.baseUrl;
+      if (!now.env) this.opts.store.put(now.e);
+    }
+    return report;
+  }
+
+  /** The endpoint's models from `/models`, with the context length the server reports for each. */
+  async models(id: string): Promise<{ models: EndpointModel[] }> {
+    const { e } = this.need(id);
+    const conn = this.connection(id)!;
+    const ms = this.opts.modelsTimeoutMs ?? 10_000;
+    const signal = AbortSignal.timeout(ms);
+    const url = `${conn.baseUrl}/models`;
+    try {
+      const res = await conn.fetch(url, { signal, headers: { accept: 'application/json' } });
+      if (!res.ok) {
+        const text = await res.text();
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // The status says enough.
+        }
+        throw statusProblem(res.status, url, body, !!e.key);
+      }
+      const entries = modelEntries(await res.json().catch(() => undefined));
+      if (!entries)
+        throw new AppError(
+          'upstream',
+          `${new URL(url).host} did not answer ${url} with a model list — press Test in Settings → Endpoints to find out why.`,
+        );
+      return { models: await describeModels(entries, conn, signal) };
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw networkProblem(err, url, e.preset, { signal, ms });
+    }
+  }
+
+  connection(id: string): EndpointConnection | undefined {
+    const found = this.find(id);
+    if (!found) return undefined;
+    return {
+      id,
+      name: found.e.name,
+      baseUrl: found.e.baseUrl,
+      fetch: this.fetchFor(() => this.find(id)?.e.key),
+    };
+  }
+
+  /** Every endpoint key, for the masked-secrets list (an upstream that echoes one cannot show it to the page). */
+  secrets(): string[] {
+    return [...this.fromEnv, ...this.opts.store.list()].flatMap((e) => (e.key ? [e.key.value] : []));
+  }
+}
