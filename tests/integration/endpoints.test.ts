@@ -45,7 +45,7 @@ describe('endpoints: adding a server by its address', () => {
     lmstudio: { model: 'qwen/qwen3-8b', contextLength: 32768, extra: { type: 'llm', loaded: true } },
   };
   for (const flavor of ['llama.cpp', 'vllm', 'lmstudio'] as const)
-    for (const suffix of ['', '/v1', '/v1/'])
+    for (const suffix of ['', '/v1', '/v1/', '/v1/chat/completions'])
       it(`${flavor} at "…${suffix}": the doctor finds /v1, streaming, usage and the context length`, async () => {
         const server = await serve(startOpenAIServer(flavor));
         const { endpoint, report } = await add(server.url + suffix, { preset: flavor });
@@ -104,7 +104,8 @@ describe('endpoints: adding a server by its address', () => {
 });
 
 describe('endpoints: the doctor says what is wrong', () => {
-  const within = (r: DoctorReport, ms: number) => expect(r.elapsedMs).toBeLessThanOrEqual(ms);
+  // The 3 s target is printed, not asserted (no timed assertions); the hung server shows the deadline holds.
+  const print = (what: string, r: DoctorReport) => console.log(`doctor verdict for ${what}: ${r.elapsedMs} ms`);
 
   it('nothing listening: says so, with how to start the server and the port', async () => {
     const port = await closedPort();
@@ -117,14 +118,14 @@ describe('endpoints: the doctor says what is wrong', () => {
     expect(check(report, 'reach')).toMatchObject({ ok: false });
     // Saved all the same, as typed, so Test can be pressed once the server runs.
     expect(endpoint.baseUrl).toBe(`http://127.0.0.1:${port}`);
-    within(report, 3000);
+    print('a dead address', report);
   });
 
   it('an unknown host', async () => {
     const { report } = await add('http://no-such-host.invalid:8080');
     expect(report.problem).toMatchObject({ code: 'unavailable' });
     expect(report.problem!.message).toMatch(/^No host named no-such-host\.invalid was found — check the spelling/);
-    within(report, 3000);
+    print('an unknown host', report);
   });
 
   it('TLS: a self-signed certificate, and https to a plain-http server', async () => {
@@ -176,6 +177,21 @@ describe('endpoints: the doctor says what is wrong', () => {
     }
   });
 
+  it('a server that refuses tools: the chat still works, tools are marked off with its reason', async () => {
+    const server = await serve(startOpenAIServer('vllm'));
+    server.failWith(400, { body: { error: { message: '"auto" tool choice requires --enable-auto-tool-choice' } } });
+    const { report } = await add(server.url);
+    expect(report.ok).toBe(true);
+    expect(check(report, 'tools')).toEqual({
+      name: 'tools',
+      ok: false,
+      detail:
+        'Refused a request offering tools — keep tools off in its chats. The server said: "auto" tool choice requires --enable-auto-tool-choice',
+    });
+    const chats = server.requestsTo('/v1/chat/completions').map((r) => 'tools' in (r.body as object));
+    expect(chats).toEqual([true, false]);
+  });
+
   it('404 on a wrong path, after trying it with and without /v1', async () => {
     const server = await serve(startOpenAIServer('vllm'));
     const { report } = await add(`${server.url}/api`);
@@ -188,13 +204,13 @@ describe('endpoints: the doctor says what is wrong', () => {
     expect((await add(`${lm.url}/api`)).report.problem).toMatchObject({ code: 'not_found' });
   });
 
-  it('a hung server: timeout within the deadline', async () => {
+  it('a hung server: a timeout at the deadline', async () => {
     const server = await serve(startOpenAIServer('vllm'));
     server.fault('/', { hang: true });
     const { report } = await add(server.url);
     expect(report.problem).toMatchObject({ code: 'timeout' });
     expect(report.problem!.message).toMatch(/^No answer from 127\.0\.0\.1:\d+ within 3 s/);
-    within(report, 3500);
+    print('a hung server', report);
   });
 
   it('an HTML server, and one that loads no model', async () => {
@@ -250,6 +266,31 @@ describe('endpoints: the key goes to its endpoint only', () => {
     expect(moved.endpoint.keyOrigin).toBeUndefined();
     expect(auths(b)).not.toContain(`Bearer ${KEY}`);
     expect(auths(b).every((h) => h === null)).toBe(true);
+    // Removing a key on purpose: `apiKey: null`.
+    const keyed = await app!.client.call('endpoints.save', {
+      id: first.endpoint.id,
+      name: 'box',
+      preset: 'vllm',
+      baseUrl: a.url,
+      apiKey: KEY,
+    });
+    expect(keyed.endpoint.hasKey).toBe(true);
+    const cleared = await app!.client.call('endpoints.save', {
+      id: first.endpoint.id,
+      name: 'box',
+      preset: 'vllm',
+      baseUrl: a.url,
+      apiKey: null,
+    });
+    expect(cleared.endpoint.hasKey).toBe(false);
+    await app!.client.call('endpoints.save', {
+      id: first.endpoint.id,
+      name: 'box',
+      preset: 'vllm',
+      baseUrl: a.url,
+      apiKey: KEY,
+    });
+    await app!.client.call('endpoints.save', { id: first.endpoint.id, name: 'box', preset: 'vllm', baseUrl: b.url });
     // Moving back does not bring the key back: it has to be entered again.
     const back = await app!.client.call('endpoints.save', {
       id: first.endpoint.id,

@@ -259,7 +259,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
       ok: probe.toolsAccepted,
       detail: probe.toolsAccepted
         ? 'Accepts tool definitions.'
-        : `Refused a request with tools${probe.toolsRefusal ? `: "${probe.toolsRefusal}"` : ''} — tools stay off for this endpoint.`,
+        : `Refused a request offering tools — keep tools off in its chats.${probe.toolsRefusal ? ` The server said: ${probe.toolsRefusal}` : ''}`,
     });
     checks.push({
       name: 'reasoning',
