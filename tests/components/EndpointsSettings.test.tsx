@@ -49,7 +49,7 @@ async function shown(endpoints: Endpoint[]) {
 
 beforeEach(() => {
   main.reset();
-  useEndpoints.setState({ list: undefined, error: undefined });
+  useEndpoints.setState({ list: undefined, error: undefined, listing: false });
 });
 afterEach(cleanup);
 

@@ -4,6 +4,7 @@ import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { useSettings } from '../store/settings';
+import { useEndpointList } from './endpoints';
 
 /**
  * The tool sources a conversation can turn on (the web tools and each MCP server). While `watching` and a server
@@ -51,13 +52,20 @@ export const chatInfo = {
 
 /**
  * Why a conversation cannot be answered as it stands, said before sending (main refuses with the same words): a
- * model its engine cannot use, or a router that would get no Hugging Face token. `inSettings`: the fix is on the
- * Settings page (else in the conversation's own settings).
+ * model its engine cannot use, a router that would get no Hugging Face token, or an endpoint since removed.
+ * `inSettings`: the fix is on the Settings page (else in the conversation's own settings).
  */
 export function useSendBlock(
-  meta: Pick<ConversationMeta, 'backend' | 'model'>,
+  meta: Pick<ConversationMeta, 'backend' | 'model' | 'endpoint'>,
 ): { message: string; inSettings: boolean } | undefined {
   const view = useSettings((s) => s.view);
+  const endpoints = useEndpointList(meta.backend === 'endpoint');
+  if (meta.backend === 'endpoint' && endpoints && !endpoints.some((e) => e.id === meta.endpoint))
+    return {
+      message:
+        'The endpoint this conversation used was removed: choose another engine in its Settings, or add the server again under Settings → Endpoints.',
+      inSettings: false,
+    };
   const mismatch = modelMismatch(meta.backend, meta.model);
   if (mismatch) return { message: mismatch, inSettings: false };
   const key = meta.backend === 'provider' ? routerKey(view) : undefined;

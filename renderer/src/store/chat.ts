@@ -8,6 +8,7 @@ import { api } from '../api';
 import { mergeList } from './chat-list';
 import { runningChatModel, upsert, view } from './chat-view';
 import { LiveText, live, liveText } from './live-text';
+import { useEndpoints } from './endpoints';
 import { useSettings } from './settings';
 
 export { LiveText, liveText } from './live-text';
@@ -333,10 +334,13 @@ export const useChat = create<ChatState>((set, get) => {
       // The open conversation's model, else the one used last, else one Ollama has loaded (it answers at once): one
       // that can answer, its model fitting its engine and, on the router, a Hugging Face token there.
       const key = routerKey(useSettings.getState().view);
+      // An endpoint only while it is still there (the list is read in Settings and by the chat's engine choice).
+      const endpoints = useEndpoints.getState().list;
       const usable = (m: ConversationMeta | undefined): m is ConversationMeta =>
         !!m?.model &&
         !modelMismatch(m.backend, m.model) &&
-        (m.backend !== 'provider' || (key !== 'missing' && key !== 'withheld'));
+        (m.backend !== 'provider' || (key !== 'missing' && key !== 'withheld')) &&
+        (m.backend !== 'endpoint' || !!endpoints?.some((e) => e.id === m.endpoint));
       const open = get().currentId ? get().convs[get().currentId!]?.meta : undefined;
       const cur =
         (usable(open) ? open : undefined) ??
@@ -344,6 +348,7 @@ export const useChat = create<ChatState>((set, get) => {
         (await runningChatModel());
       const meta = await api.call('chat.create', {
         ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),
+        ...(cur?.backend === 'endpoint' && 'endpoint' in cur ? { endpoint: cur.endpoint } : {}),
         ...init,
       } as never);
       refreshMeta(meta);

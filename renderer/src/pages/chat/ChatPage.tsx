@@ -6,6 +6,7 @@ import { chatFiles, chatInfo, useSendBlock } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { CodePane } from './CodePane';
+import { useEngineName } from './EngineName';
 import { ConversationSettings } from './ConversationSettings';
 import type { MessageActions } from './Message';
 import type { ToolAnswer } from './ToolMessage';
@@ -145,6 +146,7 @@ function Thread({ id }: { id: string }) {
   const [capabilities, setCapabilities] = useState<string[]>([]);
   const [copied, setCopied] = useState<string>();
   const meta = conv?.meta ?? listMeta;
+  const engine = useEngineName(meta ?? { backend: 'ollama', provider: 'auto' });
 
   useEffect(() => {
     if (!meta?.model) return setCapabilities([]);
@@ -156,7 +158,7 @@ function Thread({ id }: { id: string }) {
     return () => {
       live = false;
     };
-  }, [id, meta?.model, meta?.backend]);
+  }, [id, meta?.model, meta?.backend, meta?.endpoint]);
 
   useEffect(() => {
     if (meta && !meta.model) setShowSettings(true);
@@ -212,9 +214,7 @@ function Thread({ id }: { id: string }) {
       <header className="thread-head">
         <div className="thread-title">
           <h2 data-testid="thread-title">{meta.title}</h2>
-          <span className="muted small">
-            {`${meta.backend === 'ollama' ? 'Ollama' : `HF router · ${meta.provider}`} · ${meta.model || 'no model'}`}
-          </span>
+          <span className="muted small">{`${engine.name} · ${meta.model || 'no model'}`}</span>
         </div>
         <button className="btn btn-ghost" aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
           Settings
@@ -245,9 +245,7 @@ function Thread({ id }: { id: string }) {
       {conv.messages.length === 0 ? (
         <div className="thread-empty">
           <Empty title={meta.model ? `Start chatting with ${meta.model}` : 'Choose a model to start'}>
-            {meta.backend === 'ollama'
-              ? 'Replies come from your local Ollama server.'
-              : 'Replies come from a hosted model through the Hugging Face inference router.'}
+            {engine.where}
           </Empty>
         </div>
       ) : (
@@ -333,7 +331,8 @@ export function ChatPage() {
                 </button>
               }
             >
-              Chat with a model pulled into Ollama, or with a hosted model through the Hugging Face inference router.
+              Chat with a model pulled into Ollama, with a hosted model through the Hugging Face inference router, or
+              with a server added under Settings → Endpoints (llama.cpp, LM Studio, vLLM…).
             </Empty>
           )}
         </div>

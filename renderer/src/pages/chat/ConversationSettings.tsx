@@ -1,11 +1,82 @@
 import { useEffect, useState } from 'react';
 import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
+import type { Endpoint, EndpointModel } from '@shared/contract/endpoints';
 import type { AppErrorShape } from '@shared/errors';
 import { isHubRepoId, modelMismatch, modelOnSwitch } from '@shared/chat-model';
 import { hubModelDetails } from '../../hooks/catalogue';
 import { chatInfo } from '../../hooks/chat';
+import { useEndpointList, useEndpointModels, type EndpointModels } from '../../hooks/endpoints';
+import { endpointLabel } from '../../lib/endpoint-presets';
 import { useChat } from '../../store/chat';
+import { useRoute } from '../../store/route';
+import { catalogueHref } from '../catalogue/links';
 import { ToolSourcesPicker } from './ToolSourcesPicker';
+
+const fmt = (n: number) => n.toLocaleString();
+
+/** An endpoint's models a chat can use: an embedding model (LM Studio lists them beside the rest) cannot answer. */
+const chatModels = (lists: EndpointModels | undefined): EndpointModel[] =>
+  lists && 'models' in lists ? lists.models.filter((m) => m.type !== 'embeddings') : [];
+
+/**
+ * The model picker's option values: an Ollama model by its name, an endpoint's as `<endpoint id> <model id>` (no
+ * Ollama name holds a space), so one select lists every local engine's models, grouped by engine.
+ */
+const optionValue = (endpoint: string, model: string) => `${endpoint} ${model}`;
+function parseOption(value: string): { endpoint?: string; model: string } {
+  const m = /^(e_[a-z0-9]+) ([^]+)$/.exec(value);
+  return m ? { endpoint: m[1], model: m[2] } : { model: value };
+}
+
+function EndpointOptions({ endpoint, lists }: { endpoint: Endpoint; lists: EndpointModels | undefined }) {
+  const models = chatModels(lists);
+  return (
+    <optgroup label={endpointLabel(endpoint)}>
+      {!lists ? (
+        <option disabled value={`${endpoint.id} …`}>
+          Listing models…
+        </option>
+      ) : 'error' in lists ? (
+        <option disabled value={`${endpoint.id} !`}>
+          Not answering: {lists.error.message}
+        </option>
+      ) : models.length === 0 ? (
+        <option disabled value={`${endpoint.id} -`}>
+          Serves no chat model
+        </option>
+      ) : (
+        models.map((m) => (
+          <option key={m.id} value={optionValue(endpoint.id, m.id)}>
+            {m.id}
+            {m.contextLength ? ` (${fmt(m.contextLength)}-token context)` : ''}
+            {m.loaded === false ? ' · not loaded' : ''}
+          </option>
+        ))
+      )}
+    </optgroup>
+  );
+}
+
+/** What the endpoint says of the chosen model: the context it runs with, and its Hub page when the id names one. */
+function EndpointModelInfo({ model }: { model: EndpointModel }) {
+  if (!model.contextLength && !model.hubRepo) return null;
+  return (
+    <p className="help endpoint-model-info" data-testid="endpoint-model-info">
+      {model.contextLength && (
+        <>
+          Context: {fmt(model.contextLength)} tokens
+          {model.trainedContext && model.trainedContext !== model.contextLength
+            ? ` (the model was trained with ${fmt(model.trainedContext)})`
+            : ''}
+          .{' '}
+        </>
+      )}
+      {model.hubRepo && (
+        <a href={catalogueHref('model', model.hubRepo)}>{model.hubRepo} on the Hub: its page and whether it fits</a>
+      )}
+    </p>
+  );
+}
 
 function NumberField({
   label,
@@ -51,8 +122,15 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
   const [system, setSystem] = useState(meta.system);
   useEffect(() => setSystem(meta.system), [meta.id, meta.system]);
 
+  const endpoints = useEndpointList();
+  // Asked on every engine: switching to an endpoint can then keep the model, or take the one it serves.
+  const endpointLists = useEndpointModels((endpoints ?? []).map((e) => e.id));
+  const go = useRoute((s) => s.go);
+
+  // Ollama's models are listed beside the endpoints' whenever the picker shows (not on the router).
+  const local = meta.backend !== 'provider';
   useEffect(() => {
-    if (meta.backend !== 'ollama') return;
+    if (!local) return;
     let live = true;
     chatInfo
       .models()
@@ -61,7 +139,7 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
     return () => {
       live = false;
     };
-  }, [meta.backend]);
+  }, [local]);
 
   useEffect(() => {
     if (meta.backend !== 'provider' || !isHubRepoId(meta.model)) return setProviders([]);
@@ -85,37 +163,80 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
   const tools = capabilities.includes('tools');
   // A conversation saved before engines and models were matched can still hold an Ollama tag on the router.
   const mismatch = modelMismatch(meta.backend, meta.model);
+  const onEndpoint = meta.backend === 'endpoint';
+  const endpointGone = onEndpoint && !!endpoints && !endpoints.some((e) => e.id === meta.endpoint);
+  const current = onEndpoint
+    ? chatModels(endpointLists[meta.endpoint ?? '']).find((m) => m.id === meta.model)
+    : undefined;
+
+  /** An endpoint keeps the model when it serves it too, or takes the one it serves (llama-server runs one). */
+  const toEndpoint = (e: Endpoint, model?: string) => {
+    const served = chatModels(endpointLists[e.id]);
+    const keep =
+      model ?? (served.some((m) => m.id === meta.model) ? meta.model : served.length === 1 ? served[0].id : '');
+    void save({ backend: 'endpoint', endpoint: e.id, model: keep });
+  };
+  const pick = (value: string) => {
+    const { endpoint, model } = parseOption(value);
+    const e = endpoint && endpoints?.find((x) => x.id === endpoint);
+    if (e) return e.id === meta.endpoint && onEndpoint ? void save({ model }) : toEndpoint(e, model);
+    void save(meta.backend === 'ollama' ? { model } : { backend: 'ollama', model });
+  };
+  const selected = onEndpoint && meta.model ? optionValue(meta.endpoint ?? '', meta.model) : meta.model;
+  const listed = !meta.model || (onEndpoint ? !!current : models.includes(meta.model));
+  const engines = [
+    {
+      key: 'ollama',
+      label: 'Ollama',
+      on: meta.backend === 'ollama',
+      choose: () => save({ backend: 'ollama', model: modelOnSwitch('ollama', meta.model) }),
+    },
+    {
+      key: 'provider',
+      label: 'HF router',
+      on: meta.backend === 'provider',
+      choose: () => save({ backend: 'provider', model: modelOnSwitch('provider', meta.model) }),
+    },
+    ...(endpoints ?? []).map((e) => ({
+      key: e.id,
+      label: endpointLabel(e),
+      on: onEndpoint && meta.endpoint === e.id,
+      choose: () => toEndpoint(e),
+    })),
+  ];
 
   return (
     <div className="conv-settings" data-testid="conv-settings">
       <div className="conv-settings-row">
-        <div className="segmented" role="radiogroup" aria-label="Backend">
-          {(['ollama', 'provider'] as const).map((b) => (
+        <div className="segmented segmented-wrap" role="radiogroup" aria-label="Backend">
+          {engines.map((b) => (
             <button
-              key={b}
+              key={b.key}
               role="radio"
-              aria-checked={meta.backend === b}
-              className={meta.backend === b ? 'on' : ''}
+              aria-checked={b.on}
+              className={b.on ? 'on' : ''}
               // The model goes along only if the other engine can use it; otherwise it is chosen there.
-              onClick={() => b !== meta.backend && void save({ backend: b, model: modelOnSwitch(b, meta.model) })}
+              onClick={() => !b.on && void b.choose()}
             >
-              {b === 'ollama' ? 'Ollama' : 'HF router'}
+              {b.label}
             </button>
           ))}
         </div>
-        {meta.backend === 'ollama' ? (
-          <select
-            aria-label="Model"
-            value={meta.model}
-            onChange={(e) => void save({ model: e.target.value })}
-            data-testid="model-select"
-          >
+        {meta.backend !== 'provider' ? (
+          <select aria-label="Model" value={selected} onChange={(e) => pick(e.target.value)} data-testid="model-select">
             <option value="">Choose a model…</option>
-            {meta.model && !models.includes(meta.model) && <option value={meta.model}>{meta.model}</option>}
-            {models.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
+            {!listed && <option value={selected}>{meta.model}</option>}
+            {models.length > 0 && (
+              <optgroup label="Ollama">
+                {models.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+            {(endpoints ?? []).map((e) => (
+              <EndpointOptions key={e.id} endpoint={e} lists={endpointLists[e.id]} />
             ))}
           </select>
         ) : (
@@ -156,6 +277,16 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
           Think
         </label>
       </div>
+      {current && <EndpointModelInfo model={current} />}
+      {endpointGone && (
+        <p className="field-error" role="alert" data-testid="endpoint-gone">
+          The endpoint this conversation used was removed. Choose another engine above, or add the server again under
+          Settings → Endpoints.{' '}
+          <button className="btn btn-xs" onClick={() => go('settings')}>
+            Open Settings
+          </button>
+        </p>
+      )}
       <label className="param param-wide">
         <span>System prompt</span>
         <textarea
