@@ -29,6 +29,7 @@ export function createHandlers(s: Services): Handlers {
     },
     'secrets.keepWithoutKeyring': ({ keep }) => {
       s.secrets.setKeepWithoutKeyring(keep);
+      s.endpoints.storageChanged();
       s.log.info('secret storage without keyring', { keep });
       return s.settings.view();
     },

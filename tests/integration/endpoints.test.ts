@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -362,6 +362,44 @@ describe('endpoints: the key goes to its endpoint only', () => {
       app = undefined;
       web.remove();
     } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe("endpoints: keys without a keyring follow the user's choice, as the other secrets do", () => {
+  /** safeStorage on Linux without a keyring: a fixed key, and it says so. */
+  const basicText: Cipher = {
+    available: () => true,
+    encrypt: (s) => Buffer.from(s, 'utf8').map((b) => b ^ 0x21),
+    decrypt: (d) => Buffer.from(d.map((b) => b ^ 0x21)).toString('utf8'),
+    backend: () => 'basic_text',
+  };
+
+  it('session only until the user opts in; on disk after; off disk again when they opt out', async () => {
+    const server = await serve(startOpenAIServer('vllm', { apiKey: KEY }));
+    const dir = tempDir();
+    const keysFile = join(dir.path, 'endpoint-keys.json');
+    try {
+      app = await startTestApp({ dataDir: dir.path, cipher: basicText });
+      const { endpoint } = await add(server.url, { apiKey: KEY });
+      expect(existsSync(keysFile)).toBe(false);
+      await app.client.call('secrets.keepWithoutKeyring', { keep: true });
+      expect(existsSync(keysFile)).toBe(true);
+      expect(readFileSync(keysFile, 'utf8')).not.toContain(KEY);
+      await app.close();
+      app = await startTestApp({ dataDir: dir.path, cipher: basicText });
+      expect((await app.client.call('endpoints.list', {})).endpoints[0]).toMatchObject({
+        id: endpoint.id,
+        hasKey: true,
+      });
+      await app.client.call('secrets.keepWithoutKeyring', { keep: false });
+      expect(existsSync(keysFile)).toBe(false);
+      // Still held for this session.
+      expect((await app.client.call('endpoints.test', { id: endpoint.id })).ok).toBe(true);
+    } finally {
+      await app?.close();
+      app = undefined;
       dir.remove();
     }
   });

@@ -188,6 +188,11 @@ export class EndpointsService implements EndpointPort {
     };
   }
 
+  /** The user chose whether secrets stay on disk without a keyring: endpoint keys follow (written, or removed). */
+  storageChanged(): void {
+    this.opts.store.saveKeys();
+  }
+
   /** Every endpoint key, for the masked-secrets list (an upstream that echoes one cannot show it to the page). */
   secrets(): string[] {
     return [...this.fromEnv, ...this.opts.store.list()].flatMap((e) => (e.key ? [e.key.value] : []));

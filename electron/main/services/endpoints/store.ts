@@ -96,9 +96,14 @@ export class EndpointStore {
   }
 
   private save(): void {
-    const { file, keysFile, cipher } = this.opts;
     const endpoints = this.list().map(({ id, name, preset, baseUrl }) => ({ id, name, preset, baseUrl }));
-    writeFileAtomic(file, JSON.stringify({ endpoints }, null, 2));
+    writeFileAtomic(this.opts.file, JSON.stringify({ endpoints }, null, 2));
+    this.saveKeys();
+  }
+
+  /** Writes the keys where they may be kept now: after the user changed whether secrets stay without a keyring too. */
+  saveKeys(): void {
+    const { keysFile, cipher } = this.opts;
     if (!cipher || !this.opts.persistent()) {
       // Keys are for this session only: none may stay on disk from when they could persist.
       if (existsSync(keysFile)) rmSync(keysFile, { force: true });
