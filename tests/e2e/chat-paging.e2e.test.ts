@@ -59,10 +59,13 @@ describe('a long conversation list and the router without a token (web mode, Chr
 
   it('the sidebar shows the first 100 conversations and reads the rest as it scrolls, each once', async () => {
     await page.evaluate(() => (location.hash = '#/chat'));
+    // The page's code and its first answer may take a while on a busy machine: wait for the row, then count.
+    await items().nth(99).waitFor();
     await expect.poll(() => items().count()).toBe(100);
     await page.getByTestId('conv-list-end').waitFor();
     for (const shown of [200, N + 1]) {
       await page.locator('.conv-list').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await items().nth(shown - 1).waitFor();
       await expect.poll(() => items().count()).toBe(shown);
     }
     expect(await page.getByTestId('conv-list-end').count()).toBe(0);
