@@ -430,9 +430,13 @@ describe('endpoints: HUBDESK_ENDPOINTS', () => {
       },
     ]);
     const id = endpoints[0].id;
+    // The model picker's listing finds the /v1 the address lacks, and chats go there from then on.
+    const { models } = await app.client.call('endpoints.models', { id });
+    expect(models.map((m) => m.id)).toEqual(['Qwen/Qwen3-8B']);
+    expect((await app.client.call('endpoints.list', {})).endpoints[0].baseUrl).toBe(`${server.url}/v1`);
+    expect(app.services.endpoints.connection(id)!.baseUrl).toBe(`${server.url}/v1`);
     const report = await app.client.call('endpoints.test', { id });
     expect(report.ok).toBe(true);
-    expect((await app.client.call('endpoints.list', {})).endpoints[0].baseUrl).toBe(`${server.url}/v1`);
     for (const attempt of [
       () => app!.client.call('endpoints.save', { id, name: 'x', preset: 'vllm', baseUrl: server.url }),
       () => app!.client.call('endpoints.remove', { id }),

@@ -17,7 +17,7 @@ export interface DoctorInput {
 }
 
 /** Where the OpenAI API may be for an address as typed: with `/v1` first (the usual place), then without. */
-function baseCandidates(typed: string): string[] {
+export function baseCandidates(typed: string): string[] {
   const { href } = parseEndpoint(typed, 'Endpoint address');
   // A pasted full URL (…/v1/models, …/v1/chat/completions) stands for its base.
   const base = href.replace(/\/(chat\/completions|models)$/i, '');
@@ -64,7 +64,7 @@ function worst(found: Listing[], hasKey: boolean, typed: string): AppError {
   const other = status ?? found.find((l) => l.kind === 'status');
   if (other?.kind === 'status') return statusProblem(other.status, `${other.base}/models`, other.body, hasKey);
   const odd = found.find((l) => l.kind === 'not-openai');
-  const { host } = new URL(typed);
+  const { host, origin } = new URL(typed);
   if (odd?.kind === 'not-openai')
     return new AppError(
       'upstream',
@@ -73,9 +73,28 @@ function worst(found: Listing[], hasKey: boolean, typed: string): AppError {
   const tried = found.map((l) => `${l.base}/models`).join(' nor ');
   return new AppError(
     'not_found',
-    `Neither ${tried} exists (404) — the OpenAI API is usually under /v1 (e.g. http://${host}/v1); check the path in the address.`,
+    `Neither ${tried} exists (404) — the OpenAI API is usually under /v1 (e.g. ${origin}/v1); check the path in the address.`,
     { status: 404 },
   );
+}
+
+/**
+ * `GET <base>/models` at each candidate base in turn: the first OpenAI-shaped answer, or what is wrong with them all.
+ * Network failures throw (every candidate is on the same origin).
+ */
+export async function locate(
+  candidates: string[],
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+  hasKey: boolean,
+): Promise<{ base: string; entries: Record<string, unknown>[] } | { problem: AppError }> {
+  const found: Listing[] = [];
+  for (const base of candidates) {
+    const l = await listing(base, fetchFn, signal);
+    if (l.kind === 'ok') return l;
+    found.push(l);
+  }
+  return { problem: worst(found, hasKey, candidates[0]) };
 }
 
 interface ChatProbe {
@@ -171,11 +190,6 @@ async function oneToken(
       probe.toolsRefusal = serverMessage(json);
       continue;
     }
-    if (res.status === 404 && !json && /^\s*</.test(text))
-      return {
-        probe,
-        problem: new AppError('upstream', `${base}/chat/completions is not served (404 with an HTML page).`),
-      };
     return { probe, problem: statusProblem(res.status, `${base}/chat/completions`, json ?? text, input.hasKey) };
   }
   return { probe };
@@ -213,22 +227,12 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
 
   let current = typed;
   try {
-    const found: Listing[] = [];
-    let ok: Extract<Listing, { kind: 'ok' }> | undefined;
-    for (const base of baseCandidates(input.baseUrl)) {
-      current = base;
-      const l = await listing(base, input.fetch, deadline.signal);
-      if (l.kind === 'ok') {
-        ok = l;
-        break;
-      }
-      found.push(l);
-    }
+    const found = await locate(baseCandidates(input.baseUrl), input.fetch, deadline.signal, input.hasKey);
     const { host } = new URL(typed);
     checks.push({ name: 'reach', ok: true, detail: `${host} answers.` });
-    if (!ok) return fail('models', worst(found, input.hasKey, typed));
-    const base = ok.base;
-    const models = await describeModels(ok.entries, { baseUrl: base, fetch: input.fetch }, deadline.signal);
+    if ('problem' in found) return fail('models', found.problem);
+    const base = found.base;
+    const models = await describeModels(found.entries, { baseUrl: base, fetch: input.fetch }, deadline.signal);
     const model = pickModel(models);
     if (!model)
       return fail(

@@ -4,10 +4,10 @@ import type { Logger } from '../log';
 import type { EndpointConnection, EndpointPort } from '../engines/endpoint-port';
 import { keyedFetch } from '../net/bound-fetch';
 import { parseEndpoint } from '../net/endpoints';
-import { runDoctor } from './doctor';
+import { baseCandidates, locate, runDoctor } from './doctor';
 import { envEndpoints } from './env';
-import { describeModels, modelEntries } from './models';
-import { networkProblem, statusProblem } from './problems';
+import { describeModels } from './models';
+import { networkProblem } from './problems';
 import type { EndpointStore, StoredEndpoint } from './store';
 
 interface EndpointsOptions {
@@ -145,35 +145,28 @@ export class EndpointsService implements EndpointPort {
     return report;
   }
 
-  /** The endpoint's models from `/models`, with the context length the server reports for each. */
+  /**
+   * The endpoint's models from `/models`, with the context length the server reports for each. An address that
+   * answers only with `/v1` added or dropped (one set in HUBDESK_ENDPOINTS, or a server that moved) is corrected.
+   */
   async models(id: string): Promise<{ models: EndpointModel[] }> {
-    const { e } = this.need(id);
-    const conn = this.connection(id)!;
+    const found = this.need(id);
+    const { e } = found;
     const ms = this.opts.modelsTimeoutMs ?? 10_000;
     const signal = AbortSignal.timeout(ms);
-    const url = `${conn.baseUrl}/models`;
+    const fetchFn = this.fetchFor(() => this.find(id)?.e.key);
+    const candidates = [e.baseUrl, ...baseCandidates(e.baseUrl).filter((c) => c !== e.baseUrl)];
     try {
-      const res = await conn.fetch(url, { signal, headers: { accept: 'application/json' } });
-      if (!res.ok) {
-        const text = await res.text();
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // The status says enough.
-        }
-        throw statusProblem(res.status, url, body, !!e.key);
+      const listed = await locate(candidates, fetchFn, signal, !!e.key);
+      if ('problem' in listed) throw listed.problem;
+      if (listed.base !== e.baseUrl) {
+        e.baseUrl = listed.base;
+        if (!found.env) this.opts.store.put(e);
       }
-      const entries = modelEntries(await res.json().catch(() => undefined));
-      if (!entries)
-        throw new AppError(
-          'upstream',
-          `${new URL(url).host} did not answer ${url} with a model list — press Test in Settings → Endpoints to find out why.`,
-        );
-      return { models: await describeModels(entries, conn, signal) };
+      return { models: await describeModels(listed.entries, { baseUrl: listed.base, fetch: fetchFn }, signal) };
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw networkProblem(err, url, e.preset, { signal, ms });
+      throw networkProblem(err, e.baseUrl, e.preset, { signal, ms });
     }
   }
 
