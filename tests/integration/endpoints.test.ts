@@ -8,7 +8,7 @@ import type { DoctorReport } from '@shared/contract/endpoints';
 import { AppError } from '@shared/errors';
 import type { Cipher } from '../../electron/main/services/secrets';
 import { startHtmlServer, startOpenAIServer, type OpenAIFlavor } from '../fixtures/openai-server';
-import type { FixtureServer } from '../fixtures/http-fixture';
+import { FixtureServer, json } from '../fixtures/http-fixture';
 import { closedPort } from '../helpers/ports';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
@@ -223,6 +223,24 @@ describe('endpoints: the doctor says what is wrong', () => {
     expect((await add(empty.url)).report.problem!.message).toMatch(/serves no chat model — load one/);
     const loading = await serve(startOpenAIServer('llama.cpp', { loading: true }));
     expect((await add(loading.url)).report.problem!.message).toMatch(/not ready \(503\), likely still loading/);
+  });
+
+  it('JSON that is not a model list, and a chat answered with something that is not an OpenAI reply', async () => {
+    const noList = await serve(new FixtureServer(({ res }) => json(res, 200, { status: 'ok' })).start());
+    expect((await add(noList.url)).report.problem!.message).toMatch(
+      /not as an OpenAI-compatible server \(it sent JSON without a model list \(`data`\) for/,
+    );
+    const oddChat = await serve(
+      new FixtureServer(({ req, res }) => {
+        if (req.method === 'GET') return json(res, 200, { object: 'list', data: [{ id: 'm', object: 'model' }] });
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html><body>Login</body></html>');
+      }).start(),
+    );
+    const { report } = await add(oddChat.url);
+    expect(report.ok).toBe(false);
+    expect(check(report, 'chat')).toMatchObject({ ok: false });
+    expect(report.problem!.message).toMatch(/answered the chat with an HTML page, not an OpenAI reply/);
   });
 
   it('a malformed or refused address is refused before anything is saved', async () => {

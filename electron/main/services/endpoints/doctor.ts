@@ -116,10 +116,19 @@ const TOOL = {
 };
 
 /** Reads an SSE reply (or a whole JSON one) for what it shows of the server. */
-async function readReply(res: Response, probe: ChatProbe): Promise<AppError | undefined> {
+async function readReply(res: Response, base: string, probe: ChatProbe): Promise<AppError | undefined> {
   if (!/event-stream/i.test(res.headers.get('content-type') ?? '')) {
-    const { json } = await readBody(res);
-    probe.usage = !!(json as { usage?: unknown } | undefined)?.usage;
+    // Answered whole (the stream was not honoured): still an OpenAI reply if it has `choices`.
+    const { json, text } = await readBody(res);
+    const reply = json as { choices?: unknown; usage?: unknown } | undefined;
+    if (!Array.isArray(reply?.choices)) {
+      const what = /^\s*</.test(text) ? 'an HTML page' : json !== undefined ? 'JSON without `choices`' : 'plain text';
+      return new AppError(
+        'upstream',
+        `${new URL(base).host} answered the chat with ${what}, not an OpenAI reply — check the address points at the model server's API.`,
+      );
+    }
+    probe.usage = !!reply?.usage;
     return undefined;
   }
   probe.streamed = true;
@@ -183,7 +192,7 @@ async function oneToken(
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify(body),
     });
-    if (res.ok) return { probe, problem: await readReply(res, probe) };
+    if (res.ok) return { probe, problem: await readReply(res, base, probe) };
     const { json, text } = await readBody(res);
     if (withTools && res.status === 400) {
       probe.toolsAccepted = false;
