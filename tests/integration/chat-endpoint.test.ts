@@ -279,6 +279,19 @@ describe('chat with an OpenAI-compatible endpoint (llama.cpp, vLLM, LM Studio)',
     expect(body).not.toHaveProperty('num_ctx');
   });
 
+  it('a server that refuses tools says to turn them off (llama.cpp without --jinja)', async () => {
+    const conv = await newConv('llama.cpp', { toolSources: ['fixture'] });
+    servers['llama.cpp'].failWith(500, {
+      body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } },
+    });
+    const { error } = await send(conv.id, 'add');
+    expect(error!.code).toBe('upstream');
+    expect(error!.message).toMatch(
+      /^My llama\.cpp failed \(HTTP 500 \(tools param requires --jinja flag\)\).*turn this conversation's tools off/,
+    );
+    expect(servers['llama.cpp'].requestsTo(CHAT)).toHaveLength(1);
+  });
+
   it('a redirect to another origin carries no key: the chat request there has no Authorization', async () => {
     const keyed = await startOpenAIServer('llama.cpp', { apiKey: 'sk-moved-secret-4321' });
     const elsewhere = await startOpenAIServer('llama.cpp');
