@@ -85,6 +85,14 @@ describe('endpoints: adding a server by its address', () => {
     expect(models.find((m) => m.id === 'text-embedding-x')).toMatchObject({ type: 'embeddings' });
   });
 
+  it('a long model list (OpenRouter sends over a megabyte) is read whole', async () => {
+    const models = Array.from({ length: 400 }, (_, i) => ({ id: `org/model-${i}`, contextLength: 8192 }));
+    const server = await serve(startOpenAIServer('vllm', { models }));
+    const { endpoint, report } = await add(server.url);
+    expect(report).toMatchObject({ ok: true, models: 400 });
+    expect((await app!.client.call('endpoints.models', { id: endpoint.id })).models).toHaveLength(400);
+  });
+
   it('llama.cpp builds without meta.n_ctx: the context length comes from /props', async () => {
     const server = await serve(startOpenAIServer('llama.cpp'));
     const { endpoint } = await add(server.url, { preset: 'llama.cpp' });

@@ -30,10 +30,12 @@ type Listing =
   | { kind: 'missing'; base: string }
   | { kind: 'not-openai'; base: string; what: string };
 
+/** A body as JSON when it is (whole: OpenRouter's model list is over a megabyte), and the start of its text. */
 async function readBody(res: Response): Promise<{ json?: unknown; text: string }> {
-  const text = (await res.text()).slice(0, 64 * 1024);
+  const whole = await res.text();
+  const text = whole.slice(0, 4096);
   try {
-    return { json: JSON.parse(text), text };
+    return { json: JSON.parse(whole), text };
   } catch {
     return { text };
   }
