@@ -200,6 +200,17 @@ describe('endpoints: the doctor says what is wrong', () => {
     expect(chats).toEqual([true, false]);
   });
 
+  it('llama.cpp without --jinja refuses tools with a 500: the doctor still passes, tools marked off', async () => {
+    const server = await serve(startOpenAIServer('llama.cpp'));
+    server.failWith(500, {
+      body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } },
+    });
+    const { report } = await add(server.url, { preset: 'llama.cpp' });
+    expect(report.ok).toBe(true);
+    expect(check(report, 'tools')).toMatchObject({ ok: false });
+    expect(check(report, 'tools')!.detail).toContain('tools param requires --jinja flag');
+  });
+
   it('404 on a wrong path, after trying it with and without /v1', async () => {
     const server = await serve(startOpenAIServer('vllm'));
     const { report } = await add(`${server.url}/api`);

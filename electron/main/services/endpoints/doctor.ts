@@ -171,7 +171,7 @@ async function readReply(res: Response, base: string, probe: ChatProbe): Promise
   }
 }
 
-/** A one-token streamed chat with a tool offered; when the tool is refused (a 400), once more without it. */
+/** A one-token streamed chat with a tool offered; when that is refused, once more without it. */
 async function oneToken(
   base: string,
   model: string,
@@ -196,7 +196,8 @@ async function oneToken(
     });
     if (res.ok) return { probe, problem: await readReply(res, base, probe) };
     const { json, text } = await readBody(res);
-    if (withTools && res.status === 400) {
+    // Any refusal but the key's may be the tools' (llama.cpp without --jinja answers 500): asked again without them.
+    if (withTools && res.status !== 401 && res.status !== 403) {
       probe.toolsAccepted = false;
       probe.toolsRefusal = serverMessage(json);
       continue;
