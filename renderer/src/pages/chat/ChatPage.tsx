@@ -214,7 +214,9 @@ function Thread({ id }: { id: string }) {
       <header className="thread-head">
         <div className="thread-title">
           <h2 data-testid="thread-title">{meta.title}</h2>
-          <span className="muted small">{`${engine.name} · ${meta.model || 'no model'}`}</span>
+          <span className="muted small thread-engine" title={engine.where}>
+            {`${engine.name} · ${meta.model || 'no model'}`}
+          </span>
         </div>
         <button className="btn btn-ghost" aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
           Settings

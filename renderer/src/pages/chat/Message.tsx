@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
 import { MarkdownBody, Thinking } from './MarkdownBody';
 import { ToolMessage, type ToolAnswer } from './ToolMessage';
@@ -75,7 +75,13 @@ function Figures({ m }: { m: ChatMessage }) {
   if (!parts.length) return null;
   return (
     <span className="msg-figures" data-testid="msg-figures" title={f.source && sourceTitle[f.source]}>
-      {parts.join(' · ')}
+      {/* Each figure whole on one line: a narrow reply wraps between them, never inside one. */}
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' · '}
+          <span className="msg-figure">{p}</span>
+        </Fragment>
+      ))}
       {f.source && <span className="msg-figures-source"> · {f.source}</span>}
     </span>
   );

@@ -11,13 +11,18 @@ const checkLabels: Record<DoctorReport['checks'][number]['name'], string> = {
   context: 'Context length',
 };
 
+/** The doctor's words, with `commands` in backticks set as code. */
+function Words({ text }: { text: string }) {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
+}
+
 /** What the endpoint doctor found: the problem first, in words to act on, then one line per check. */
 export function DoctorReportView({ report }: { report: DoctorReport }) {
   return (
     <div className={`doctor ${report.ok ? 'doctor-ok' : 'doctor-bad'}`} data-testid="doctor-report">
       {report.problem ? (
         <p className="doctor-problem" role="alert">
-          {report.problem.message}
+          <Words text={report.problem.message} />
         </p>
       ) : (
         <p className="doctor-verdict" role="status">
@@ -32,7 +37,16 @@ export function DoctorReportView({ report }: { report: DoctorReport }) {
               {c.ok ? '✓' : '✗'}
             </span>
             <span className="sr-only">{c.ok ? 'works: ' : 'fails: '}</span>
-            <strong>{checkLabels[c.name]}</strong> {c.detail}
+            <span>
+              <strong>{checkLabels[c.name]}</strong>
+              {/* The problem above already says it in full. */}
+              {c.detail !== report.problem?.message && (
+                <>
+                  {' '}
+                  <Words text={c.detail} />
+                </>
+              )}
+            </span>
           </li>
         ))}
       </ul>

@@ -57,18 +57,16 @@ function EndpointRow({
         {env && <span className="badge badge-warn">from HUBDESK_ENDPOINTS</span>}
       </div>
       <p className="endpoint-url">
-        <code>{e.baseUrl}</code>
-      </p>
-      <p className="help endpoint-key">
+        <code>{e.baseUrl}</code>{' '}
         {e.hasKey ? (
-          <>
+          <span className="endpoint-key">
             <span className="badge badge-ok">key set</span> goes to <code>{e.keyOrigin}</code> only
-          </>
+          </span>
         ) : (
           <span className="badge">no key</span>
         )}
-        {env && ' · Set in the environment when HubDesk started: change it there.'}
       </p>
+      {env && <p className="help">Set in the environment when HubDesk started: change it there.</p>}
       {editing ? (
         <EndpointForm
           endpoint={e}
