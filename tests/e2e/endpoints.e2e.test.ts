@@ -1,15 +1,20 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { mcpConfigText, stdioEntry } from '../fixtures/mcp-fixture';
 import { startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { startOpenAIServer, type OpenAIServerFixture } from '../fixtures/openai-server';
 import { words } from '../fixtures/router';
+import { tempDir } from '../helpers/app';
 import { closedPort } from '../helpers/ports';
 import { axeViolations } from './a11y';
 import { openApp, screenshot, type WebApp } from './harness';
 
 /**
  * An OpenAI-compatible server added by its address in Settings → Endpoints (the page is given nothing else), then
- * chatted with: the doctor's report, thinking, the speed under the reply, Stop; and a dead address's verdict.
+ * chatted with: the doctor's report, thinking, the speed under the reply, Stop, a tool call approved in the message;
+ * and a dead address's verdict.
  */
 describe('endpoints in Chromium against a llama-server fixture', () => {
   let llama: OpenAIServerFixture;
@@ -18,11 +23,17 @@ describe('endpoints in Chromium against a llama-server fixture', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  const dir = tempDir('hubdesk-e2e-endpoints-');
 
   beforeAll(async () => {
     llama = await startOpenAIServer('llama.cpp', {
       script: (req) => {
-        const last = String(req.messages?.at(-1)?.content ?? '');
+        const message = req.messages?.at(-1);
+        const last = String(message?.content ?? '');
+        // Asked to add, the model calls the MCP fixture's `add`; given its result, it answers with it.
+        if (message?.role === 'tool') return { content: words(`The tool answered ${last}.`) };
+        if (last.startsWith('add'))
+          return { content: [], tool_calls: [{ name: 'add', arguments: '{"a":2,"b":40}' }], argumentChunk: 4 };
         return last.startsWith('long')
           ? { content: Array.from({ length: 400 }, (_, i) => `word${i} `) }
           : {
@@ -32,13 +43,15 @@ describe('endpoints in Chromium against a llama-server fixture', () => {
       },
     });
     ollama = await startOllamaFixture({ models: [] });
-    ({ app, browser, page, errors } = await openApp({ env: { OLLAMA_HOST: ollama.url } }));
+    writeFileSync(join(dir.path, 'mcp.json'), mcpConfigText({ calc: stdioEntry() }));
+    ({ app, browser, page, errors } = await openApp({ env: { OLLAMA_HOST: ollama.url }, dataDir: dir.path }));
   });
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
     await llama?.stop();
     await ollama?.stop();
+    dir.remove();
   });
 
   /** Both widths, both themes: the screen must look finished in each. */
@@ -159,6 +172,30 @@ describe('endpoints in Chromium against a llama-server fixture', () => {
     expect(shown).toMatch(/^word0 word1 word2/);
     expect(shown).not.toContain('word399');
     await stopped.getByTestId('msg-stopped').waitFor();
+  });
+
+  it('a tool the model calls waits for approval in the message, runs, and the model answers with its result', async () => {
+    llama.chunkIntervalMs = 1;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('tool-picker').click();
+    const source = page.getByTestId('tool-source-calc');
+    await source.getByText(/add/).waitFor();
+    await source.getByRole('checkbox').check();
+    await page.getByTestId('tool-picker').getByText('Tools (1)').waitFor();
+    await page.getByTestId('tool-picker').click();
+    await page.getByRole('button', { name: 'Settings' }).click();
+
+    await page.getByTestId('send').waitFor();
+    await page.getByTestId('composer').fill('add 2 and 40');
+    await page.getByTestId('composer').press('Enter');
+    const card = page.getByTestId('msg-tool').last();
+    await card.getByText('waiting for your approval').waitFor();
+    // The arguments came in fragments; the card shows them whole.
+    expect(await card.getByLabel('Arguments of add').innerText()).toBe('{\n  "a": 2,\n  "b": 40\n}');
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await card.getByTestId('tool-result').getByText('42', { exact: true }).waitFor();
+    await assistant().last().getByText('The tool answered 42.').waitFor();
+    await shots('endpoints-chat-tools');
     expect(errors).toEqual([]);
   });
 });
