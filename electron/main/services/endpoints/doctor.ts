@@ -2,7 +2,7 @@ import type { DoctorReport, EndpointModel, EndpointPreset } from '@shared/contra
 import { AppError } from '@shared/errors';
 import { parseEndpoint } from '../net/endpoints';
 import { describeModels, modelEntries } from './models';
-import { networkProblem, serverMessage, statusProblem, type Deadline } from './problems';
+import { networkProblem, quotable, statusProblem, type Deadline } from './problems';
 
 type Check = DoctorReport['checks'][number];
 
@@ -50,7 +50,7 @@ async function listing(base: string, fetchFn: typeof fetch, signal: AbortSignal)
   const entries = modelEntries(json);
   if (entries) return { kind: 'ok', base, entries };
   // LM Studio answers a path it does not serve with 200 and an error body.
-  const said = serverMessage(json);
+  const said = quotable(json);
   if (said && /unexpected endpoint|not found/i.test(said)) return { kind: 'missing', base };
   const what = /^\s*</.test(text)
     ? 'an HTML page'
@@ -156,7 +156,7 @@ async function readReply(res: Response, base: string, probe: ChatProbe): Promise
         continue;
       }
       probe.frames++;
-      const said = serverMessage(chunk);
+      const said = quotable(chunk);
       if (chunk.error && said) {
         await reader.cancel();
         return new AppError('upstream', `The server failed while answering: "${said}"`);
@@ -199,7 +199,7 @@ async function oneToken(
     // Any refusal but the key's may be the tools' (llama.cpp without --jinja answers 500): asked again without them.
     if (withTools && res.status !== 401 && res.status !== 403) {
       probe.toolsAccepted = false;
-      probe.toolsRefusal = serverMessage(json);
+      probe.toolsRefusal = quotable(json);
       continue;
     }
     return { probe, problem: statusProblem(res.status, `${base}/chat/completions`, json ?? text, input.hasKey) };

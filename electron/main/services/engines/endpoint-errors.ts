@@ -1,23 +1,12 @@
 import { AppError, type ErrorCode } from '@shared/errors';
+import { networkCause } from '../http/network-cause';
+import { serverMessage } from '../http/server-message';
 import { TimeoutError } from '../http/timeout-fetch';
 import type { EndpointConnection } from './endpoint-port';
 import { OpenAIHttpError, StreamCut } from './openai-stream';
-import { detailOf } from './router-errors';
 
 const SETTINGS = 'Settings → Endpoints';
 
-/** The first system error code in an error's cause chain (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED…). */
-function systemCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 5 && cur; i++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-const TLS = /^(CERT_|ERR_TLS|ERR_SSL|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(VERIFY|GET)|EPROTO$)/;
 const CUT = /^terminated$|other side closed|socket hang up/i;
 
 /**
@@ -47,7 +36,7 @@ export function endpointError(
   if (e instanceof StreamCut) return lost();
   if (e instanceof OpenAIHttpError) {
     const { status, body } = e.httpResponse;
-    const detail = typeof body === 'string' && /^\s*</.test(body) ? undefined : detailOf(body);
+    const detail = typeof body === 'string' && /^\s*</.test(body) ? undefined : serverMessage(body);
     const why = detail ? ` (${detail})` : '';
     const tools = ctx.tools
       ? " The server may not support tool calling for this model (llama.cpp needs --jinja): turn this conversation's tools off, or start the server with tool support."
@@ -105,22 +94,23 @@ export function endpointError(
       );
     return make('upstream', `${name} answered HTTP ${status}${why}.`, status, detail);
   }
-  const code = systemCode(e);
+  const { kind, code } = networkCause(e);
   const message = (e as Error)?.message ?? String(e);
-  if (code === 'ECONNREFUSED')
+  if (kind === 'refused')
     return make(
       'unavailable',
       `Nothing is listening at ${baseUrl}: start the server, or check the address in ${SETTINGS}.`,
     );
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+  if (kind === 'unknown-host')
     return make('unavailable', `The host of ${baseUrl} is unknown: check the address of ${name} in ${SETTINGS}.`);
-  if (code && TLS.test(code))
+  if (kind === 'tls' || kind === 'not-https')
     return make(
       'unavailable',
       `The secure connection to ${baseUrl} failed (${code}): the server's certificate is not trusted, or it speaks plain http — check the address of ${name} in ${SETTINGS}.`,
     );
-  if (code === 'ECONNRESET' || CUT.test(message)) return lost();
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT')
+  // Before the codes below: a body cut off mid-reply is a lost connection, whatever its cause says.
+  if (kind === 'reset' || CUT.test(message)) return lost();
+  if (kind === 'unreachable' || kind === 'timeout')
     return make(
       'unavailable',
       `${baseUrl} cannot be reached (${code}): check the network and the address in ${SETTINGS}.`,

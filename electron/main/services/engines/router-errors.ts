@@ -1,5 +1,7 @@
 import { AppError, type ErrorCode } from '@shared/errors';
-import { TimeoutError, networkErrorCode } from '../http/timeout-fetch';
+import { networkErrorCode } from '../http/network-cause';
+import { serverMessage } from '../http/server-message';
+import { TimeoutError } from '../http/timeout-fetch';
 import { OpenAIHttpError } from './openai-stream';
 
 /** What the router's messages name: where the request went, and what it asked for. */
@@ -15,19 +17,6 @@ interface HttpErrorLike {
   name?: string;
   message?: string;
   httpResponse?: { status?: number; body?: unknown };
-}
-
-/** The server's own words in an error body (`{error}`, `{error:{message}}`, `{message}`, `{detail}` or text). */
-export function detailOf(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
-  const b = body as { error?: unknown; message?: unknown; detail?: unknown } | null;
-  if (!b || typeof b !== 'object') return undefined;
-  if (typeof b.error === 'string') return b.error;
-  const inner = b.error as { message?: unknown } | undefined;
-  if (inner && typeof inner.message === 'string') return inner.message;
-  if (typeof b.message === 'string') return b.message;
-  if (typeof b.detail === 'string') return b.detail;
-  return undefined;
 }
 
 export function httpStatusOf(e: unknown): number | undefined {
@@ -53,7 +42,7 @@ export function providerError(e: unknown, req: RouterRequestInfo): AppError {
     );
   const status = httpStatusOf(e);
   if (status !== undefined) {
-    const detail = detailOf(err.httpResponse?.body);
+    const detail = serverMessage(err.httpResponse?.body);
     const why = detail ? ` (${detail})` : '';
     const where = req.provider === 'auto' ? 'any provider' : `provider ${req.provider}`;
     const make = (code: ErrorCode, message: string) =>

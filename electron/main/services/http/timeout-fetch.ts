@@ -29,13 +29,5 @@ export function timeoutFetch(ms: number, base: typeof fetch = fetch): typeof fet
   };
 }
 
-/** The system-level reason a request could not connect (ECONNREFUSED, ENOTFOUND…), if any. */
-export function networkErrorCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && cur; i++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+// Read with the rest of a failed fetch's cause in network-cause.ts; re-exported for the services that import it here.
+export { networkErrorCode } from './network-cause';
