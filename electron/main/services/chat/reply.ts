@@ -1,6 +1,7 @@
 import type { ChatEvent, ChatFigures, ChatMessage, ShownText, ToolCall } from '@shared/contract/chat';
 import { AppError, toAppError } from '@shared/errors';
 import type { StreamContext } from '../stream-context';
+import { partialFigures } from '../engines/figures';
 import type { Engines, EngineOptions } from '../engines/registry';
 import type { ChatEngine } from '../engines/types';
 import type { McpService } from '../mcp/manager';
@@ -53,6 +54,10 @@ class LiveReply {
   /** The delta not sent yet, and the immediate that sends it. */
   private delta?: { content: string; thinking: string };
   private deltaTimer?: ReturnType<typeof setImmediate>;
+  /** For the figures of a reply that ends early: when it was asked for, its first part, how many parts came. */
+  private readonly startedAt = performance.now();
+  private firstAt?: number;
+  private parts = 0;
 
   constructor(
     private readonly conv: Conversation,
@@ -65,6 +70,8 @@ class LiveReply {
 
   add(content: string | undefined, thinking: string | undefined): void {
     if (!content && !thinking) return;
+    this.firstAt ??= performance.now();
+    this.parts++;
     const d = (this.delta ??= { content: '', thinking: '' });
     if (content) {
       this.content += content;
@@ -118,6 +125,11 @@ class LiveReply {
     this.content = mine ? this.content.slice(0, shown.content) : '';
     this.thinking = mine ? this.thinking.slice(0, shown.thinking) : '';
     this.delta = undefined;
+  }
+
+  /** What main measured of the stream so far, for a reply that ends before the server's own figures came. */
+  measured(): ChatFigures | undefined {
+    return partialFigures(this.parts, { started: this.startedAt, firstToken: this.firstAt, end: performance.now() });
   }
 
   /** The reply's final state, written as a whole message. */
@@ -214,8 +226,12 @@ export class ReplyWriter {
           : replyError(e, { backend: meta.backend, model: meta.model, started: live.started });
         const shown = aborted ? ctx.shown?.() : undefined;
         if (shown) live.keepShown(shown);
+        const figures = live.measured();
         try {
-          live.finish(aborted ? { status: 'stopped' } : { status: 'error', error: err.toJSON() });
+          live.finish({
+            ...(aborted ? { status: 'stopped' } : { status: 'error', error: err.toJSON() }),
+            ...(figures ? { figures } : {}),
+          });
         } catch (saveError) {
           // A stopped reply whose conversation went meanwhile ends as stopped all the same.
           if (!aborted) throw saveError;

@@ -60,3 +60,17 @@ export function openAIFigures(
   if (prompt && first > clock.started) f.promptTokensPerSecond = prompt / ((first - clock.started) / 1000);
   return f;
 }
+
+/**
+ * A reply that ended before its last chunk (stopped, or failed mid-stream), whose server never sent its counts:
+ * what main measured of the stream up to there, each streamed part counted as a token (local servers and Ollama send
+ * one per chunk), labelled measured. Undefined when nothing arrived.
+ */
+export function partialFigures(parts: number, clock: Clock): ChatFigures | undefined {
+  if (!parts) return undefined;
+  const f: ChatFigures = { source: 'measured', ...ttft(clock), evalTokens: parts, totalMs: clock.end - clock.started };
+  const first = clock.firstToken;
+  if (parts > 1 && first !== undefined && clock.end > first)
+    f.tokensPerSecond = (parts - 1) / ((clock.end - first) / 1000);
+  return f;
+}
