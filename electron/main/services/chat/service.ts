@@ -13,7 +13,7 @@ import { AppError } from '@shared/errors';
 import { Engines } from '../engines/registry';
 import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
-import type { Conversation } from './conversation';
+import type { Conversation, PathWindow } from './conversation';
 import { exportFileName, toMarkdown } from './export-format';
 import { ImportUploads } from './import-upload';
 import { searchChats } from './search';
@@ -103,6 +103,16 @@ export class ChatService {
     return { meta: conv.meta, ...conv.window({ around }) };
   }
 
+  /** Earlier messages of the selected path, just before `before`. */
+  older(id: string, before: string, limit?: number): PathWindow {
+    return this.store.write(() => this.store.get(id).older(before, limit));
+  }
+
+  /** Later messages of the selected path, just after `after`. */
+  newer(id: string, after: string, limit?: number): PathWindow {
+    return this.store.write(() => this.store.get(id).newer(after, limit));
+  }
+
   /**
    * "Save": the edited question becomes a new version with no reply yet, and the conversation ends there; the
    * earlier version keeps its replies (a reply never moves under text it did not answer).
@@ -131,6 +141,11 @@ export class ChatService {
       await running.done.catch(() => {});
     }
     this.store.delete(id);
+  }
+
+  /** Undoes a delete until the app restarts. */
+  restore(id: string): ConversationMeta {
+    return this.store.restore(id);
   }
 
   /** Shows another version of a message; the conversation continues from it. */
@@ -165,6 +180,11 @@ export class ChatService {
     const archive = this.store.exportAll();
     const filename = `hubdesk-conversations-${archive.exportedAt.slice(0, 10)}.json`;
     return { filename, mime: 'application/json', text: JSON.stringify(archive, null, 2) };
+  }
+
+  /** One conversation's export text (no file): refused as a duplicate unless `asCopy`. */
+  import(text: string, asCopy?: boolean): ConversationMeta {
+    return this.store.import(text, asCopy);
   }
 
   /** A part of a file too long for one call (see ImportUploads). */
@@ -225,6 +245,11 @@ export class ChatService {
       })),
     );
     return { models: all.filter((m) => !m.capabilities.length || m.capabilities.includes('completion')) };
+  }
+
+  /** What the conversation's model can do, for the composer (images, tools, thinking). */
+  async capabilitiesOf(id: string): Promise<{ capabilities: string[] }> {
+    return { capabilities: await this.capabilities(this.store.meta(id)) };
   }
 
   /**
