@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
 import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
+import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
 import { longChat } from './figures/long-chat';
 import { markdown } from './figures/markdown';
 import { modelPage } from './figures/model-page';
@@ -26,6 +27,9 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   persistence,
   'model-page': modelPage,
   'chat-search': chatSearch,
+  'endpoint-engine': endpointEngine,
+  'endpoint-stop': endpointStop,
+  'endpoint-doctor': endpointDoctor,
 };
 
 function fmt(n: number | undefined, digits = 2): string {
