@@ -94,6 +94,7 @@ export function createHandlers(s: Services): Handlers {
     'endpoints.remove': ({ id }) => s.endpoints.remove(id),
     'endpoints.test': ({ id }) => s.endpoints.test(id),
     'endpoints.models': ({ id }) => s.endpoints.models(id),
+    'endpoints.setContext': (input) => s.endpoints.setContext(input),
     'mcp.config.get': async () => (await s.mcp()).getConfig(),
     'mcp.config.save': async ({ text }) => (await s.mcp()).saveConfig(text),
     'mcp.config.import': async ({ text }) => (await s.mcp()).importConfig(text),

@@ -85,11 +85,18 @@ export const doctorReportSchema = z.object({
 });
 export type DoctorReport = z.infer<typeof doctorReportSchema>;
 
+/** The most a context length the user gives may be (the largest models run with a few million). */
+export const MAX_CONTEXT_LENGTH = 10_000_000;
+
 /** A model an endpoint serves, with what the server says of it. */
 export const endpointModelSchema = z.object({
   id: z.string().max(512),
   /** The context length the server runs it with (llama.cpp /props n_ctx, vLLM max_model_len, LM Studio). */
   contextLength: z.number().int().positive().optional(),
+  /** Who gave `contextLength`: the server, or the user (asked in the chat when the server does not say, and kept). */
+  contextSource: z.enum(['server', 'user']).optional(),
+  /** The model takes images (LM Studio `type: vlm`, llama.cpp `/props` `modalities.vision`). */
+  vision: z.boolean().optional(),
   /** The context the model was trained with (llama.cpp meta.n_ctx_train). */
   trainedContext: z.number().int().positive().optional(),
   /** A Hugging Face repo the id names (`org/name`, or a GGUF file's repo), for a link to its model page. */
@@ -113,4 +120,19 @@ export const endpointCalls = {
   /** "Test": `GET /v1/models` and a one-token chat, within a few seconds. */
   'endpoints.test': call({ input: byId, output: doctorReportSchema }),
   'endpoints.models': call({ input: byId, output: z.object({ models: z.array(endpointModelSchema) }) }),
+  /** The context length the server runs a model with, when the server does not say it: kept per endpoint and model. */
+  'endpoints.setContext': call({
+    input: z
+      .object({
+        id: endpointIdSchema,
+        model: z.string().min(1).max(512),
+        contextLength: z
+          .number()
+          .int('Type a whole number of tokens')
+          .min(256, 'A context under 256 tokens holds no conversation')
+          .max(MAX_CONTEXT_LENGTH, `At most ${MAX_CONTEXT_LENGTH.toLocaleString('en')} tokens`),
+      })
+      .strict(),
+    output: z.object({ saved: z.literal(true) }),
+  }),
 };

@@ -22,9 +22,14 @@ describe('describeModels', () => {
       AbortSignal.timeout(1000),
     );
     expect(models).toEqual([
-      { id: 'meta-llama/llama-3.1-8b-instruct', contextLength: 131072, hubRepo: 'meta-llama/Llama-3.1-8B-Instruct' },
-      { id: 'openai/gpt-4o', contextLength: 128000 },
-      { id: 'qwen/qwen3-8b:free', contextLength: 40960 },
+      {
+        id: 'meta-llama/llama-3.1-8b-instruct',
+        contextLength: 131072,
+        contextSource: 'server',
+        hubRepo: 'meta-llama/Llama-3.1-8B-Instruct',
+      },
+      { id: 'openai/gpt-4o', contextLength: 128000, contextSource: 'server' },
+      { id: 'qwen/qwen3-8b:free', contextLength: 40960, contextSource: 'server' },
     ]);
   });
 

@@ -1,9 +1,9 @@
-import type { ChatEvent, ChatFigures, ChatMessage, ShownText, ToolCall } from '@shared/contract/chat';
+import type { ChatEvent, ChatFigures, ChatMessage, ShownText } from '@shared/contract/chat';
 import { AppError, toAppError } from '@shared/errors';
 import type { StreamContext } from '../stream-context';
 import { partialFigures } from '../engines/figures';
 import type { Engines, EngineOptions } from '../engines/registry';
-import type { ChatEngine } from '../engines/types';
+import type { ChatEngine, TurnResult } from '../engines/types';
 import type { McpService } from '../mcp/manager';
 import type { Conversation } from './conversation';
 import { replyError } from './reply-errors';
@@ -205,7 +205,7 @@ export class ReplyWriter {
       conv.put(msg);
       ctx.emit({ type: 'message', message: msg });
       const live = new LiveReply(conv, msg, ctx, this.opts.checkpointMs ?? 500);
-      let turn: { toolCalls?: ToolCall[]; figures?: ChatFigures };
+      let turn: TurnResult;
       try {
         turn = await engine.turn(
           {
@@ -245,11 +245,12 @@ export class ReplyWriter {
         !offer && calls.length
           ? `The model asked for ${calls.map((c) => c.name).join(', ')}, but no tools were offered in this reply: nothing was run.`
           : '';
+      const more = [turn.notice, unoffered].filter(Boolean);
       const final = live.finish({
         status: 'complete',
         ...(calls.length ? { toolCalls: calls } : {}),
         ...(turn.figures ? { figures: turn.figures } : {}),
-        ...(unoffered ? { notice: [notice, unoffered].filter(Boolean).join(' ') } : {}),
+        ...(more.length ? { notice: [notice, ...more].filter(Boolean).join(' ') } : {}),
       });
       produced.push(final);
       if (!offer || !calls.length) return { messages: produced };

@@ -37,7 +37,7 @@ function fromListing(m: Json): EndpointModel {
         : hubRepoOf(id);
   return {
     id,
-    ...(contextLength ? { contextLength } : {}),
+    ...(contextLength ? { contextLength, contextSource: 'server' as const } : {}),
     ...(trainedContext ? { trainedContext } : {}),
     ...(hub ? { hubRepo: hub } : {}),
   };
@@ -59,9 +59,10 @@ async function getJson(fetchFn: typeof fetch, url: string, signal: AbortSignal):
 }
 
 /**
- * The models of a `/v1/models` answer, with the context length each server reports beside it: llama.cpp's `/props`
- * (`default_generation_settings.n_ctx`, for builds whose listing has no `meta.n_ctx`) and LM Studio's
- * `/api/v0/models` (`max_context_length`, `type`, `state`).
+ * The models of a `/v1/models` answer, with what each server reports beside it: llama.cpp's `/props`
+ * (`default_generation_settings.n_ctx`, for builds whose listing has no `meta.n_ctx`, and `modalities.vision` when
+ * it runs with a projector) and LM Studio's `/api/v0/models` (`max_context_length`, `type` — `vlm` takes images —,
+ * `state`).
  */
 export async function describeModels(
   entries: Json[],
@@ -75,10 +76,11 @@ export async function describeModels(
   const root = serverRoot(conn.baseUrl);
   const llama = entries.some((m) => m.owned_by === 'llamacpp' || 'meta' in m);
   const lmstudio = entries.some((m) => m.owned_by === 'organization_owner');
-  if (llama && models.length === 1 && !models[0].contextLength) {
+  if (llama && models.length === 1) {
     const props = await getJson(conn.fetch, `${root}/props`, signal);
     const nCtx = count((props?.default_generation_settings as Json | undefined)?.n_ctx);
-    if (nCtx) models[0].contextLength = nCtx;
+    if (nCtx && !models[0].contextLength) Object.assign(models[0], { contextLength: nCtx, contextSource: 'server' });
+    if ((props?.modalities as Json | undefined)?.vision === true) models[0].vision = true;
   }
   if (lmstudio) {
     const v0 = modelEntries(await getJson(conn.fetch, `${root}/api/v0/models`, signal)) ?? [];
@@ -86,8 +88,9 @@ export async function describeModels(
       const info = v0.find((x) => x.id === m.id);
       if (!info) continue;
       const ctx = count(info.max_context_length);
-      if (ctx) m.contextLength = ctx;
+      if (ctx) Object.assign(m, { contextLength: ctx, contextSource: 'server' });
       if (typeof info.type === 'string') m.type = info.type.slice(0, 32);
+      if (info.type === 'vlm') m.vision = true;
       if (typeof info.state === 'string') m.loaded = info.state === 'loaded';
     }
   }

@@ -30,6 +30,8 @@ interface EndpointsOptions {
 export class EndpointsService implements EndpointPort {
   /** Read-only: set outside the page. Their base URL may still be corrected by a Test (kept for this run). */
   private readonly fromEnv: StoredEndpoint[];
+  /** Each endpoint's models as last listed, for the chat engine to know what a model takes without asking again. */
+  private readonly described = new Map<string, EndpointModel[]>();
 
   constructor(private readonly opts: EndpointsOptions) {
     this.fromEnv = envEndpoints(opts.env, opts.log);
@@ -116,6 +118,8 @@ export class EndpointsService implements EndpointPort {
       ...(key ? { key } : {}),
     };
     this.opts.store.put(e);
+    // Another address may serve other models: listed again when next asked.
+    this.described.delete(e.id);
     this.opts.log.info('endpoint saved', { id: e.id, ok: report.ok, hasKey: !!key });
     return { endpoint: this.view({ e, env: false }), report };
   }
@@ -124,6 +128,7 @@ export class EndpointsService implements EndpointPort {
     const { e, env } = this.need(id);
     if (env) throw new AppError('forbidden', `"${e.name}" is set by HUBDESK_ENDPOINTS: remove it there and restart.`);
     this.opts.store.remove(id);
+    this.described.delete(id);
     return { removed: true };
   }
 
@@ -163,10 +168,43 @@ export class EndpointsService implements EndpointPort {
         e.baseUrl = listed.base;
         if (!found.env) this.opts.store.put(e);
       }
-      return { models: await describeModels(listed.entries, { baseUrl: listed.base, fetch: fetchFn }, signal) };
+      const models = await describeModels(listed.entries, { baseUrl: listed.base, fetch: fetchFn }, signal);
+      // Where the server does not say the context length, the one the user gave for it.
+      for (const m of models) {
+        const given = m.contextLength ? undefined : this.opts.store.context(id, m.id);
+        if (given) Object.assign(m, { contextLength: given, contextSource: 'user' });
+      }
+      this.described.set(id, models);
+      return { models };
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw networkProblem(err, e.baseUrl, e.preset, { signal, ms });
+    }
+  }
+
+  /**
+   * The context length the server runs a model with, as the user gives it where the server does not say (asked once
+   * in the chat): kept per endpoint and model, and listed with the model from then on. A length the server reports
+   * wins over it.
+   */
+  setContext(input: { id: string; model: string; contextLength: number }): { saved: true } {
+    this.need(input.id);
+    this.opts.store.setContext(input.id, input.model, input.contextLength);
+    const m = this.described.get(input.id)?.find((x) => x.id === input.model);
+    if (m && m.contextSource !== 'server')
+      Object.assign(m, { contextLength: input.contextLength, contextSource: 'user' });
+    return { saved: true };
+  }
+
+  /** A model as the endpoint last listed it, listing it once when it was not yet; undefined when it cannot say. */
+  private async describe(id: string, model: string): Promise<EndpointModel | undefined> {
+    const known = this.described.get(id)?.find((m) => m.id === model);
+    if (known) return known;
+    try {
+      return (await this.models(id)).models.find((m) => m.id === model);
+    } catch {
+      // The chat says what is wrong with the endpoint when it asks for the reply.
+      return undefined;
     }
   }
 
@@ -178,6 +216,7 @@ export class EndpointsService implements EndpointPort {
       name: found.e.name,
       baseUrl: found.e.baseUrl,
       fetch: this.fetchFor(() => this.find(id)?.e.key),
+      describe: (model) => this.describe(id, model),
     };
   }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { endpointPresetSchema, type EndpointPreset } from '@shared/contract/endpoints';
+import { endpointPresetSchema, MAX_CONTEXT_LENGTH, type EndpointPreset } from '@shared/contract/endpoints';
 import { writeFileAtomic } from '../fs/atomic-write';
 import type { Logger } from '../log';
 import type { Cipher } from '../secrets';
@@ -26,6 +26,8 @@ interface StoreOptions {
 }
 
 const ID_RE = /^e_[a-z0-9]+$/;
+/** Models per endpoint with a context length the user gave (a server lists at most MAX_MODELS). */
+const MAX_CONTEXTS = 1000;
 
 /**
  * The user's endpoints, kept in `<data dir>/endpoints.json` (written atomically). Their keys follow the rule of the
@@ -34,6 +36,11 @@ const ID_RE = /^e_[a-z0-9]+$/;
  */
 export class EndpointStore {
   private readonly items = new Map<string, StoredEndpoint>();
+  /**
+   * The context length the user gave for a model whose server does not say it, by endpoint id and model id. Apart
+   * from the endpoints so that those set by HUBDESK_ENDPOINTS (stable ids, not stored) keep theirs too.
+   */
+  private readonly contexts = new Map<string, Map<string, number>>();
 
   constructor(private readonly opts: StoreOptions) {
     this.load();
@@ -43,7 +50,7 @@ export class EndpointStore {
     const { file, keysFile, cipher, log } = this.opts;
     try {
       if (existsSync(file)) {
-        const raw = JSON.parse(readFileSync(file, 'utf8')) as { endpoints?: unknown };
+        const raw = JSON.parse(readFileSync(file, 'utf8')) as { endpoints?: unknown; contexts?: unknown };
         for (const e of Array.isArray(raw.endpoints) ? raw.endpoints : []) {
           const o = e as Record<string, unknown>;
           const preset = endpointPresetSchema.safeParse(o.preset);
@@ -51,6 +58,7 @@ export class EndpointStore {
           if (typeof o.baseUrl !== 'string' || !preset.success) continue;
           this.items.set(o.id, { id: o.id, name: o.name, preset: preset.data, baseUrl: o.baseUrl });
         }
+        this.loadContexts(raw.contexts);
       }
     } catch (e) {
       log.warn('endpoints.json unreadable; starting without endpoints', { reason: String(e) });
@@ -67,6 +75,33 @@ export class EndpointStore {
       // Unreadable (another keychain): the endpoints ask for their keys again.
       log.warn('endpoint keys unreadable; endpoints start without keys');
     }
+  }
+
+  private loadContexts(raw: unknown): void {
+    if (typeof raw !== 'object' || raw === null) return;
+    for (const [id, models] of Object.entries(raw as Record<string, unknown>)) {
+      if (!ID_RE.test(id) || typeof models !== 'object' || models === null) continue;
+      const kept = new Map<string, number>();
+      for (const [model, n] of Object.entries(models as Record<string, unknown>).slice(0, MAX_CONTEXTS))
+        if (typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= MAX_CONTEXT_LENGTH) kept.set(model, n);
+      if (kept.size) this.contexts.set(id, kept);
+    }
+  }
+
+  /** The context length the user gave for the endpoint's model, if any. */
+  context(id: string, model: string): number | undefined {
+    return this.contexts.get(id)?.get(model);
+  }
+
+  /** Keeps the context length the user gave for a model its server does not say it of. */
+  setContext(id: string, model: string, contextLength: number): void {
+    const models = this.contexts.get(id) ?? new Map<string, number>();
+    models.delete(model);
+    models.set(model, contextLength);
+    // The oldest go first past the bound.
+    while (models.size > MAX_CONTEXTS) models.delete(models.keys().next().value!);
+    this.contexts.set(id, models);
+    this.save();
   }
 
   list(): StoredEndpoint[] {
@@ -91,13 +126,15 @@ export class EndpointStore {
 
   remove(id: string): boolean {
     const had = this.items.delete(id);
+    this.contexts.delete(id);
     if (had) this.save();
     return had;
   }
 
   private save(): void {
     const endpoints = this.list().map(({ id, name, preset, baseUrl }) => ({ id, name, preset, baseUrl }));
-    writeFileAtomic(this.opts.file, JSON.stringify({ endpoints }, null, 2));
+    const contexts = Object.fromEntries([...this.contexts].map(([id, m]) => [id, Object.fromEntries(m)]));
+    writeFileAtomic(this.opts.file, JSON.stringify({ endpoints, contexts }, null, 2));
     this.saveKeys();
   }
 

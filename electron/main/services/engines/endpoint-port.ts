@@ -1,3 +1,5 @@
+import type { EndpointModel } from '@shared/contract/endpoints';
+
 /**
  * What the chat engines need of the user's OpenAI-compatible endpoints (services/endpoints implements it): where
  * requests go, and the fetch that carries the endpoint's key to its own origin only.
@@ -9,6 +11,8 @@ export interface EndpointConnection {
   baseUrl: string;
   /** The key-bound fetch: the endpoint's key on requests to its origin only, never after a redirect away. */
   fetch: typeof fetch;
+  /** What the endpoint says of one of its models (images taken, context length), or undefined when it cannot say. */
+  describe(model: string): Promise<EndpointModel | undefined>;
 }
 
 export interface EndpointPort {

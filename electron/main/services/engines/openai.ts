@@ -18,6 +18,8 @@ interface Target {
   timeoutMs: number;
   /** The request body's fields beside the messages and the stream flags. */
   body: Record<string, unknown>;
+  /** Why the turns' images are left out (the reply's notice); undefined when they go as `image_url` parts. */
+  noImages?: string;
 }
 
 /** One streamed OpenAI-protocol turn: text and thinking into the sink, tool calls put back together, figures. */
@@ -36,7 +38,7 @@ async function streamTurn(target: Target, req: TurnRequest, sink: TurnSink): Pro
     signal: req.signal,
     body: {
       ...target.body,
-      messages: toOpenAIMessages(req.turns),
+      messages: toOpenAIMessages(req.turns, { images: !target.noImages }),
       ...openAIParams(req.params),
       ...(req.tools ? { tools: req.tools } : {}),
     },
@@ -50,7 +52,8 @@ async function streamTurn(target: Target, req: TurnRequest, sink: TurnSink): Pro
   }
   const figures = openAIFigures({ usage, timings, finishReason }, { started, firstToken, end: performance.now() });
   const toolCalls = calls.done();
-  return { figures, ...(toolCalls.length ? { toolCalls } : {}) };
+  const dropped = target.noImages && req.turns.some((t) => t.images?.length);
+  return { figures, ...(toolCalls.length ? { toolCalls } : {}), ...(dropped ? { notice: target.noImages } : {}) };
 }
 
 interface RouterDeps {
@@ -93,6 +96,7 @@ export class RouterEngine implements ChatEngine {
       headers: billTo ? { 'X-HF-Bill-To': billTo } : undefined,
       timeoutMs: this.deps.timeoutMs ?? 30_000,
       body: { model: provider === 'auto' ? req.model : `${req.model}:${provider}` },
+      noImages: 'Images were not sent: the Hugging Face router does not say which models take them.',
     };
     try {
       return await withRetry(() => streamTurn(target, req, sink), {
@@ -144,12 +148,18 @@ export class EndpointEngine implements ChatEngine {
 
   async turn(req: TurnRequest, sink: TurnSink): Promise<TurnResult> {
     if (!req.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
+    const vision = req.turns.some((t) => t.images?.length) && (await this.takesImages(req.model));
     const target: Target = {
       baseUrl: this.conn.baseUrl,
       fetch: this.conn.fetch,
       // A local server may load the model before it sends its headers.
       timeoutMs: this.opts.timeoutMs ?? 120_000,
       body: { model: req.model, ...thinkFields(req.params) },
+      ...(vision
+        ? {}
+        : {
+            noImages: `Images were not sent: ${this.conn.name} does not say ${req.model} takes images (LM Studio lists a vision model as such; llama-server says so when started with its --mmproj projector).`,
+          }),
     };
     try {
       return await streamTurn(target, req, sink);
@@ -159,9 +169,14 @@ export class EndpointEngine implements ChatEngine {
     }
   }
 
-  /** What is known without asking: it chats, and tools are offered (a server that refuses them says so). */
-  capabilities(): Promise<string[]> {
-    return Promise.resolve(['completion', 'tools']);
+  /** Whether the endpoint lists the model as taking images (LM Studio `vlm`, llama.cpp `/props` modalities). */
+  private async takesImages(model: string): Promise<boolean> {
+    return (await this.conn.describe(model))?.vision === true;
+  }
+
+  /** It chats, tools are offered (a server that refuses them says so), and images where the server says so. */
+  async capabilities(model: string): Promise<string[]> {
+    return ['completion', 'tools', ...((await this.takesImages(model)) ? ['vision'] : [])];
   }
 
   toolsUnsupported(): Promise<string | undefined> {

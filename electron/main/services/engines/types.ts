@@ -24,6 +24,8 @@ export interface TurnSink {
 export interface TurnResult {
   toolCalls?: ToolCall[];
   figures?: ChatFigures;
+  /** What the reply should say of how the request was sent (e.g. images left out): added to its notice. */
+  notice?: string;
 }
 
 /**

@@ -37,11 +37,26 @@ export function toOllamaMessages(turns: Turn[]): OllamaMessage[] {
   });
 }
 
+/** The image types a base64 attachment starts with (its first bytes, base64-encoded); PNG when none matches. */
+const IMAGE_TYPES: [prefix: string, type: string][] = [
+  ['/9j/', 'image/jpeg'],
+  ['iVBORw0KGgo', 'image/png'],
+  ['R0lGOD', 'image/gif'],
+  ['UklGR', 'image/webp'],
+];
+
+/** An attached image (bare base64, as the chat keeps it) as the data URL an OpenAI `image_url` part takes. */
+function imageUrl(b64: string): string {
+  const type = IMAGE_TYPES.find(([prefix]) => b64.startsWith(prefix))?.[1] ?? 'image/png';
+  return `data:${type};base64,${b64}`;
+}
+
 /**
- * Turns as OpenAI-compatible APIs take them (tool calls with ids and JSON-string arguments). Images are left out:
- * neither the router nor an endpoint says which models take them.
+ * Turns as OpenAI-compatible APIs take them (tool calls with ids and JSON-string arguments). With `images`, a turn's
+ * attached images go as `image_url` content parts after its text; without, they are left out (the model does not
+ * take them, or the server does not say it does).
  */
-export function toOpenAIMessages(turns: Turn[]): Record<string, unknown>[] {
+export function toOpenAIMessages(turns: Turn[], opts: { images?: boolean } = {}): Record<string, unknown>[] {
   let n = 0;
   const pending: string[] = [];
   return turns.map((t) => {
@@ -56,6 +71,14 @@ export function toOpenAIMessages(turns: Turn[]): Record<string, unknown>[] {
     }
     if (t.role === 'tool')
       return { role: 'tool', tool_call_id: t.toolCallId ?? pending.shift() ?? '', content: t.content };
+    if (opts.images && t.images?.length)
+      return {
+        role: t.role,
+        content: [
+          ...(t.content ? [{ type: 'text', text: t.content }] : []),
+          ...t.images.map((b64) => ({ type: 'image_url', image_url: { url: imageUrl(b64) } })),
+        ],
+      };
     return { role: t.role, content: t.content };
   });
 }
