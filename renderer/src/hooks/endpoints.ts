@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Endpoint, EndpointModel } from '@shared/contract/endpoints';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
@@ -19,8 +19,12 @@ export type EndpointModels = { models: EndpointModel[] } | { error: AppErrorShap
 /**
  * The models each endpoint serves (`/v1/models`, with the context length the server runs each with), asked of all
  * at once; each list shows as it comes, so an endpoint that is slow to fail does not hold up the others.
+ * `setContext` keeps the context length the user gives for a model whose server does not say it, and lists it.
  */
-export function useEndpointModels(ids: readonly string[]): Record<string, EndpointModels> {
+export function useEndpointModels(ids: readonly string[]): {
+  lists: Record<string, EndpointModels>;
+  setContext(id: string, model: string, contextLength: number): Promise<void>;
+} {
   const key = ids.join(' ');
   const [lists, setLists] = useState<Record<string, EndpointModels>>({});
   useEffect(() => {
@@ -38,5 +42,16 @@ export function useEndpointModels(ids: readonly string[]): Record<string, Endpoi
       live = false;
     };
   }, [key]);
-  return lists;
+  const setContext = useCallback(async (id: string, model: string, contextLength: number) => {
+    await api.call('endpoints.setContext', { id, model, contextLength });
+    setLists((l) => {
+      const list = l[id];
+      if (!list || !('models' in list)) return l;
+      const models = list.models.map((m) =>
+        m.id === model ? { ...m, contextLength, contextSource: 'user' as const } : m,
+      );
+      return { ...l, [id]: { models } };
+    });
+  }, []);
+  return { lists, setContext };
 }

@@ -10,6 +10,7 @@ import { endpointLabel } from '../../lib/endpoint-presets';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { catalogueHref } from '../catalogue/links';
+import { EndpointContextField } from './EndpointContextField';
 import { ToolSourcesPicker } from './ToolSourcesPicker';
 
 const fmt = (n: number) => n.toLocaleString();
@@ -124,7 +125,7 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
 
   const endpoints = useEndpointList();
   // Asked on every engine: switching to an endpoint can then keep the model, or take the one it serves.
-  const endpointLists = useEndpointModels((endpoints ?? []).map((e) => e.id));
+  const { lists: endpointLists, setContext } = useEndpointModels((endpoints ?? []).map((e) => e.id));
   const go = useRoute((s) => s.go);
 
   // Ollama's models are listed beside the endpoints' whenever the picker shows (not on the router).
@@ -278,6 +279,14 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
         </label>
       </div>
       {current && <EndpointModelInfo model={current} />}
+      {current && !current.contextLength && meta.endpoint && (
+        <EndpointContextField
+          key={`${meta.endpoint} ${current.id}`}
+          endpointName={endpoints?.find((e) => e.id === meta.endpoint)?.name ?? 'the server'}
+          model={current.id}
+          onSave={(n) => setContext(meta.endpoint!, current.id, n)}
+        />
+      )}
       {endpointGone && (
         <p className="field-error" role="alert" data-testid="endpoint-gone">
           The endpoint this conversation used was removed. Choose another engine above, or add the server again under
