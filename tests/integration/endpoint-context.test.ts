@@ -21,12 +21,17 @@ describe('endpoints: the context length the user gives', () => {
     server = await startOpenAIServer('lmstudio');
     server.models[0].contextUnreported = true;
     app = await startTestApp({ dataDir: dir.path });
-    const { endpoint } = await app.client.call('endpoints.save', {
+    const { endpoint, report } = await app.client.call('endpoints.save', {
       name: 'studio',
       preset: 'lmstudio',
       baseUrl: server.url,
     });
     const model = server.models[0].id;
+    expect(report.checks.find((c) => c.name === 'context')).toEqual({
+      name: 'context',
+      ok: false,
+      detail: `The server does not say the context length it runs ${model} with: the chat asks for it once and keeps it.`,
+    });
     const before = (await app.client.call('endpoints.models', { id: endpoint.id })).models;
     expect(before.find((m) => m.id === model)!.contextLength).toBeUndefined();
     // The embedding model's context is the server's own.

@@ -293,7 +293,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
       ok: !!ctx,
       detail: ctx
         ? `${model.id}: ${ctx.toLocaleString('en-US')} tokens of context${model.trainedContext && model.trainedContext !== ctx ? ` (trained with ${model.trainedContext.toLocaleString('en-US')})` : ''}.`
-        : 'The server does not say its context length.',
+        : `The server does not say the context length it runs ${model.id} with: the chat asks for it once and keeps it.`,
     });
     return done(undefined, base, models.length);
   } catch (e) {
