@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatMessage } from '@shared/contract/chat';
-import { ChatDb } from '../../electron/main/services/chat/db';
-import { insertLinear } from '../../electron/main/services/chat/rows';
-import { searchChats } from '../../electron/main/services/chat/search';
+import { ChatDb } from '../../electron/main/services/chat/storage/db';
+import { insertLinear } from '../../electron/main/services/chat/storage/rows';
+import { searchChats } from '../../electron/main/services/chat/storage/search';
 import { conversationMeta } from '../../tests/fixtures/conversation';
 import { figure, percentile, type BenchContext, type Figure } from '../lib/measure';
 

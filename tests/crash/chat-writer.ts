@@ -4,7 +4,7 @@
  * Run: JITI_ALIAS='{"@shared":"<root>/shared"}' node node_modules/jiti/lib/jiti-cli.mjs tests/crash/chat-writer.ts <dir>
  */
 import { join } from 'node:path';
-import { ChatStore } from '../../electron/main/services/chat/store';
+import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { createLogger } from '../../electron/main/services/log';
 
 const dir = process.argv[2];

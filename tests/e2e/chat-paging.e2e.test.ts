@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { ConversationMeta } from '@shared/contract/chat';
-import { ChatStore } from '../../electron/main/services/chat/store';
-import { insertLinear } from '../../electron/main/services/chat/rows';
+import { ChatStore } from '../../electron/main/services/chat/storage/store';
+import { insertLinear } from '../../electron/main/services/chat/storage/rows';
 import { createLogger } from '../../electron/main/services/log';
 import { conversationMeta } from '../fixtures/conversation';
 import { tempDir } from '../helpers/app';

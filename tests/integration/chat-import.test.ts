@@ -2,7 +2,7 @@ import { WEB_TOOLS } from '@shared/contract/chat';
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournal, replay } from '../../electron/main/services/chat/journal';
+import { readJournal, replay } from '../../electron/main/services/chat/storage/journal';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
 /** Journals written by the previous version's store (meta.json + journal.jsonl, one with a torn last line). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatListCursor, ConversationMeta } from '@shared/contract/chat';
-import { insertLinear } from '../../electron/main/services/chat/rows';
+import { insertLinear } from '../../electron/main/services/chat/storage/rows';
 import { conversationMeta } from '../fixtures/conversation';
 import { startTestApp, type TestApp } from '../helpers/app';
 

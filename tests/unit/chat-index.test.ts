@@ -2,9 +2,9 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@shared/contract/chat';
-import type { ChatDb } from '../../electron/main/services/chat/db';
-import { searchChats } from '../../electron/main/services/chat/search';
-import { ChatStore } from '../../electron/main/services/chat/store';
+import type { ChatDb } from '../../electron/main/services/chat/storage/db';
+import { searchChats } from '../../electron/main/services/chat/storage/search';
+import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { createLogger } from '../../electron/main/services/log';
 import { tempDir } from '../helpers/app';
 

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@shared/contract/chat';
-import { Journal, readJournal, replay } from '../../electron/main/services/chat/journal';
+import { Journal, readJournal, replay } from '../../electron/main/services/chat/storage/journal';
 import { tempDir } from '../helpers/app';
 
 const msg = (id: string, content: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({

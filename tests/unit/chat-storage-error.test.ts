@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, httpStatusFor, isAppErrorShape } from '@shared/errors';
 import { appErrorSchema } from '@shared/contract/error-schema';
-import { storageError } from '../../electron/main/services/chat/storage-error';
-import { ChatStore } from '../../electron/main/services/chat/store';
+import { storageError } from '../../electron/main/services/chat/storage/storage-error';
+import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { createLogger } from '../../electron/main/services/log';
 import { tempDir } from '../helpers/app';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@shared/contract/chat';
-import { fitTurns, toTurns, type Turn } from '../../electron/main/services/chat/turns';
+import { fitTurns, toTurns, type Turn } from '../../electron/main/services/chat/replies/turns';
 
 let n = 0;
 const m = (role: ChatMessage['role'], content: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImportUploads } from '../../electron/main/services/chat/import-upload';
+import { ImportUploads } from '../../electron/main/services/chat/files/import-upload';
 
 describe('ImportUploads: a file sent in parts', () => {
   it('joins the parts in order, once', () => {

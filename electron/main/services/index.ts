@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AppInfo } from '@shared/contract/app';
 import { CatalogueService } from './catalogue/service';
 import { ChatService } from './chat/service';
-import { ChatStore } from './chat/store';
+import { ChatStore } from './chat/storage/store';
 import { HubClient } from './hub/client';
 import { HubService } from './hub/service';
 import { GgufHeaderReader } from './fit/gguf-header';

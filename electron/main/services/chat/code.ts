@@ -4,8 +4,8 @@ import { AppError } from '@shared/errors';
 import type { EndpointConnection } from '../engines/endpoint-port';
 import { ollamaOptions, openAIParams, toOllamaMessages, toOpenAIMessages } from '../engines/wire';
 import type { SnippetService } from '../snippets/service';
-import type { Conversation } from './conversation';
-import { fitTurns, toTurns, type Turn } from './turns';
+import type { Conversation } from './storage/conversation';
+import { fitTurns, toTurns, type Turn } from './replies/turns';
 
 const clip = (t: Turn): Turn => ({ ...t, content: t.content.slice(0, 20_000) });
 

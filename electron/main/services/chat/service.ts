@@ -13,15 +13,15 @@ import { AppError } from '@shared/errors';
 import { Engines } from '../engines/registry';
 import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
-import type { Conversation, PathWindow } from './conversation';
-import { exportFileName, toMarkdown } from './export-format';
-import { ImportUploads } from './import-upload';
-import { searchChats } from './search';
-import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './reply';
-import { ReplyStop } from './reply-stop';
-import { newId } from './rows';
-import { ChatStore } from './store';
-import { listToolSources } from './tools/toolbox';
+import type { Conversation, PathWindow } from './storage/conversation';
+import { exportFileName, toMarkdown } from './files/export-format';
+import { ImportUploads } from './files/import-upload';
+import { searchChats } from './storage/search';
+import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './replies/reply';
+import { ReplyStop } from './replies/reply-stop';
+import { newId } from './storage/rows';
+import { ChatStore } from './storage/store';
+import { listToolSources } from './replies/tools/toolbox';
 
 /** Conversations per page of the list: a screenful several times over, a few tens of kB. */
 const LIST_PAGE = 100;

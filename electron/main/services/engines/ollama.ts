@@ -2,7 +2,7 @@ import type { ChatResponse } from 'ollama';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { Logger } from '../log';
 import type { OllamaService } from '../ollama/service';
-import { newId } from '../chat/rows';
+import { newId } from '../chat/storage/rows';
 import { ollamaFigures } from './figures';
 import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from './types';
 import { ollamaOptions, toOllamaMessages } from './wire';

@@ -1,6 +1,6 @@
 import type { Tool } from 'ollama';
 import type { ChatBackend, ChatFigures, ChatParams, ToolCall } from '@shared/contract/chat';
-import type { Turn } from '../chat/turns';
+import type { Turn } from '../chat/replies/turns';
 
 /** One model turn to answer: the neutral history (`toTurns`), which each engine puts in its own wire format. */
 export interface TurnRequest {

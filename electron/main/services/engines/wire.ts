@@ -1,6 +1,6 @@
 import type { Message as OllamaMessage } from 'ollama';
 import type { ChatParams } from '@shared/contract/chat';
-import type { Turn } from '../chat/turns';
+import type { Turn } from '../chat/replies/turns';
 
 /** A conversation's parameters as Ollama's model options (the request and "Open as code" use the same). */
 export function ollamaOptions(p: ChatParams): Record<string, unknown> {

@@ -6,10 +6,10 @@ import {
   type ConversationTreeExport,
 } from '@shared/contract/chat';
 import { AppError } from '@shared/errors';
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 import { Conversation } from './conversation';
 import { ChatDb } from './db';
-import { parseImportFile, type ImportedConversation } from './import-file';
+import { parseImportFile, type ImportedConversation } from '../files/import-file';
 import { importJournals } from './legacy-import';
 import { storageError } from './storage-error';
 import { DEFAULT_TITLE, insertTree, metaColumns, newId, rowToMessage, rowToMeta } from './rows';

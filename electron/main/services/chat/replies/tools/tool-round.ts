@@ -1,8 +1,8 @@
 import { toolKey, type ChatEvent, type ChatMessage, type ToolCall, type ToolDecision } from '@shared/contract/chat';
 import { AppError, toAppError } from '@shared/errors';
-import type { StreamContext } from '../../stream-context';
-import type { Conversation } from '../conversation';
-import { newId } from '../rows';
+import type { StreamContext } from '../../../stream-context';
+import type { Conversation } from '../../storage/conversation';
+import { newId } from '../../storage/rows';
 import type { ToolApprovals } from './approvals';
 import type { Toolbox } from './toolbox';
 

@@ -2,7 +2,7 @@ import type { Tool } from 'ollama';
 import { WEB_TOOLS, type ToolSource } from '@shared/contract/chat';
 import type { McpContent, McpServerStatus } from '@shared/contract/mcp';
 import { AppError, toAppError } from '@shared/errors';
-import type { McpService } from '../../mcp/manager';
+import type { McpService } from '../../../mcp/manager';
 import { runWebTool, webToolDefs } from './web-tools';
 
 /** A tool as offered to a model, and where it runs. */

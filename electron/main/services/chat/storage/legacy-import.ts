@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { chatMessageSchema, conversationMetaSchema, type ChatMessage } from '@shared/contract/chat';
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 import type { ChatDb } from './db';
 import { readJournal, replay } from './journal';
 import { insertLinear, rowToMessage, rowToMeta } from './rows';

@@ -1,6 +1,6 @@
 import { Ollama, type Tool } from 'ollama';
 import { AppError } from '@shared/errors';
-import { timeoutFetch } from '../../http/timeout-fetch';
+import { timeoutFetch } from '../../../http/timeout-fetch';
 
 /** Where ollama.com's web_search / web_fetch live; tests point this at a fixture. */
 export const DEFAULT_WEB_BASE = 'https://ollama.com';
