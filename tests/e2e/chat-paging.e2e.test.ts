@@ -65,7 +65,9 @@ describe('a long conversation list and the router without a token (web mode, Chr
     await page.getByTestId('conv-list-end').waitFor();
     for (const shown of [200, N + 1]) {
       await page.locator('.conv-list').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-      await items().nth(shown - 1).waitFor();
+      await items()
+        .nth(shown - 1)
+        .waitFor();
       await expect.poll(() => items().count()).toBe(shown);
     }
     expect(await page.getByTestId('conv-list-end').count()).toBe(0);
