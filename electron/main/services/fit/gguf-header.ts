@@ -1,5 +1,6 @@
 import type { GgufHeader } from '@shared/contract/hardware';
 import { AppError } from '@shared/errors';
+import { hubOffError } from '@shared/hub-off';
 import type { Logger } from '../log';
 
 interface GgufHeaderOptions {
@@ -54,7 +55,7 @@ export class GgufHeaderReader {
   constructor(private readonly opts: GgufHeaderOptions) {}
 
   async read(id: string, file: string): Promise<GgufHeader> {
-    if (!this.opts.enabled()) throw new AppError('forbidden', OFF, { details: { reason: 'hub-off' } });
+    if (!this.opts.enabled()) throw hubOffError(OFF);
     const endpoint = this.opts.endpoint().replace(/\/+$/, '');
     const url = `${endpoint}/${id.split('/').map(encodeURIComponent).join('/')}/resolve/main/${file
       .split('/')

@@ -1,4 +1,5 @@
 import { AppError } from '@shared/errors';
+import { hubOffError } from '@shared/hub-off';
 import type { HubFreshness } from '@shared/contract/hub';
 import {
   treeEntrySchema,
@@ -17,9 +18,6 @@ export const README_MAX_BYTES = 1_000_000;
 export const TREE_MAX_ENTRIES = 5_000;
 /** Models listed per lineage relation. */
 const DERIVED_LIMIT = 20;
-
-export const OFF_MESSAGE =
-  'Live Hub access is off. Choose "Use the Hub" in Settings → Hub access to ask huggingface.co (nothing is sent until you do).';
 
 const enc = (id: string) => id.split('/').map(encodeURIComponent).join('/');
 const apiBase = (kind: RepoKind, id: string) => `/api/${kind}s/${enc(id)}`;
@@ -86,7 +84,7 @@ export class HubRepoDetails {
   private async fetch(path: string, what: string, text = false): Promise<HubAnswer> {
     if (!this.enabled()) {
       const cached = this.client.cached(path);
-      if (!cached) throw new AppError('forbidden', OFF_MESSAGE, { details: { reason: 'hub-off' } });
+      if (!cached) throw hubOffError();
       return cached;
     }
     return text ? this.client.getText(path, what, README_MAX_BYTES) : this.client.get(path, what);

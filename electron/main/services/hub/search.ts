@@ -1,4 +1,5 @@
 import { AppError } from '@shared/errors';
+import { hubOffError } from '@shared/hub-off';
 import type { HubKind, HubRepoSummary, HubSearchInput, HubSearchOutput, HubSort } from '@shared/contract/hub-search';
 import type { HubAnswer, HubClient } from './client';
 import { nextLink } from './links';
@@ -101,17 +102,12 @@ function toPage(kind: HubKind, answer: HubAnswer, host: string): HubSearchOutput
  * Hub search: models, datasets or Spaces, one page at a time. With live access off, a page asked for before is
  * answered from the client's disk cache (marked `cache`, with its age); anything else is refused without a request.
  */
-export async function searchHub(
-  client: HubClient,
-  enabled: boolean,
-  input: HubSearchInput,
-  offMessage: string,
-): Promise<HubSearchOutput> {
+export async function searchHub(client: HubClient, enabled: boolean, input: HubSearchInput): Promise<HubSearchOutput> {
   const query = input.cursor ? new URLSearchParams(input.cursor) : searchQuery(input);
   const path = `/api/${input.kind}?${query}`;
   if (!enabled) {
     const cached = client.cached(path);
-    if (!cached) throw new AppError('forbidden', offMessage, { details: { reason: 'hub-off' } });
+    if (!cached) throw hubOffError();
     return toPage(input.kind, cached, client.host);
   }
   return toPage(input.kind, await client.get(path, what[input.kind]), client.host);

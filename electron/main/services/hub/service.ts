@@ -1,4 +1,5 @@
 import { AppError } from '@shared/errors';
+import { hubOffError } from '@shared/hub-off';
 import type { HubFreshness } from '@shared/contract/hub';
 import type { GgufQuant } from '@shared/contract/hub-repo';
 import type { HubSearchInput, HubSearchOutput } from '@shared/contract/hub-search';
@@ -9,7 +10,7 @@ import {
   type ProviderMappingEntry,
 } from '@shared/model-record';
 import type { HubClient } from './client';
-import { HubRepoDetails, OFF_MESSAGE } from './repo';
+import { HubRepoDetails } from './repo';
 import { searchHub } from './search';
 
 interface HubServiceOptions {
@@ -94,7 +95,7 @@ export class HubService {
   }
 
   search(input: HubSearchInput): Promise<HubSearchOutput> {
-    return searchHub(this.client, this.opts.enabled(), input, OFF_MESSAGE);
+    return searchHub(this.client, this.opts.enabled(), input);
   }
 
   /**
@@ -107,7 +108,7 @@ export class HubService {
     const what = `model "${id}"`;
     if (!this.opts.enabled()) {
       const base = this.client.cached(basePath);
-      if (!base) throw new AppError('forbidden', OFF_MESSAGE, { details: { reason: 'hub-off' } });
+      if (!base) throw hubOffError();
       const expanded = this.client.cached(expandPath);
       const model = toModelRecord(id, base.body as Record<string, unknown>, expanded?.body as Record<string, unknown>);
       return { model, freshness: base.freshness, quants: await quantsOf(model) };
