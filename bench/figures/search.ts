@@ -1,5 +1,5 @@
 import { CatalogueService } from '../../electron/main/services/catalogue/service';
-import { recordsFromCatalogue, type SearchRecord } from '../../renderer/src/pages/catalogue/search';
+import { recordsFromCatalogue, type SearchRecord } from '../../renderer/src/lib/catalogue-search';
 import { launchChromium } from '../lib/browser';
 import { bundleForBrowser } from '../lib/bundle';
 import { figure, percentile, type BenchContext, type Figure } from '../lib/measure';
@@ -16,7 +16,7 @@ const queries = [
   'yolo',
 ];
 
-declare const HubSearch: typeof import('../../renderer/src/pages/catalogue/search');
+declare const HubSearch: typeof import('../../renderer/src/lib/catalogue-search');
 
 /**
  * Catalogue search per keystroke, in Chromium: the renderer's own search module over the embedded catalogue and over
@@ -24,7 +24,7 @@ declare const HubSearch: typeof import('../../renderer/src/pages/catalogue/searc
  * it); the typo-tolerant pass runs in the search worker, measured apart as the full `searchIndex` a worker runs.
  */
 export async function search(ctx: BenchContext): Promise<Figure[]> {
-  const code = await bundleForBrowser('renderer/src/pages/catalogue/search.ts', 'HubSearch');
+  const code = await bundleForBrowser('renderer/src/lib/catalogue-search.ts', 'HubSearch');
   const embedded = recordsFromCatalogue(await new CatalogueService().get());
   const browser = await launchChromium();
   const out: Figure[] = [];

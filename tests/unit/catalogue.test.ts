@@ -23,7 +23,7 @@ import {
   fuzzyNarrows,
   exactMatches,
   type SearchRecord,
-} from '../../renderer/src/pages/catalogue/search';
+} from '../../renderer/src/lib/catalogue-search';
 
 type TaskData = {
   label: string;

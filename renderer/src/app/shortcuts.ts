@@ -2,9 +2,6 @@ import { useEffect } from 'react';
 import { parseHash, useRoute } from '../store/route';
 import { useSearchFocus } from '../store/search-focus';
 
-/** The id of the catalogue's search box: Ctrl/Cmd+K focuses it from anywhere. */
-export const SEARCH_INPUT_ID = 'catalogue-search';
-
 export function useShortcuts() {
   const go = useRoute((s) => s.go);
   useEffect(() => {

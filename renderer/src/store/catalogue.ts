@@ -9,12 +9,7 @@ import type {
 import { CATALOGUE_ASSET } from '@shared/catalogue-asset';
 import type { AppError } from '@shared/errors';
 import { api } from '../api';
-import {
-  buildSearchIndex,
-  recordsFromCatalogue,
-  type SearchFilters,
-  type SearchIndex,
-} from '../pages/catalogue/search';
+import { buildSearchIndex, recordsFromCatalogue, type SearchFilters, type SearchIndex } from '../lib/catalogue-search';
 
 /** The embedded catalogue with lookups by id and its search index, built once. */
 export interface CatalogueView {

@@ -1,5 +1,8 @@
 import { create } from 'zustand';
 
+/** The id of the catalogue's search box: Ctrl/Cmd+K focuses it from anywhere. */
+export const SEARCH_INPUT_ID = 'catalogue-search';
+
 interface SearchFocusState {
   request: number;
   /** The page Ctrl/Cmd+K left (a hash), where Escape in an empty search box returns. */

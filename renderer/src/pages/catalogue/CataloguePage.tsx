@@ -16,7 +16,7 @@ import { loadWorkbench } from '../../features/snippets/SnippetWorkbench';
 import { EmbeddedMatches, HubSearch } from './HubSearch';
 import { BackLink, catalogueHref, CatLink } from './links';
 import { SearchBox } from './SearchBox';
-import { kindLabels, searchKinds, type SearchKind, type SearchRecord } from './search';
+import { kindLabels, searchKinds, type SearchKind, type SearchRecord } from '../../lib/catalogue-search';
 import { useSearch } from './useSearch';
 import './catalogue.css';
 

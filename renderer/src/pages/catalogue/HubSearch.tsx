@@ -7,7 +7,7 @@ import { useHubSearch, type KindResults } from '../../store/hub-search';
 import { HubFilters } from './HubFilters';
 import { HubKindView } from './HubList';
 import { catalogueHref } from './links';
-import { searchIndex } from './search';
+import { searchIndex } from '../../lib/catalogue-search';
 
 const hubKindLabels: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
 const nouns: Record<HubKind, string> = { models: 'models', datasets: 'datasets', spaces: 'Spaces' };

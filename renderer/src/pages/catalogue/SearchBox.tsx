@@ -1,8 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { SEARCH_INPUT_ID } from '../../app/shortcuts';
 import { useCatalogue } from '../../store/catalogue';
 import { useRoute } from '../../store/route';
-import { useSearchFocus } from '../../store/search-focus';
+import { SEARCH_INPUT_ID, useSearchFocus } from '../../store/search-focus';
 import { SEARCH_LISTBOX_ID, searchOptionId, useSearchListbox } from '../../store/search-listbox';
 
 /**

@@ -1,5 +1,11 @@
 /// <reference lib="webworker" />
-import { buildSearchIndex, searchIndex, type SearchFilters, type SearchIndex, type SearchRecord } from './search';
+import {
+  buildSearchIndex,
+  searchIndex,
+  type SearchFilters,
+  type SearchIndex,
+  type SearchRecord,
+} from '../../lib/catalogue-search';
 
 /** Messages the page sends: the records once, then queries; each answer carries its query's `id`. */
 export type SearchWorkerRequest =

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SearchWorkerAnswer, SearchWorkerRequest } from './search-worker';
-import { searchExact, searchIndex, type SearchFilters, type SearchIndex } from './search';
+import { searchExact, searchIndex, type SearchFilters, type SearchIndex } from '../../lib/catalogue-search';
 
 /** One worker per search index: it gets the records once, then answers typo-tolerant queries. */
 class FuzzyWorker {

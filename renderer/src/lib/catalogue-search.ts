@@ -244,7 +244,7 @@ function rank(index: SearchIndex, uf: uFuzzy, idxs: number[], needle: string): n
 
 /**
  * What a keystroke can answer at once: the exact matches, ranked, and whether a typo-tolerant pass (run off the
- * page's thread, see search-worker.ts) may add to them.
+ * page's thread, see pages/catalogue/search-worker.ts) may add to them.
  */
 export function searchExact(
   index: SearchIndex,
