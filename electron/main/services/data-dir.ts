@@ -1,12 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { envVar } from '@shared/environment';
 
 /** Where Electron's `userData` lives for HubDesk on this platform: the web mode and the CLI share it. */
 export function defaultDataDir(
   env: Record<string, string | undefined> = process.env,
   platform = process.platform,
 ): string {
-  if (env.HUBDESK_DATA_DIR) return env.HUBDESK_DATA_DIR;
+  const set = env[envVar('HUBDESK_DATA_DIR').name];
+  if (set) return set;
   const home = homedir();
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'HubDesk');
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'HubDesk');

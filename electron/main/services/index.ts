@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AppInfo } from '@shared/contract/app';
+import { envVar } from '@shared/environment';
 import { CatalogueService } from './catalogue/service';
 import { ChatService } from './chat/service';
 import { ChatStore } from './chat/storage/store';
@@ -32,8 +33,11 @@ export interface ServicesOptions {
   logEcho?: boolean;
   /** Desktop only: the native save dialog ("Save to project…"); absent in web mode, where the browser downloads. */
   saveDialog?: SaveDialogPort;
-  /** Hub client tuning (tests: no real waits between retries, short timeouts). */
-  hub?: { sleep?: (ms: number) => Promise<void>; timeoutMs?: number };
+  /**
+   * Hub client tuning (tests: no real waits between retries, short timeouts). `consented`: the Hub is asked whatever
+   * Settings' Hub access says (the CLI: naming a model on the command line is the consent to look it up).
+   */
+  hub?: { sleep?: (ms: number) => Promise<void>; timeoutMs?: number; consented?: boolean };
   /** Chat tuning (tests: the web-tools fixture, short retry waits). */
   chat?: {
     webBase?: string;
@@ -99,7 +103,8 @@ export function createServices(opts: ServicesOptions): Services {
     echo: opts.logEcho,
   });
   // Each key goes only to the hosts it is bound to: its own service's, those set outside the page, approved ones.
-  const webBase = () => opts.chat?.webBase ?? env.HUBDESK_OLLAMA_WEB_BASE ?? 'https://ollama.com';
+  const webBaseVar = envVar('HUBDESK_OLLAMA_WEB_BASE');
+  const webBase = () => opts.chat?.webBase ?? env[webBaseVar.name] ?? webBaseVar.default!;
   const keys = new KeyBindings({
     file: opts.approveHost ? join(opts.dataDir, 'key-approvals.json') : undefined,
     secrets,
@@ -147,6 +152,7 @@ export function createServices(opts: ServicesOptions): Services {
     log,
     timeoutMs: opts.ollama?.timeoutMs,
   });
+  const hubEnabled = () => !!opts.hub?.consented || settings.get().hubAccess === 'online';
   const hub = new HubService({
     client: new HubClient({
       endpoint: () => settings.get().hubEndpoint,
@@ -157,7 +163,7 @@ export function createServices(opts: ServicesOptions): Services {
       sleep: opts.hub?.sleep,
       timeoutMs: opts.hub?.timeoutMs,
     }),
-    enabled: () => settings.get().hubAccess === 'online',
+    enabled: hubEnabled,
   });
   return {
     info: {
@@ -215,7 +221,7 @@ export function createServices(opts: ServicesOptions): Services {
     ggufHeaders: new GgufHeaderReader({
       endpoint: () => settings.get().hubEndpoint,
       fetch: hfFetch,
-      enabled: () => settings.get().hubAccess === 'online',
+      enabled: hubEnabled,
       log,
       timeoutMs: opts.hub?.timeoutMs,
     }),

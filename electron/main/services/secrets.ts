@@ -1,12 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { secretNames, type SecretName, type SecretStatus } from '@shared/contract/settings';
+import { secretEnv } from '@shared/environment';
 import { writeFileAtomic } from './fs/atomic-write';
-
-export const secretEnvVars: Record<SecretName, string> = {
-  hfToken: 'HF_TOKEN',
-  falKey: 'FAL_KEY',
-  ollamaApiKey: 'OLLAMA_API_KEY',
-};
 
 /** Holds the user's secrets in main. Only `status()` ever leaves main; values stay here. */
 export interface SecretStore {
@@ -113,7 +108,7 @@ export class SecretStoreImpl implements SecretStore {
     }
     const stored = this.stored.get(name);
     if (stored) return { value: stored, source: 'stored' };
-    const fromEnv = this.env[secretEnvVars[name]]?.trim();
+    const fromEnv = this.env[secretEnv[name].name]?.trim();
     if (fromEnv) return { value: fromEnv, source: 'env' };
     return { source: 'none' };
   }
@@ -146,7 +141,7 @@ export class SecretStoreImpl implements SecretStore {
         set: !!value,
         source,
         persistent: this.persistent(),
-        envVar: secretEnvVars[name],
+        envVar: secretEnv[name].name,
       };
       if (value && last4(value)) s.last4 = last4(value);
       return s;

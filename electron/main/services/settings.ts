@@ -8,6 +8,7 @@ import {
   type SettingsPatch,
   type SettingsView,
 } from '@shared/contract/settings';
+import { endpointEnv } from '@shared/environment';
 import { AppError } from '@shared/errors';
 import { writeFileAtomic } from './fs/atomic-write';
 import type { Logger } from './log';
@@ -19,10 +20,10 @@ type Env = Record<string, string | undefined>;
 
 /** @public Read at build time by scripts/first-screen.ts (through Vite's module loader). */
 export const defaultSettings: Settings = {
-  ollamaHost: 'http://127.0.0.1:11434',
-  hubEndpoint: 'https://huggingface.co',
-  routerUrl: 'https://router.huggingface.co',
-  falRestBase: 'https://rest.fal.ai',
+  ollamaHost: endpointEnv.ollamaHost.default,
+  hubEndpoint: endpointEnv.hubEndpoint.default,
+  routerUrl: endpointEnv.routerUrl.default,
+  falRestBase: endpointEnv.falRestBase.default,
   defaultProvider: 'hf-inference',
   billTo: '',
   theme: 'system',
@@ -39,19 +40,11 @@ export function normalizeOllamaHost(raw: string): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
-/** The environment variables that set endpoints outside the page (and so bind the endpoint's key to them). */
-const endpointEnvVars: Record<EndpointSetting, string> = {
-  hubEndpoint: 'HF_ENDPOINT',
-  routerUrl: 'HUBDESK_ROUTER_URL',
-  falRestBase: 'HUBDESK_FAL_REST_BASE',
-  ollamaHost: 'OLLAMA_HOST',
-};
-
 /** Endpoint values from the environment, each parsed once; an unparsable or refused one is ignored. */
 export function endpointsFromEnv(env: Env): Partial<Record<EndpointSetting, string>> {
   const out: Partial<Record<EndpointSetting, string>> = {};
   for (const setting of endpointSettings) {
-    const raw = env[endpointEnvVars[setting]]?.trim();
+    const raw = env[endpointEnv[setting].name]?.trim();
     if (!raw) continue;
     try {
       out[setting] = parseEndpoint(setting === 'ollamaHost' ? normalizeOllamaHost(raw) : raw).href;
@@ -87,6 +80,19 @@ function migrateValues(values: unknown): unknown {
   return rest;
 }
 
+/**
+ * The one reader of settings.json: the values the user stored, migrated and validated; undefined when there is no
+ * file. Throws when the file cannot be read or holds a value the settings refuse (the settings service then moves it
+ * aside and starts from defaults, so whatever else reads it must treat that as "nothing set").
+ */
+export function readSettingsFile(file: string): Partial<Settings> | undefined {
+  if (!existsSync(file)) return undefined;
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { values?: unknown };
+  const parsed = settingsSchema.partial().safeParse(migrateValues(raw.values ?? {}));
+  if (!parsed.success) throw new Error(parsed.error.message);
+  return parsed.data;
+}
+
 /** The user's settings, persisted as JSON in the data dir; environment values fill what the user has not set. */
 export class SettingsService {
   private user: Partial<Settings> = {};
@@ -105,12 +111,8 @@ export class SettingsService {
   }
 
   private load(): void {
-    if (!existsSync(this.file)) return;
     try {
-      const raw = JSON.parse(readFileSync(this.file, 'utf8')) as { values?: unknown };
-      const parsed = settingsSchema.partial().safeParse(migrateValues(raw.values ?? {}));
-      if (!parsed.success) throw new Error(parsed.error.message);
-      this.user = parsed.data;
+      this.user = readSettingsFile(this.file) ?? {};
       for (const setting of endpointSettings) {
         const v = this.user[setting];
         if (v === undefined) continue;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { endpointPresetSchema } from '@shared/contract/endpoints';
+import { envVar } from '@shared/environment';
 import type { Logger } from '../log';
 import { parseEndpoint } from '../net/endpoints';
 import type { StoredEndpoint } from './store';
@@ -22,7 +23,7 @@ const entrySchema = z
   .strict();
 
 export function envEndpoints(env: Record<string, string | undefined>, log: Logger): StoredEndpoint[] {
-  const raw = env.HUBDESK_ENDPOINTS?.trim();
+  const raw = env[envVar('HUBDESK_ENDPOINTS').name]?.trim();
   if (!raw) return [];
   let list: unknown;
   try {

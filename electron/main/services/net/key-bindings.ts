@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { EndpointSetting, KeyBinding, SecretName, Settings } from '@shared/contract/settings';
 import { endpointSettings, secretNames } from '@shared/contract/settings';
+import { endpointEnv, secretEnv } from '@shared/environment';
 import { AppError } from '@shared/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
 import type { Logger } from '../log';
-import { secretEnvVars, type SecretStore } from '../secrets';
+import type { SecretStore } from '../secrets';
 import { originOf, parseEndpoint } from './endpoints';
 
 /** Which key each endpoint setting carries. */
@@ -127,9 +128,9 @@ export class KeyBindings {
     if (!this.opts.ask)
       throw new AppError(
         'forbidden',
-        `The web mode cannot approve hosts from the page. To send your ${keyLabels[key]} to ${origin}, start HubDesk with it set in the environment (${envHint(setting)}).`,
+        `The web mode cannot approve hosts from the page. To send your ${keyLabels[key]} to ${origin}, start HubDesk with it set in the environment (${endpointEnv[setting].name}).`,
       );
-    const yes = await this.opts.ask({ key, label: keyLabels[key], envVar: secretEnvVars[key], origin });
+    const yes = await this.opts.ask({ key, label: keyLabels[key], envVar: secretEnv[key].name, origin });
     if (!yes) return false;
     this.approved.get(key)!.add(origin);
     this.save();
@@ -162,13 +163,4 @@ export class KeyBindings {
       return { setting, key, origin, bound: !!source, ...(source ? { source } : {}) };
     });
   }
-}
-
-function envHint(setting: EndpointSetting): string {
-  return {
-    hubEndpoint: 'HF_ENDPOINT',
-    routerUrl: 'HUBDESK_ROUTER_URL',
-    falRestBase: 'HUBDESK_FAL_REST_BASE',
-    ollamaHost: 'OLLAMA_HOST',
-  }[setting];
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { EndpointSetting, KeyBinding, SecretName, SettingsView } from '@shared/contract/settings';
+import { endpointEnv } from '@shared/environment';
 import type { AppError } from '@shared/errors';
 import { useSettings } from '../../store/settings';
 
@@ -13,12 +14,6 @@ const keyLabels: Record<SecretName, string> = {
   hfToken: 'Hugging Face token',
   falKey: 'fal key',
   ollamaApiKey: 'Ollama API key',
-};
-const envHints: Record<EndpointSetting, string> = {
-  hubEndpoint: 'HF_ENDPOINT',
-  routerUrl: 'HUBDESK_ROUTER_URL',
-  falRestBase: 'HUBDESK_FAL_REST_BASE',
-  ollamaHost: 'OLLAMA_HOST',
 };
 const why: Record<NonNullable<KeyBinding['source']>, string> = {
   builtin: "the key's own service",
@@ -59,7 +54,7 @@ function Row({ b, canApprove, keySet }: { b: KeyBinding; canApprove: boolean; ke
                 Approve this host…
               </button>
             ) : (
-              <span className="muted">start HubDesk with {envHints[b.setting]} set to send it here</span>
+              <span className="muted">start HubDesk with {endpointEnv[b.setting].name} set to send it here</span>
             )}
           </>
         )}
