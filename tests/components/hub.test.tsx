@@ -2,7 +2,8 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HubFreshness } from '@shared/contract/hub';
-import { arrivedModel, hubModel, prefetchModel, useDerivedRepos, useHubLive } from '../../renderer/src/hooks/hub';
+import { useDerivedRepos, useHubLive } from '../../renderer/src/hooks/hub';
+import { arrivedModel, hubModel, prefetchModel } from '../../renderer/src/store/hub-answers';
 
 afterEach(cleanup);
 const freshness: HubFreshness = { source: 'cache', fetchedAt: '2026-11-23T10:00:00.000Z' };

@@ -15,7 +15,3 @@ export function useLibrarySample(record: ModelRecord, enabled: boolean): Query<S
 
 /** A Hub model's details (for the inference providers a router conversation can pin). */
 export const hubModelDetails = (id: string) => api.call('hub.model', { id });
-
-/** A library's most downloaded Hub models. */
-export const topHubModels = (library: string, limit: number) =>
-  api.call('hub.search', { kind: 'models', library, sort: 'downloads', limit });

@@ -9,7 +9,7 @@ import { libraryOptions, taskOptions, useCatalogue, type CatalogueView } from '.
 import { prepareRoutes, useRoute, type Route } from '../../store/route';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { useSettings } from '../../store/settings';
-import { prefetchModel, prefetchRepo } from '../../hooks/hub';
+import { prefetchModel, prefetchRepo } from '../../store/hub-answers';
 import { preloadWhenIdle } from '../../lib/idle-preload';
 import { lazyComponent } from '../../lib/lazy-component';
 import { loadWorkbench } from '../../features/snippets/SnippetWorkbench';

@@ -1,7 +1,8 @@
 import type { LineageRelation } from '@shared/contract/hub-repo';
 import { baseModels, derivedHeading } from '@shared/lineage';
 import type { ModelRecord } from '@shared/model-record';
-import { LINEAGE_RELATIONS as RELATIONS, useDerivedRepos } from '../../hooks/hub';
+import { useDerivedRepos } from '../../hooks/hub';
+import { LINEAGE_RELATIONS as RELATIONS } from '../../store/hub-answers';
 import { CatLink } from './links';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });

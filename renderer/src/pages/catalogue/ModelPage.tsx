@@ -14,7 +14,7 @@ import { ModelFacts } from './ModelFacts';
 import { Providers } from './Providers';
 import { Quants } from './Quants';
 import { RepoTabs } from './RepoTabs';
-import { arrivedModel, hubModel, prefetchReadme, useHubLive } from '../../hooks/hub';
+import { useHubModel } from '../../hooks/hub';
 import { useFit } from '../../hooks/fit';
 
 const noQuants: GgufQuant[] = [];
@@ -38,14 +38,7 @@ export function ModelPage({ id, view }: { id: string; view: CatalogueView }) {
   // Details at hand (a prefetch that arrived while the address changed, or seen earlier in this window) are shown in
   // the first render; stale ones are asked again behind them. With "Search the Hub" off, main answers only from its
   // cache and sends nothing. The card is asked for at the same time as the details, not after them.
-  const { live, reload } = useHubLive(
-    () => {
-      prefetchReadme('model', id);
-      return hubModel(id);
-    },
-    [id],
-    () => arrivedModel(id),
-  );
+  const { live, reload } = useHubModel(id);
   const [userPick, setPicked] = useState<string>();
 
   let record: ModelRecord | undefined;

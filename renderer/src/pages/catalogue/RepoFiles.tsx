@@ -1,13 +1,12 @@
 import { useMemo, useState } from 'react';
 import type { RepoKind, TreeEntry } from '@shared/contract/hub-repo';
-import type { AppError } from '@shared/errors';
 import { ExternalLink } from '../../components/ExternalLink';
 import { ErrorState, Loading } from '../../components/States';
 import { buildFileTree, type FolderNode } from '../../lib/file-tree';
 import { formatBytes } from '../../lib/format';
 import { repoWebPath } from '../../lib/hub-card-text';
 import { Freshness } from './Freshness';
-import { treePage, useHubEndpoint, useHubTree } from '../../hooks/hub';
+import { useHubEndpoint, useHubTree, useHubTreePage } from '../../hooks/hub';
 
 /** Rows shown per folder before "Show more": a folder of 10,000 files must not become 10,000 DOM rows at once. */
 const ROWS_PER_FOLDER = 200;
@@ -97,9 +96,8 @@ function FileRow({ entry, depth, blob }: { entry: TreeEntry; depth: number; blob
 export function RepoFiles({ kind, id }: { kind: RepoKind; id: string }) {
   const endpoint = useHubEndpoint();
   const { live, reload } = useHubTree(kind, id);
-  const [more, setMore] = useState<{ entries: TreeEntry[]; next?: string; error?: AppError; busy?: boolean }>({
-    entries: [],
-  });
+  const page = useHubTreePage(kind, id);
+  const [more, setMore] = useState<{ entries: TreeEntry[]; next?: string }>({ entries: [] });
   const [open, setOpen] = useState<Set<string>>(new Set());
   const base = `${endpoint.replace(/\/+$/, '')}/${repoWebPath(kind, id)}`;
   const entries = useMemo(() => (live.state === 'ok' ? [...live.entries, ...more.entries] : []), [live, more.entries]);
@@ -114,13 +112,8 @@ export function RepoFiles({ kind, id }: { kind: RepoKind; id: string }) {
 
   const loadMore = async () => {
     if (!next) return;
-    setMore((m) => ({ ...m, busy: true, error: undefined }));
-    try {
-      const res = await treePage(kind, id, next);
-      setMore((m) => ({ entries: [...m.entries, ...res.entries], next: res.next }));
-    } catch (e) {
-      setMore((m) => ({ ...m, busy: false, error: e as AppError }));
-    }
+    const res = await page.run(next);
+    if (res) setMore((m) => ({ entries: [...m.entries, ...res.entries], next: res.next }));
   };
   const toggle = (path: string) =>
     setOpen((s) => {
@@ -147,11 +140,11 @@ export function RepoFiles({ kind, id }: { kind: RepoKind; id: string }) {
       {next && (
         <div className="cat-note small repo-files-bounded" role="note" data-testid="files-bounded">
           Showing the first {entries.length.toLocaleString('en')} entries: this repo has more.{' '}
-          <button className="btn btn-ghost" disabled={more.busy} onClick={() => void loadMore()}>
-            {more.busy ? 'Loading…' : 'Load more'}
+          <button className="btn btn-ghost" disabled={page.busy} onClick={() => void loadMore()}>
+            {page.busy ? 'Loading…' : 'Load more'}
           </button>{' '}
           <ExternalLink href={`${base}/tree/main`}>Open on the Hub</ExternalLink>
-          {more.error && <span role="alert"> {more.error.message}</span>}
+          {page.error && <span role="alert"> {page.error.message}</span>}
         </div>
       )}
     </section>
