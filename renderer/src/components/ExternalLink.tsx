@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { isDesktop } from '../api';
-import { openExternal } from '../hooks/app';
+import { useOpenExternal } from '../hooks/app';
 import { Icon } from './Icon';
 
 /**
@@ -18,6 +18,7 @@ export function ExternalLink({
   className?: string;
   testId?: string;
 }) {
+  const openExternal = useOpenExternal();
   return (
     <a
       href={href}

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { McpConfigView, McpServersView } from '@shared/contract/mcp';
+import type { McpConfigView, McpServersView, McpToolResult } from '@shared/contract/mcp';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { useAction } from './query';
 
 /** How often the page asks for server status: starting and restarting servers change on their own. */
 const POLL_MS = 1000;
@@ -125,6 +126,36 @@ export function useMcp() {
     save: () => run(() => api.call('mcp.config.save', { text: s.draft }), 'Saved mcp.json.'),
     importText: (text: string, file: string) =>
       run(() => api.call('mcp.config.import', { text }), `Imported the servers of ${file}.`),
-    setServers: (servers: McpServersView) => setS((p) => ({ ...p, servers })),
+    /** Asks for the servers' status now (after a start, restart or stop); a failure waits for the next poll. */
+    refreshStatus: async () => {
+      try {
+        const servers = await api.call('mcp.servers', {});
+        setS((p) => ({ ...p, servers }));
+      } catch {
+        // The poll asks again within a second.
+      }
+    },
   };
+}
+
+/** One server's buttons: start/restart/stop, and its stderr log. */
+export function useMcpServer(name: string) {
+  const control = useAction((action: 'mcp.start' | 'mcp.restart' | 'mcp.stop') => api.call(action, { name }));
+  const log = useAction(() => api.call('mcp.log', { name }));
+  return { control, log };
+}
+
+/** "Try it": runs one tool of a server by hand, as a stream so the user can cancel it. */
+export function useToolCall(server: string, tool: string) {
+  const cancelRef = useRef<() => void>(undefined);
+  const call = useAction(async (args: Record<string, unknown>): Promise<McpToolResult> => {
+    const handle = api.stream('mcp.callTool', { server, tool, arguments: args }, () => {});
+    cancelRef.current = handle.cancel;
+    try {
+      return await handle.result;
+    } finally {
+      cancelRef.current = undefined;
+    }
+  });
+  return { ...call, cancel: () => cancelRef.current?.() };
 }

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { HardwareView } from '@shared/contract/hardware';
 import type { AppError } from '@shared/errors';
 import { GiB } from '@shared/fit';
-import { detectHardware } from '../../hooks/app';
+import { useHardware } from '../../hooks/app';
 import { useSettings } from '../../store/settings';
 import './hardware.css';
 
@@ -12,22 +11,12 @@ const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
 export function HardwareSettings() {
   const { view, update } = useSettings();
   const override = view?.values.hardwareOverride;
-  const [hw, setHw] = useState<HardwareView>();
-  const [loadError, setLoadError] = useState<AppError>();
+  const { hardware: hw, error: loadError, detectAgain } = useHardware(override);
   const [vram, setVram] = useState('');
   const [ram, setRam] = useState('');
   const [unified, setUnified] = useState(false);
   const [error, setError] = useState<string>();
 
-  const load = (refresh = false) =>
-    detectHardware(refresh).then(
-      (h) => {
-        setHw(h);
-        setLoadError(undefined);
-      },
-      (e: AppError) => setLoadError(e),
-    );
-  useEffect(() => void load(), [override]);
   useEffect(() => {
     setVram(override ? String(override.vramGiB) : '');
     setRam(override ? String(override.ramGiB) : '');
@@ -62,7 +51,7 @@ export function HardwareSettings() {
                   d.gpus.length ? d.gpus.map((g) => `${g.name} ${gb(g.vramTotal)}`).join(', ') : 'no GPU found'
                 }`}
         </span>{' '}
-        <button className="btn btn-ghost btn-sm" type="button" onClick={() => void load(true)}>
+        <button className="btn btn-ghost btn-sm" type="button" onClick={detectAgain}>
           Detect again
         </button>
       </p>

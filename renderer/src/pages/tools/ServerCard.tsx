@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { McpServerStatus } from '@shared/contract/mcp';
-import type { AppErrorShape } from '@shared/errors';
 import { TryTool } from './TryTool';
-import { mcpServers } from '../../hooks/tools';
+import { useMcpServer } from '../../hooks/mcp';
 
 const stateLabel: Record<McpServerStatus['state'], string> = {
   stopped: 'stopped',
@@ -32,29 +31,21 @@ function StateBadge({ s }: { s: McpServerStatus }) {
 /** One server: status, its tools (each with "Try it"), its stderr log, start/restart/stop. */
 export function ServerCard({ server, onStatus }: { server: McpServerStatus; onStatus(): void }) {
   const [log, setLog] = useState<{ text: string; truncated: boolean }>();
-  const [error, setError] = useState<string>();
-  const [acting, setActing] = useState(false);
   const [open, setOpen] = useState<string>();
+  const { control, log: readLog } = useMcpServer(server.name);
+  const acting = control.busy;
+  // One line for the last failure: a start/restart/stop clears the log's too.
+  const error = (readLog.error ?? control.error)?.message;
 
   const act = async (name: 'mcp.start' | 'mcp.restart' | 'mcp.stop') => {
-    setActing(true);
-    setError(undefined);
-    try {
-      await mcpServers.control(name, server.name);
-    } catch (e) {
-      setError((e as AppErrorShape).message);
-    } finally {
-      setActing(false);
-      onStatus();
-    }
+    readLog.clear();
+    await control.run(name);
+    onStatus();
   };
   const toggleLog = async () => {
     if (log) return setLog(undefined);
-    try {
-      setLog(await mcpServers.log(server.name));
-    } catch (e) {
-      setError((e as AppErrorShape).message);
-    }
+    const text = await readLog.run();
+    if (text) setLog(text);
   };
   const running = server.state === 'ready' || server.state === 'starting' || server.state === 'restarting';
   const headingId = `mcp-server-${server.name}`.replace(/[^\w-]/g, '_');

@@ -3,7 +3,6 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { ServerCard } from './ServerCard';
 import { useMcp } from '../../hooks/mcp';
 import './tools.css';
-import { mcpServers } from '../../hooks/tools';
 
 const ConfigEditor = lazy(() => import('./ConfigEditor'));
 
@@ -36,6 +35,9 @@ export function ToolsPage() {
   const servers = m.servers?.servers ?? [];
   const errors = m.config.errors;
 
+  const importPasted = async () => {
+    if (await m.importText(pasted, 'the pasted config')) setPasted('');
+  };
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     await m.importText(await file.text(), file.name);
@@ -64,13 +66,7 @@ export function ToolsPage() {
               <code>url</code>), or import the file of another app.
             </Empty>
           ) : (
-            servers.map((s) => (
-              <ServerCard
-                key={s.name}
-                server={s}
-                onStatus={() => void mcpServers.status().then(m.setServers, () => {})}
-              />
-            ))
+            servers.map((s) => <ServerCard key={s.name} server={s} onStatus={() => void m.refreshStatus()} />)
           )}
         </div>
 
@@ -131,11 +127,7 @@ export function ToolsPage() {
               spellCheck={false}
               onChange={(e) => setPasted(e.target.value)}
             />
-            <button
-              className="btn"
-              disabled={!pasted.trim() || m.busy}
-              onClick={() => void m.importText(pasted, 'the pasted config').then((ok) => ok && setPasted(''))}
-            >
+            <button className="btn" disabled={!pasted.trim() || m.busy} onClick={() => void importPasted()}>
               Import pasted config
             </button>
           </details>

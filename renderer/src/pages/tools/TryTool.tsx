@@ -1,7 +1,6 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { McpTool, McpToolResult } from '@shared/contract/mcp';
-import type { AppErrorShape } from '@shared/errors';
-import { mcpServers } from '../../hooks/tools';
+import { useToolCall } from '../../hooks/mcp';
 
 /** A starting point for the arguments: each declared property with an empty value of its type. */
 function argumentSkeleton(schema: McpTool['inputSchema']): string {
@@ -59,28 +58,21 @@ function Result({ result }: { result: McpToolResult }) {
 export function TryTool({ server, tool }: { server: string; tool: McpTool }) {
   const id = `try-${server}-${tool.name}`.replace(/[^\w-]/g, '_');
   const [text, setText] = useState(() => argumentSkeleton(tool.inputSchema));
-  const [running, setRunning] = useState(false);
   const [result, setResult] = useState<McpToolResult>();
-  const [error, setError] = useState<string>();
-  const cancel = useRef<() => void>(undefined);
+  const [bad, setBad] = useState<string>();
+  const call = useToolCall(server, tool.name);
+  const running = call.busy;
+  const failed = call.error && (call.error.code === 'aborted' ? 'Cancelled.' : call.error.message);
+  const error = bad ?? failed;
 
   const run = async () => {
-    const { args, error: bad } = parseArguments(text);
+    const { args, error: parseError } = parseArguments(text);
     setResult(undefined);
-    setError(bad);
+    setBad(parseError);
+    call.clear();
     if (!args) return;
-    setRunning(true);
-    const handle = mcpServers.callTool({ server, tool: tool.name, arguments: args });
-    cancel.current = handle.cancel;
-    try {
-      setResult(await handle.result);
-    } catch (e) {
-      const err = e as AppErrorShape;
-      setError(err.code === 'aborted' ? 'Cancelled.' : err.message);
-    } finally {
-      setRunning(false);
-      cancel.current = undefined;
-    }
+    const answer = await call.run(args);
+    if (answer) setResult(answer);
   };
 
   return (
@@ -95,7 +87,7 @@ export function TryTool({ server, tool }: { server: string; tool: McpTool }) {
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !running) void run();
-          if (e.key === 'Escape' && running) cancel.current?.();
+          if (e.key === 'Escape' && running) call.cancel();
         }}
         aria-describedby={`${id}-help`}
       />
@@ -107,7 +99,7 @@ export function TryTool({ server, tool }: { server: string; tool: McpTool }) {
           {running ? 'Running…' : `Run ${tool.name}`}
         </button>
         {running && (
-          <button className="btn" onClick={() => cancel.current?.()}>
+          <button className="btn" onClick={() => call.cancel()}>
             Cancel
           </button>
         )}
