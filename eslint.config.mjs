@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layers } from './lint/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'tests/golden/**'] },
@@ -39,6 +40,24 @@ export default tseslint.config(
     files: ['electron/main/services/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['**/adapters/**', '**/renderer/**'] }],
+    },
+  },
+  // The same at folder depth (lint/layers.mjs): each ladder runs bottom to top, and a folder imports only from its own
+  // rung and those below. In the renderer, pure helpers (lib) < state (store) < data hooks (hooks) < shared components
+  // < features < pages < the shell (app); in main, services stay below the router, handlers, adapters and web server.
+  {
+    files: ['renderer/**/*.{ts,tsx}', 'electron/main/**/*.ts'],
+    plugins: { local: { rules: { layers } } },
+    rules: {
+      'local/layers': [
+        'error',
+        {
+          ladders: [
+            ['lib', 'store', 'hooks', 'components', 'features', 'pages', 'app'].map((f) => `renderer/src/${f}`),
+            ['electron/main/services', 'electron/main'],
+          ],
+        },
+      ],
     },
   },
   {
