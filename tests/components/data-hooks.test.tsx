@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HardwareView } from '@shared/contract/hardware';
@@ -14,6 +14,7 @@ const { HardwareSettings } = await import('../../renderer/src/pages/settings/Har
 const { TopHubModels } = await import('../../renderer/src/pages/catalogue/TopHubModels');
 const { ServerCard } = await import('../../renderer/src/pages/tools/ServerCard');
 const { useSettings } = await import('../../renderer/src/store/settings');
+const { useFit } = await import('../../renderer/src/hooks/fit');
 
 const settings = (hubAccess: 'online' | 'offline') =>
   ({ values: { hubEndpoint: 'https://huggingface.co', hubAccess }, secrets: [] }) as unknown as SettingsView;
@@ -108,5 +109,44 @@ describe('Tools → a server card through hooks/mcp', () => {
     expect(screen.getByLabelText('stderr of files').textContent).toBe('listening');
     await userEvent.click(screen.getByRole('button', { name: 'Hide log' }));
     expect(screen.queryByLabelText('stderr of files')).toBeNull();
+  });
+});
+
+describe('useFit: the machine and the GGUF header through useQuery', () => {
+  const quants = [{ label: 'Q4_K_M', files: ['model-Q4_K_M.gguf'] }];
+  const header = (contextLength: number) => ({
+    blockCount: 32,
+    contextLength,
+    embeddingLength: 4096,
+    headCount: 32,
+    headCountKv: 8,
+  });
+
+  it('a repo without GGUF quantizations asks main nothing', () => {
+    renderHook(() => useFit('org/plain', undefined, []));
+    expect(main.waiting()).toEqual([]);
+  });
+
+  it('a late header of the repo shown before does not describe the current one, though its file has the same name', async () => {
+    const { result, rerender } = renderHook(({ id }) => useFit(id, undefined, quants), {
+      initialProps: { id: 'org/a' },
+    });
+    await (await main.next('system.hardware')).answer(hardware(32 * GiB));
+    const forA = await main.next('hub.ggufHeader');
+    rerender({ id: 'org/b' });
+    const forB = main.waiting('hub.ggufHeader')[1];
+    expect(forB.input).toEqual({ id: 'org/b', file: 'model-Q4_K_M.gguf' });
+    await forB.answer(header(8192));
+    await forA.answer(header(131072));
+    expect(result.current.maxCtx).toBe(8192);
+    expect(result.current.hardware?.detected.ramTotal).toBe(32 * GiB);
+  });
+
+  it('a header main could not read is named, and the KV cache estimated', async () => {
+    const { result } = renderHook(() => useFit('org/a', undefined, quants));
+    await (await main.next('hub.ggufHeader')).fail({ code: 'network', message: 'Range not satisfiable.' });
+    expect(result.current.headerNote).toMatch(
+      /^The GGUF header of model-Q4_K_M.gguf could not be read \(Range not satisfiable.\)/,
+    );
   });
 });

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { GgufHeader, HardwareView } from '@shared/contract/hardware';
 import type { GgufQuant } from '@shared/contract/hub-repo';
-import type { AppError } from '@shared/errors';
+import type { AppError, AppErrorShape } from '@shared/errors';
 import {
   defaultContext,
   defaultQuant,
@@ -15,6 +15,7 @@ import {
 } from '@shared/fit';
 import type { ModelRecord } from '@shared/model-record';
 import { api } from '../api';
+import { useQuery } from './query';
 
 export interface FitPlan {
   /** Undefined until the hardware is known. */
@@ -37,35 +38,22 @@ function headerFile(quants: GgufQuant[]): string | undefined {
 
 /** Hardware (main) + GGUF header (main, range requests) → a verdict per quant and the default quant. */
 export function useFit(id: string, model: ModelRecord | undefined, quants: GgufQuant[]): FitPlan {
-  const [hardware, setHardware] = useState<HardwareView>();
-  const [hardwareError, setHardwareError] = useState<AppError>();
-  const [loaded, setHeader] = useState<{ file: string; header?: GgufHeader; error?: AppError }>();
   const [userCtx, setCtx] = useState<number>();
   const file = headerFile(quants);
-  // A header read for another repo's file does not describe this one.
-  const header = loaded?.file === file ? loaded : undefined;
 
-  // Only a GGUF repo's quantizations need the machine: other pages send nothing (and do not render again).
-  const needed = quants.length > 0;
-  useEffect(() => {
-    if (!needed) return;
-    let live = true;
-    api.call('system.hardware', {}).then(
-      (h) => live && setHardware(h),
-      (e: AppError) => live && setHardwareError(e),
-    );
-    return () => void (live = false);
-  }, [needed]);
+  // Only a GGUF repo's quantizations need the machine: other pages send nothing.
+  const machine = useQuery(() => api.call('system.hardware', {}), [], quants.length > 0);
+  const hardware = machine.state === 'ok' ? machine.data : undefined;
+  const hardwareError = machine.state === 'error' ? (machine.error as AppError) : undefined;
 
-  useEffect(() => {
-    if (!file) return;
-    let live = true;
-    api.call('hub.ggufHeader', { id, file }).then(
-      (h) => live && setHeader({ file, header: h }),
-      (e: AppError) => live && setHeader({ file, error: e }),
-    );
-    return () => void (live = false);
-  }, [id, file]);
+  // A header read for another repo's file does not describe this one: it is asked again, and absent meanwhile.
+  const read = useQuery(() => api.call('hub.ggufHeader', { id, file: file! }), [id, file], !!file);
+  const readData = read.state === 'ok' ? read.data : undefined;
+  const readError = read.state === 'error' ? read.error : undefined;
+  const header = useMemo((): { file: string; header?: GgufHeader; error?: AppErrorShape } | undefined => {
+    if (!file || (!readData && !readError)) return undefined;
+    return readData ? { file, header: readData } : { file, error: readError };
+  }, [file, readData, readError]);
 
   const fromHeader = header?.header ? kvShapeFromHeader(header.header) : undefined;
   const total = model?.gguf?.total;
