@@ -12,6 +12,3 @@ export function useLibrarySample(record: ModelRecord, enabled: boolean): Query<S
     enabled,
   );
 }
-
-/** A Hub model's details (for the inference providers a router conversation can pin). */
-export const hubModelDetails = (id: string) => api.call('hub.model', { id });
