@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { repoKinds } from '../hub-kinds';
 import { modelRecordSchema } from '../model-record';
 import { call } from './define';
 import { hubFreshnessSchema, repoIdSchema } from './hub';
@@ -11,9 +12,11 @@ const ggufQuantSchema = z.object({
 });
 export type GgufQuant = z.infer<typeof ggufQuantSchema>;
 
-/** The three kinds of Hub repo; their paths differ (`/api/models`, `/api/datasets`, `/api/spaces`). */
-const repoKindSchema = z.enum(['model', 'dataset', 'space']);
+/** A Hub repo's kind, in the singular (see shared/hub-kinds.ts). */
+const repoKindSchema = z.enum(repoKinds);
 export type RepoKind = z.infer<typeof repoKindSchema>;
+/** Datasets and Spaces: the kinds `hub.repo` describes (a model has `hub.model`). */
+const otherRepoKindSchema = repoKindSchema.exclude(['model']);
 
 /** How a model derives from a base model, as the Hub tags it (`base_model:<relation>:<id>`). */
 const lineageRelationSchema = z.enum(['finetune', 'adapter', 'merge', 'quantized']);
@@ -30,7 +33,7 @@ export type RepoLink = z.infer<typeof repoLinkSchema>;
 
 /** A dataset or a Space, from `/api/datasets/{id}` or `/api/spaces/{id}`. */
 const hubRepoInfoSchema = z.object({
-  kind: z.enum(['dataset', 'space']),
+  kind: otherRepoKindSchema,
   id: z.string(),
   author: z.string().optional(),
   tags: z.array(z.string()),
@@ -82,7 +85,7 @@ export const hubRepoCalls = {
     }),
   }),
   'hub.repo': call({
-    input: z.object({ kind: z.enum(['dataset', 'space']), id: repoIdSchema }).strict(),
+    input: z.object({ kind: otherRepoKindSchema, id: repoIdSchema }).strict(),
     output: z.object({ repo: hubRepoInfoSchema, freshness: hubFreshnessSchema }),
   }),
   /** The repo's README.md (model card), its YAML front matter cut off; capped in size. */

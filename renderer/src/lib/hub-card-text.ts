@@ -1,12 +1,10 @@
 import type { RepoKind } from '@shared/contract/hub-repo';
+import { hubKindOfRepo, hubWebPath } from '@shared/hub-kinds';
 
 /** Hosts a card may load images from: the Hub and its CDNs (plus the configured endpoint). */
 const HUB_IMAGE_HOSTS = [/^huggingface\.co$/, /\.huggingface\.co$/, /^hf\.co$/, /\.hf\.co$/];
 
-export function repoWebPath(kind: RepoKind, id: string): string {
-  const prefix = kind === 'model' ? '' : `${kind}s/`;
-  return prefix + id.split('/').map(encodeURIComponent).join('/');
-}
+export const repoWebPath = (kind: RepoKind, id: string): string => hubWebPath(hubKindOfRepo(kind), id);
 
 /**
  * Resolves a card's URLs as huggingface.co does: relative links to `<endpoint>/<repo>/blob/main/…`, relative

@@ -1,5 +1,6 @@
 import { AppError } from '@shared/errors';
 import { hubOffError } from '@shared/hub-off';
+import { hubKindInfo, hubKindOfRepo, hubWebPath } from '@shared/hub-kinds';
 import type { HubFreshness } from '@shared/contract/hub';
 import {
   treeEntrySchema,
@@ -20,11 +21,10 @@ export const TREE_MAX_ENTRIES = 5_000;
 const DERIVED_LIMIT = 20;
 
 const enc = (id: string) => id.split('/').map(encodeURIComponent).join('/');
-const apiBase = (kind: RepoKind, id: string) => `/api/${kind}s/${enc(id)}`;
-const filePrefix = (kind: RepoKind) => (kind === 'model' ? '' : `/${kind}s`);
+const apiBase = (kind: RepoKind, id: string) => `/api/${hubKindOfRepo(kind)}/${enc(id)}`;
 
 function readmePath(kind: RepoKind, id: string): string {
-  return `${filePrefix(kind)}/${enc(id)}/resolve/main/README.md`;
+  return `/${hubWebPath(hubKindOfRepo(kind), id)}/resolve/main/README.md`;
 }
 
 /** Splits YAML front matter (`---` … `---` at the very start) from the markdown after it. */
@@ -40,7 +40,7 @@ const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string =>
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** A dataset's or a Space's info answer, keeping only what reads as the documented types. */
-function toRepoInfo(kind: 'dataset' | 'space', id: string, raw: Record<string, unknown>): HubRepoInfo {
+function toRepoInfo(kind: HubRepoInfo['kind'], id: string, raw: Record<string, unknown>): HubRepoInfo {
   const out: HubRepoInfo = { kind, id: str(raw.id) ?? id, tags: strings(raw.tags) ?? [] };
   out.author = str(raw.author) ?? (out.id.includes('/') ? out.id.split('/')[0] : undefined);
   if (!out.author) delete out.author;
@@ -94,8 +94,8 @@ export class HubRepoDetails {
     return new AppError('upstream', `The Hub at ${this.client.host} sent an unreadable answer for the ${what}.`);
   }
 
-  async repo(kind: 'dataset' | 'space', id: string): Promise<{ repo: HubRepoInfo; freshness: HubFreshness }> {
-    const what = `${kind === 'dataset' ? 'dataset' : 'Space'} "${id}"`;
+  async repo(kind: HubRepoInfo['kind'], id: string): Promise<{ repo: HubRepoInfo; freshness: HubFreshness }> {
+    const what = `${hubKindInfo[hubKindOfRepo(kind)].nounOne} "${id}"`;
     const answer = await this.fetch(apiBase(kind, id), what);
     if (!isRecord(answer.body)) throw this.unreadable(what);
     return { repo: toRepoInfo(kind, id, answer.body), freshness: answer.freshness };

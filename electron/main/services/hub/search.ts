@@ -1,5 +1,6 @@
 import { AppError } from '@shared/errors';
 import { hubOffError } from '@shared/hub-off';
+import { hubKindInfo } from '@shared/hub-kinds';
 import type { HubKind, HubRepoSummary, HubSearchInput, HubSearchOutput, HubSort } from '@shared/contract/hub-search';
 import type { HubAnswer, HubClient } from './client';
 import { nextLink } from './links';
@@ -28,8 +29,6 @@ export const MODEL_LIST_EXPAND = [
 ] as const;
 
 const DEFAULT_PAGE_SIZE = 30;
-
-const what: Record<HubKind, string> = { models: 'model search', datasets: 'dataset search', spaces: 'Space search' };
 
 /** The query string of a first page, in the Hub's own parameters (as huggingface_hub's `list_models` sends them). */
 function searchQuery(input: HubSearchInput): URLSearchParams {
@@ -80,7 +79,10 @@ function repoSummary(kind: HubKind, raw: Record<string, unknown>): HubRepoSummar
 /** A Hub answer as one page of results, with the cursor of the next page when the `Link` header has one. */
 function toPage(kind: HubKind, answer: HubAnswer, host: string): HubSearchOutput {
   if (!Array.isArray(answer.body))
-    throw new AppError('upstream', `The Hub at ${host} sent something other than a list for the ${what[kind]}.`);
+    throw new AppError(
+      'upstream',
+      `The Hub at ${host} sent something other than a list for the ${hubKindInfo[kind].nounOne} search.`,
+    );
   const results: HubRepoSummary[] = [];
   for (const raw of answer.body as unknown[]) {
     const r = raw && typeof raw === 'object' ? repoSummary(kind, raw as Record<string, unknown>) : undefined;
@@ -110,5 +112,5 @@ export async function searchHub(client: HubClient, enabled: boolean, input: HubS
     if (!cached) throw hubOffError();
     return toPage(input.kind, cached, client.host);
   }
-  return toPage(input.kind, await client.get(path, what[input.kind]), client.host);
+  return toPage(input.kind, await client.get(path, `${hubKindInfo[input.kind].nounOne} search`), client.host);
 }

@@ -1,29 +1,23 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { HubKind, HubRepoSummary } from '@shared/contract/hub-search';
+import type { HubRepoSummary } from '@shared/contract/hub-search';
+import { hubKindInfo, type HubKind } from '@shared/hub-kinds';
 import { ErrorState } from '../../components/States';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
-import { catalogueHref, type CatalogueKind } from './links';
+import { embeddedRepos } from './embedded';
+import { catalogueHref } from './links';
 import { afterPaint } from '../../lib/after-paint';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-const hubPageKind: Record<HubKind, CatalogueKind> = { models: 'model', datasets: 'dataset', spaces: 'app' };
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH_ROWS = 8;
-const hubKindNames: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
 const ROW_HEIGHT = 58;
 
 /** Whether the embedded catalogue names this repo too (it is marked, not listed twice). */
-function inCatalogue(view: CatalogueView, r: HubRepoSummary): boolean {
-  return r.kind === 'models'
-    ? view.models.has(r.id)
-    : r.kind === 'datasets'
-      ? view.datasets.has(r.id)
-      : view.apps.has(r.id);
-}
+const inCatalogue = (view: CatalogueView, r: HubRepoSummary) => embeddedRepos(view, r.kind).has(r.id);
 
 /** A row re-renders only when its own result changes (a new page leaves the rows on screen alone). */
 const HubRow = memo(function HubRow({
@@ -44,7 +38,7 @@ const HubRow = memo(function HubRow({
   return (
     <a
       className="cat-row hub-row"
-      href={catalogueHref(hubPageKind[r.kind], r.id)}
+      href={catalogueHref(hubKindInfo[r.kind].page, r.id)}
       data-index={index}
       data-id={r.id}
       {...(active !== undefined && optionProps(index, active ? index : -1, count))}
@@ -123,7 +117,7 @@ function HubList({
         ? {
             count: st.results.length,
             scrollTo: (i: number) => virt.scrollToIndex(i),
-            href: (i: number) => catalogueHref(hubPageKind[kind], st.results[i].id),
+            href: (i: number) => catalogueHref(hubKindInfo[kind].page, st.results[i].id),
           }
         : undefined,
     [listbox, st.results, kind, virt],
@@ -154,7 +148,7 @@ function HubList({
       <div
         id={listbox ? SEARCH_LISTBOX_ID : undefined}
         role={listbox ? 'listbox' : 'list'}
-        aria-label={`${hubKindNames[kind]} on the Hub`}
+        aria-label={`${hubKindInfo[kind].label} on the Hub`}
         style={{ height: virt.getTotalSize(), position: 'relative' }}
       >
         {rows.map((v) => (

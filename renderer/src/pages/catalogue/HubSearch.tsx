@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { hubKinds, type HubKind } from '@shared/hub-kinds';
+import { hubKindInfo, hubKinds } from '@shared/hub-kinds';
+import { isHubOff } from '@shared/hub-off';
 import { tabId, TabList } from '../../components/Tabs';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
@@ -9,8 +10,6 @@ import { HubKindView } from './HubList';
 import { catalogueHref } from './links';
 import { searchIndex } from '../../lib/catalogue-search';
 
-const hubKindLabels: Record<HubKind, string> = { models: 'Models', datasets: 'Datasets', spaces: 'Spaces' };
-const nouns: Record<HubKind, string> = { models: 'models', datasets: 'datasets', spaces: 'Spaces' };
 /** Typing settles before the Hub is asked (each keystroke would otherwise be three requests). */
 const DEBOUNCE_MS = 250;
 
@@ -21,7 +20,7 @@ function tabCount(st: KindResults): string {
   return `${st.results.length}${st.next ? '+' : ''}`;
 }
 
-const hubOff = (st: KindResults) => (st.error?.details as { reason?: string } | undefined)?.reason === 'hub-off';
+const hubOff = (st: KindResults) => isHubOff(st.error);
 
 /** Embedded tasks and libraries that match: first-class results above the Hub's list. */
 export function EmbeddedMatches({ view, query }: { view: CatalogueView; query: string }) {
@@ -84,7 +83,7 @@ export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; qu
         >
           {(k) => (
             <>
-              {hubKindLabels[k]} <span className="cat-count">{tabCount(byKind[k])}</span>
+              {hubKindInfo[k].label} <span className="cat-count">{tabCount(byKind[k])}</span>
             </>
           )}
         </TabList>
@@ -97,9 +96,9 @@ export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; qu
       <HubFilters view={view} kind={kind} />
       <div id="hub-tabpanel" role="tabpanel" aria-labelledby={tabId('hub', kind)}>
         {cachedOnly && hubOff(st) ? (
-          <p className="muted small">No {nouns[kind]} for this search in the cache.</p>
+          <p className="muted small">No {hubKindInfo[kind].noun} for this search in the cache.</p>
         ) : (
-          <HubKindView kind={kind} st={st} view={view} noun={nouns[kind]} listbox={!cachedOnly} />
+          <HubKindView kind={kind} st={st} view={view} noun={hubKindInfo[kind].noun} listbox={!cachedOnly} />
         )}
       </div>
     </section>

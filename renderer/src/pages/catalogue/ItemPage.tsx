@@ -1,5 +1,6 @@
 import type { CatalogueItem, CatalogueTask } from '@shared/contract/catalogue';
 import type { HubRepoInfo } from '@shared/contract/hub-repo';
+import { hubKindInfo, type HubKind } from '@shared/hub-kinds';
 import { ExternalLink } from '../../components/ExternalLink';
 import { Empty, Loading } from '../../components/States';
 import { formatAge } from '../../lib/format';
@@ -47,13 +48,12 @@ export function ItemPage({
   item,
   tasks,
 }: {
-  kind: 'dataset' | 'app';
+  kind: Exclude<HubKind, 'models'>;
   id: string;
   item?: CatalogueItem;
   tasks: Map<string, CatalogueTask>;
 }) {
-  const repoKind = kind === 'dataset' ? 'dataset' : 'space';
-  const noun = kind === 'dataset' ? 'dataset' : 'Space';
+  const { repo: repoKind, page, nounOne: noun, one } = hubKindInfo[kind];
   const endpoint = useHubEndpoint();
   const update = useSettings((s) => s.update);
   const { live, reload } = useHubRepo(repoKind, id);
@@ -61,10 +61,10 @@ export function ItemPage({
   const repo = live.state === 'ok' ? live.repo : undefined;
 
   return (
-    <div data-testid={`${kind}-view`}>
+    <div data-testid={`${page}-view`}>
       <header className="cat-title">
         <h1 className="mono cat-h1-id">{id}</h1>
-        <span className="badge">{kind === 'dataset' ? 'Dataset' : 'Space'}</span>
+        <span className="badge">{one}</span>
         {live.state === 'ok' && <Freshness f={live.freshness} />}
         {item && <span className="badge">in the task data</span>}
         <span className="cat-spacer" />

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
+import { hubKindOfPage, hubWebPath, type HubPageKind } from '@shared/hub-kinds';
 import { hrefFor } from '../../store/route';
 
-export type CatalogueKind = 'task' | 'library' | 'model' | 'dataset' | 'app';
+export type CatalogueKind = 'task' | 'library' | HubPageKind;
 
 /** `#/catalogue/<kind>/<id>`: the id is one encoded segment, so model ids keep their slash. */
 export function catalogueHref(kind: CatalogueKind, id: string): string {
@@ -12,9 +13,8 @@ export function CatLink({ kind, id, children }: { kind: CatalogueKind; id: strin
   return <a href={catalogueHref(kind, id)}>{children ?? id}</a>;
 }
 
-export function hubUrl(kind: 'model' | 'dataset' | 'app', id: string): string {
-  const path = kind === 'model' ? '' : kind === 'dataset' ? 'datasets/' : 'spaces/';
-  return `https://huggingface.co/${path}${id.split('/').map(encodeURIComponent).join('/')}`;
+export function hubUrl(kind: HubPageKind, id: string): string {
+  return `https://huggingface.co/${hubWebPath(hubKindOfPage(kind), id)}`;
 }
 
 export function BackLink() {
