@@ -1,10 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { modelMismatch, routerKey, routerKeyProblem } from '@shared/chat-model';
 import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
+import type { Output } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { useChat } from '../store/chat';
+import { useRoute } from '../store/route';
 import { useSettings } from '../store/settings';
 import { useEndpointList } from './endpoints';
+import { useQuery, type Query } from './query';
 
 /**
  * The tool sources a conversation can turn on (the web tools and each MCP server). While `watching` and a server
@@ -34,21 +38,47 @@ export function useToolSources(watching: boolean): {
   return { sources, error, reload };
 }
 
-/** Files to download: one conversation as Markdown or JSON, or every conversation in one archive. */
-export const chatFiles = {
-  export: (id: string, format: 'markdown' | 'json') => api.call('chat.export', { id, format }),
-  exportAll: () => api.call('chat.exportAll', {}),
-};
+const none: string[] = [];
 
-/** What the chat screen asks about a conversation and the models it can use. */
-export const chatInfo = {
-  /** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…). */
-  capabilities: (id: string) => api.call('chat.capabilities', { id }),
-  /** The Ollama models that can chat (embedding-only ones left out), loaded ones marked. */
-  models: () => api.call('chat.models', {}),
-  /** "Open as code": the conversation as runnable snippets. */
-  code: (id: string) => api.call('chat.code', { id }),
-};
+/**
+ * A query's last answer or error, kept on screen while it is asked again (the chat screen never blanks what it
+ * shows while a newer answer is on its way; an answer to an older request is dropped by useQuery).
+ */
+function useKept<T>(q: Query<T>): { data?: T; error?: AppErrorShape } {
+  const last = useRef<{ data?: T; error?: AppErrorShape }>({});
+  if (q.state === 'ok' && last.current.data !== q.data) last.current = { data: q.data };
+  else if (q.state === 'error' && last.current.error !== q.error) last.current = { error: q.error };
+  return last.current;
+}
+
+/** What the conversation's model can do (Ollama `show` capabilities: vision, tools, thinking…); none without a model. */
+export function useCapabilities(id: string, meta?: Pick<ConversationMeta, 'model' | 'backend' | 'endpoint'>): string[] {
+  const on = !!meta?.model;
+  const q = useQuery(() => api.call('chat.capabilities', { id }), [id, meta?.model, meta?.backend, meta?.endpoint], on);
+  const kept = useKept(q).data?.capabilities;
+  return on ? (kept ?? none) : none;
+}
+
+/** The names of the Ollama models that can chat (embedding-only ones left out), asked while `on`. */
+export function useChatModelNames(on: boolean): string[] {
+  const kept = useKept(useQuery(() => api.call('chat.models', {}), [], on));
+  return useMemo(() => kept.data?.models.map((m) => m.name) ?? none, [kept.data]);
+}
+
+/** The inference providers the Hugging Face router offers for a Hub model (a router conversation can pin one). */
+export function useRouterProviders(model: string, on: boolean): string[] {
+  const kept = useKept(useQuery(() => api.call('hub.model', { id: model }), [model], on));
+  const providers = useMemo(
+    () => (kept.data?.model.inferenceProviderMapping ?? []).map((p) => p.provider),
+    [kept.data],
+  );
+  return on ? providers : none;
+}
+
+/** "Open as code": the conversation as runnable snippets, asked again when `version` (its messages) changes. */
+export function useChatCode(id: string, version: string): { data?: Output<'chat.code'>; error?: AppErrorShape } {
+  return useKept(useQuery(() => api.call('chat.code', { id }), [id, version]));
+}
 
 /**
  * Why a conversation cannot be answered as it stands, said before sending (main refuses with the same words): a
@@ -71,4 +101,13 @@ export function useSendBlock(
   const key = meta.backend === 'provider' ? routerKey(view) : undefined;
   if (!view || !key || key === 'ready') return undefined;
   return { message: routerKeyProblem(key, view.values.routerUrl), inSettings: true };
+}
+
+/** "New chat": starts a conversation (with the model `create` picks) and opens it. */
+export function useStartChat(): () => Promise<void> {
+  const go = useRoute((s) => s.go);
+  return useCallback(async () => {
+    const meta = await useChat.getState().create();
+    go('chat', meta.id);
+  }, [go]);
 }

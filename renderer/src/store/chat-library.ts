@@ -17,7 +17,16 @@ export function libraryActions({
   refreshMeta,
 }: ChatKit): Pick<
   ChatState,
-  'loadList' | 'loadMoreList' | 'search' | 'create' | 'update' | 'remove' | 'restore' | 'importJson'
+  | 'loadList'
+  | 'loadMoreList'
+  | 'search'
+  | 'create'
+  | 'update'
+  | 'remove'
+  | 'restore'
+  | 'importJson'
+  | 'exportFile'
+  | 'exportAll'
 > {
   return {
     loadList: async () => {
@@ -124,5 +133,8 @@ export function libraryActions({
       await get().loadList();
       return conversations;
     },
+
+    exportFile: (id, format) => api.call('chat.export', { id, format }),
+    exportAll: () => api.call('chat.exportAll', {}),
   };
 }

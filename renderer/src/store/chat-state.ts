@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand';
 import type { ChatListCursor, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
-import type { Input } from '@shared/contract';
+import type { Input, Output } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 
 export type PageDir = 'older' | 'newer';
@@ -74,6 +74,10 @@ export interface ChatState {
    * is refused (`conflict`, `details.duplicates`) unless `asCopy`.
    */
   importJson(text: string, asCopy?: boolean): Promise<ConversationMeta[]>;
+  /** One conversation as a file to download: Markdown to read, or JSON with every version to import again. */
+  exportFile(id: string, format: 'markdown' | 'json'): Promise<Output<'chat.export'>>;
+  /** Every conversation in one archive file. */
+  exportAll(): Promise<Output<'chat.exportAll'>>;
 }
 
 /** What each part of the chat store (chat-library, chat-reply, chat-versions) is built from. */

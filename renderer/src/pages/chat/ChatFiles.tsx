@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import type { AppErrorShape } from '@shared/errors';
-import { chatFiles } from '../../hooks/chat';
 import { download } from '../../lib/download';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
@@ -33,7 +32,7 @@ export function ChatFiles({ canExport }: { canExport: boolean }) {
   };
   const exportAll = async () => {
     try {
-      const r = await chatFiles.exportAll();
+      const r = await useChat.getState().exportAll();
       download(r.filename, r.text, r.mime);
       setError(undefined);
     } catch (e) {

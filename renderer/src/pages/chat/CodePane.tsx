@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Snippet } from '@shared/contract/snippets';
-import type { AppErrorShape } from '@shared/errors';
-import { chatInfo } from '../../hooks/chat';
+import { useChatCode } from '../../hooks/chat';
 import { ErrorState, Loading } from '../../components/States';
 import { tabId, TabList } from '../../components/Tabs';
+import { copyText } from './clipboard';
 
 // Monaco is a separate chunk, shared with the snippet workbench: it loads only when this pane opens.
 const MonacoPane = lazy(() => import('../../features/snippets/MonacoPane'));
@@ -13,21 +13,11 @@ const label = (s: Snippet) =>
 
 /** "Open as code": the conversation as runnable snippets (python / js / curl) in an editable Monaco pane. */
 export function CodePane({ id, version, onClose }: { id: string; version: string; onClose(): void }) {
-  const [state, setState] = useState<{ snippets?: Snippet[]; notice?: string; error?: AppErrorShape }>({});
+  const code = useChatCode(id, version);
+  const state = { snippets: code.data?.snippets, notice: code.data?.notice, error: code.error };
   const [tab, setTab] = useState(0);
   const [text, setText] = useState('');
   const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    chatInfo
-      .code(id)
-      .then((r) => live && setState({ snippets: r.snippets, notice: r.notice }))
-      .catch((e: AppErrorShape) => live && setState({ error: e }));
-    return () => {
-      live = false;
-    };
-  }, [id, version]);
 
   const current = state.snippets?.[tab] ?? state.snippets?.[0];
   useEffect(() => setText(current?.content ?? ''), [current]);
@@ -51,12 +41,10 @@ export function CodePane({ id, version, onClose }: { id: string; version: string
         <button
           className="btn btn-ghost btn-xs"
           disabled={!text}
-          onClick={() =>
-            void navigator.clipboard
-              ?.writeText(text)
-              .then(() => setCopied(true))
-              .catch(() => setCopied(false))
-          }
+          onClick={async () => {
+            const ok = await copyText(text);
+            if (ok !== undefined) setCopied(ok);
+          }}
         >
           {copied ? 'Copied' : 'Copy'}
         </button>

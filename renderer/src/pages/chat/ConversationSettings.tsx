@@ -3,8 +3,7 @@ import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
 import type { Endpoint, EndpointModel } from '@shared/contract/endpoints';
 import type { AppErrorShape } from '@shared/errors';
 import { isHubRepoId, modelMismatch, modelOnSwitch } from '@shared/chat-model';
-import { hubModelDetails } from '../../hooks/catalogue';
-import { chatInfo } from '../../hooks/chat';
+import { useChatModelNames, useRouterProviders } from '../../hooks/chat';
 import { useEndpointList, useEndpointModels, type EndpointModels } from '../../hooks/endpoints';
 import { endpointLabel } from '../../lib/endpoint-presets';
 import { useChat } from '../../store/chat';
@@ -117,8 +116,6 @@ function NumberField({
 /** The conversation's backend, model, provider, system prompt and parameters; each change is saved at once. */
 export function ConversationSettings({ meta, capabilities }: { meta: ConversationMeta; capabilities: string[] }) {
   const update = useChat((s) => s.update);
-  const [models, setModels] = useState<string[]>([]);
-  const [providers, setProviders] = useState<string[]>([]);
   const [error, setError] = useState<AppErrorShape>();
   const [system, setSystem] = useState(meta.system);
   useEffect(() => setSystem(meta.system), [meta.id, meta.system]);
@@ -130,31 +127,17 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
 
   // Ollama's models are listed beside the endpoints' whenever the picker shows (not on the router).
   const local = meta.backend !== 'provider';
-  useEffect(() => {
-    if (!local) return;
-    let live = true;
-    chatInfo
-      .models()
-      .then((r) => live && setModels(r.models.map((m) => m.name)))
-      .catch(() => live && setModels([]));
-    return () => {
-      live = false;
-    };
-  }, [local]);
+  const models = useChatModelNames(local);
+  const providers = useRouterProviders(meta.model, meta.backend === 'provider' && isHubRepoId(meta.model));
 
-  useEffect(() => {
-    if (meta.backend !== 'provider' || !isHubRepoId(meta.model)) return setProviders([]);
-    let live = true;
-    hubModelDetails(meta.model)
-      .then((r) => live && setProviders((r.model.inferenceProviderMapping ?? []).map((p) => p.provider)))
-      .catch(() => live && setProviders([]));
-    return () => {
-      live = false;
-    };
-  }, [meta.backend, meta.model]);
-
-  const save = (patch: Parameters<typeof update>[1]) =>
-    update(meta.id, patch).then(() => setError(undefined), setError);
+  const save = async (patch: Parameters<typeof update>[1]) => {
+    try {
+      await update(meta.id, patch);
+      setError(undefined);
+    } catch (e) {
+      setError(e as AppErrorShape);
+    }
+  };
   const setParam = <K extends keyof ChatParams>(k: K, v: ChatParams[K]) => {
     const params = { ...meta.params };
     if (v === undefined || (Array.isArray(v) && v.length === 0)) delete params[k];

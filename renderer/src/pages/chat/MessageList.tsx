@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import type { PageDir } from '../../store/chat';
+import { copyText } from './clipboard';
 import { Message, type MessageActions } from './Message';
 
 /** Within this distance of the bottom, the list follows new text; scrolling further up stops it. */
@@ -160,22 +161,21 @@ export function MessageList({
     v.scrollToIndex(focusIndex, { align: 'center' });
   }, [focusIndex, focusId, v]);
 
-  const onClick = (e: React.MouseEvent) => {
+  const onClick = async (e: React.MouseEvent) => {
     const btn = (e.target as HTMLElement).closest('[data-copy-code]');
     if (!btn) return;
     const code = btn.closest('.code-block')?.querySelector('code')?.textContent ?? '';
-    void navigator.clipboard
-      ?.writeText(code)
-      .then(() => {
-        btn.textContent = 'Copied';
-        setTimeout(() => (btn.textContent = 'Copy'), 1500);
-      })
-      .catch(() => (btn.textContent = 'Copy failed'));
+    const ok = await copyText(code);
+    if (ok === false) btn.textContent = 'Copy failed';
+    else if (ok) {
+      btn.textContent = 'Copied';
+      setTimeout(() => (btn.textContent = 'Copy'), 1500);
+    }
   };
 
   const items = v.getVirtualItems();
   return (
-    <div className="msg-scroll" ref={scrollRef} onClick={onClick} data-testid="message-list">
+    <div className="msg-scroll" ref={scrollRef} onClick={(e) => void onClick(e)} data-testid="message-list">
       {paging?.dir === 'older' && (paging.loading || paging.error) && <PageStatus paging={paging} />}
       <div className="msg-inner" ref={innerRef} style={{ height: v.getTotalSize() }}>
         <div className="msg-window" ref={windowRef} style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConversationMeta } from '@shared/contract/chat';
 import { Icon } from '../../components/Icon';
 import { ErrorState, Loading } from '../../components/States';
+import { useStartChat } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { ChatFiles } from './ChatFiles';
@@ -117,8 +118,8 @@ function ListEnd() {
 
 export function Sidebar({ currentId }: { currentId?: string }) {
   const { list, listNext, listLoading, listError, query, running, undo } = useChat();
-  const { loadList, search, create, restore } = useChat.getState();
-  const go = useRoute((s) => s.go);
+  const { loadList, search, restore } = useChat.getState();
+  const startChat = useStartChat();
   useEffect(() => {
     if (!undo) return;
     const t = setTimeout(() => useChat.setState({ undo: undefined }), 10_000);
@@ -129,11 +130,7 @@ export function Sidebar({ currentId }: { currentId?: string }) {
     <aside className="conv-sidebar" aria-label="Conversations">
       <div className="conv-head">
         <h1>Chat</h1>
-        <button
-          className="btn btn-primary"
-          data-testid="new-chat"
-          onClick={() => void create().then((m) => go('chat', m.id))}
-        >
+        <button className="btn btn-primary" data-testid="new-chat" onClick={() => void startChat()}>
           New chat
         </button>
       </div>

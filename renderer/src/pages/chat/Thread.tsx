@@ -1,0 +1,158 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ChatMessage } from '@shared/contract/chat';
+import type { AppErrorShape } from '@shared/errors';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { useCapabilities } from '../../hooks/chat';
+import { download } from '../../lib/download';
+import { useChat } from '../../store/chat';
+import { copyText } from './clipboard';
+import { useFleeting } from './fleeting';
+import { CodePane } from './CodePane';
+import { Composer } from './Composer';
+import { ConversationSettings } from './ConversationSettings';
+import { useEngineName } from './EngineName';
+import type { MessageActions } from './Message';
+import { MessageList } from './MessageList';
+import { ReplyAnnouncer } from './ReplyAnnouncer';
+import { ReplyError } from './ReplyError';
+import type { ToolAnswer } from './ToolMessage';
+
+/** One conversation: its header (settings, code, export), its messages and the composer. */
+export function Thread({ id }: { id: string }) {
+  const conv = useChat((s) => s.convs[id]);
+  const listMeta = useChat((s) => s.list.find((m) => m.id === id));
+  const busy = useChat((s) => !!s.running[id]);
+  const replyError = useChat((s) => s.replyError[id]);
+  const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
+  const { open, regenerate, editOnly, selectVersion, focusMessage, answerTool, loadMore, exportFile } =
+    useChat.getState();
+  const [showSettings, setShowSettings] = useState(false);
+  const [showCode, setShowCode] = useState(false);
+  /** What Copy did: copied, or why not. */
+  const [copied, setCopied] = useState<string>();
+  /** Why the last export failed. */
+  const [exportError, setExportError] = useState<AppErrorShape>();
+  const meta = conv?.meta ?? listMeta;
+  const capabilities = useCapabilities(id, meta);
+  const engine = useEngineName(meta ?? { backend: 'ollama', provider: 'auto' });
+
+  useEffect(() => {
+    if (meta && !meta.model) setShowSettings(true);
+  }, [meta]);
+
+  // A search hit in a version not shown: once the conversation is loaded, switch to that version.
+  const loaded = !!conv && !conv.loading && conv.messages.length > 0;
+  useEffect(() => {
+    if (focus && loaded) void focusMessage(id, focus);
+  }, [focus, loaded, id, focusMessage]);
+
+  const actions: MessageActions = useMemo(
+    () => ({
+      onCopy: async (m: ChatMessage) => {
+        const ok = await copyText(m.content);
+        if (ok !== undefined) setCopied(ok ? 'Copied to the clipboard' : 'The clipboard is not available');
+      },
+      onRegenerate: () => regenerate(id),
+      onSaveEdit: (m: ChatMessage, content: string, regen: boolean) => {
+        if (regen) regenerate(id, { messageId: m.id, content });
+        else void editOnly(id, m.id, content);
+      },
+      onSelectVersion: (messageId: string) => void selectVersion(id, messageId),
+      onToolAnswer: (messageId: string, answer: ToolAnswer) => answerTool(id, messageId, answer),
+    }),
+    [id, regenerate, editOnly, selectVersion, answerTool],
+  );
+  useFleeting(copied, setCopied);
+  useFleeting(exportError, setExportError);
+
+  if (!conv || (conv.loading && !conv.messages.length)) return <Loading label="Opening the conversation…" />;
+  if (conv.error)
+    return (
+      <ErrorState error={conv.error} title="This conversation could not be opened" onRetry={() => void open(id)} />
+    );
+  if (!meta) return <Loading />;
+
+  const exportAs = async (format: 'markdown' | 'json') => {
+    try {
+      const r = await exportFile(id, format);
+      download(r.filename, r.text, r.mime);
+    } catch (e) {
+      setExportError(e as AppErrorShape);
+    }
+  };
+
+  return (
+    <section className="thread" aria-label={meta.title} data-testid="thread">
+      <header className="thread-head">
+        <div className="thread-title">
+          <h2 data-testid="thread-title">{meta.title}</h2>
+          <span className="muted small thread-engine" title={engine.where}>
+            {`${engine.name} · ${meta.model || 'no model'}`}
+          </span>
+        </div>
+        <button className="btn btn-ghost" aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
+          Settings
+        </button>
+        <button
+          className="btn btn-ghost"
+          aria-expanded={showCode}
+          disabled={!meta.model}
+          onClick={() => setShowCode(!showCode)}
+        >
+          Open as code
+        </button>
+        <button className="btn btn-ghost" title="The messages shown, to read" onClick={() => void exportAs('markdown')}>
+          Export .md
+        </button>
+        <button
+          className="btn btn-ghost"
+          title="Every version of every message, to import again"
+          onClick={() => void exportAs('json')}
+        >
+          Export .json
+        </button>
+      </header>
+      {showSettings && <ConversationSettings meta={meta} capabilities={capabilities} />}
+      {showCode && (
+        <CodePane id={id} version={`${conv.messages.length}:${meta.updatedAt}`} onClose={() => setShowCode(false)} />
+      )}
+      {conv.messages.length === 0 ? (
+        <div className="thread-empty">
+          <Empty title={meta.model ? `Start chatting with ${meta.model}` : 'Choose a model to start'}>
+            {engine.where}
+          </Empty>
+        </div>
+      ) : (
+        <MessageList
+          messages={conv.messages}
+          versions={conv.versions}
+          focusId={focus}
+          busy={busy}
+          actions={actions}
+          paging={{
+            hasOlder: !!conv.hasOlder,
+            hasNewer: !!conv.hasNewer,
+            ...conv.paging,
+            loading: !!conv.paging?.loading,
+            load: (dir) => void loadMore(id, dir),
+            latest: () => void open(id),
+          }}
+        />
+      )}
+      {replyError && <ReplyError id={id} error={replyError} busy={busy} />}
+
+      {copied && (
+        <div className="copied-toast" role="status">
+          {copied}
+        </div>
+      )}
+      {exportError && (
+        <div className="copied-toast" role="status">
+          Export failed: {exportError.message}
+        </div>
+      )}
+      <ReplyAnnouncer convId={id} />
+      <Composer meta={meta} capabilities={capabilities} />
+    </section>
+  );
+}
