@@ -5,14 +5,17 @@ import { hubKinds, type HubKind } from '@shared/hub-kinds';
 import type { AppError } from '@shared/errors';
 import { api } from '../api';
 
-/** The filters a person sets; each kind sends those that apply to it (main maps them to the Hub's parameters). */
+/**
+ * The filters a person sets; each kind sends those that apply to it (main maps them to the Hub's parameters). The
+ * task is `task`, as in the embedded catalogue's filters; the call names it as the Hub does, `pipeline_tag`.
+ */
 export type HubFilters = Partial<
-  Pick<HubSearchInput, 'pipeline_tag' | 'library' | 'license' | 'author' | 'runsLocally' | 'provider' | 'sdk'>
+  Pick<HubSearchInput, 'library' | 'license' | 'author' | 'runsLocally' | 'provider' | 'sdk'> & { task: string }
 >;
 
 export const kindFilters: Record<HubKind, (keyof HubFilters)[]> = {
-  models: ['pipeline_tag', 'library', 'license', 'author', 'runsLocally', 'provider'],
-  datasets: ['pipeline_tag', 'license', 'author'],
+  models: ['task', 'library', 'license', 'author', 'runsLocally', 'provider'],
+  datasets: ['task', 'license', 'author'],
   spaces: ['sdk', 'license', 'author'],
 };
 
@@ -54,7 +57,7 @@ function firstPageInput(kind: HubKind, query: string, sort: HubSort, filters: Hu
   if (search) input.search = search;
   for (const k of kindFilters[kind]) {
     const v = filters[k];
-    if (v !== undefined && v !== '' && v !== false) Object.assign(input, { [k]: v });
+    if (v !== undefined && v !== '' && v !== false) Object.assign(input, { [k === 'task' ? 'pipeline_tag' : k]: v });
   }
   return input;
 }

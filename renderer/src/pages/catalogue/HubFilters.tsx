@@ -56,13 +56,13 @@ export const HubFilters = memo(function HubFilters({ view, kind }: { view: Catal
             </option>
           ))}
       </select>
-      {applies('pipeline_tag') && (
+      {applies('task') && (
         <OptionSelect
           label="Task"
           any="Any task"
-          value={filters.pipeline_tag}
+          value={filters.task}
           options={taskOptions(view)}
-          onChange={(pipeline_tag) => setFilters({ pipeline_tag })}
+          onChange={(task) => setFilters({ task })}
         />
       )}
       {applies('library') && (
@@ -126,7 +126,7 @@ export const HubFilters = memo(function HubFilters({ view, kind }: { view: Catal
           className="btn btn-ghost"
           onClick={() =>
             setFilters({
-              pipeline_tag: undefined,
+              task: undefined,
               library: undefined,
               license: undefined,
               author: undefined,
