@@ -16,7 +16,10 @@ const parsed =
   document.readyState === 'loading'
     ? new Promise<void>((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
     : undefined;
-void Promise.all([import('./mount'), parsed, landingShown ? firstCalls : undefined]).then(([{ mount }]) => {
+// The start-up list (app/startup.ts) runs as soon as the app's code is in, beside the first calls, not after them.
+const app = import('./mount');
+void app.then(({ startUp }) => startUp());
+void Promise.all([app, parsed, landingShown ? firstCalls : undefined]).then(([{ mount }]) => {
   // A link of the landing that has the focus (tabbed to, or clicked) keeps it in the app: the same link, rendered.
   const focused = document.activeElement;
   const href =

@@ -2,6 +2,8 @@ import { StrictMode, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 
+export { startUp } from './app/startup';
+
 /** After the first commit: the focus back on the link of that address, if the page shows one. */
 function FocusLink({ root, href }: { root: HTMLElement; href: string }) {
   useLayoutEffect(() => {

@@ -4,46 +4,18 @@ import { SkipLink } from '../components/SkipLink';
 import { Logo } from '../components/Logo';
 import { Loading } from '../components/States';
 import { PageBoundary } from '../components/PageBoundary';
-import { preloadWhenIdle, startIdlePreload } from '../lib/idle-preload';
-import { lazyComponent } from '../lib/lazy-component';
+import { startIdlePreload } from '../lib/idle-preload';
 import { CataloguePage } from '../pages/catalogue/CataloguePage';
 import { FirstRun } from '../pages/first-run/FirstRun';
 import { hrefFor, prepareRoutes, useRoute, type Page } from '../store/route';
 import { resolvedTheme, useSettings } from '../store/settings';
+import { lazyPage, lazyPages } from './lazy-pages';
 import { StatusBar } from './StatusBar';
 import { useShortcuts } from './shortcuts';
 
-// The catalogue is the first screen; the other pages load when first opened, keeping start-up small.
-const pages = {
-  models: lazyComponent(
-    () => import('../pages/models/ModelsPage'),
-    (m) => m.ModelsPage,
-  ),
-  chat: lazyComponent(
-    () => import('../pages/chat/ChatPage'),
-    (m) => m.ChatPage,
-  ),
-  tools: lazyComponent(
-    () => import('../pages/tools/ToolsPage'),
-    (m) => m.ToolsPage,
-  ),
-  settings: lazyComponent(
-    () => import('../pages/settings/SettingsPage'),
-    (m) => m.SettingsPage,
-  ),
-};
-
 // Going to a page waits for its code (up to PREPARE_MS), so the current page stays until the next one can render
-// without a Suspense fallback (see lazyComponent). The page the app opens on starts loading now, beside the first
-// calls to main.
-const lazyPage = (page: Page) => (Object.hasOwn(pages, page) ? pages[page as keyof typeof pages] : undefined);
+// without a Suspense fallback (see lazyComponent). What loads at start-up is listed in startup.ts.
 prepareRoutes(({ page }) => lazyPage(page)?.preload());
-void lazyPage(useRoute.getState().page)
-  ?.preload()
-  .catch(() => undefined); // the page's own render tries again and shows the error
-// The others load once the app is idle, the likeliest first (after a model page: see CataloguePage).
-preloadWhenIdle(() => pages.chat.preload().then((m) => m.warmChat()));
-for (const p of [pages.models, pages.settings, pages.tools]) preloadWhenIdle(p.preload);
 
 const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
@@ -68,6 +40,7 @@ export function App() {
   const page = useRoute((s) => s.page);
   useTheme();
   useShortcuts();
+  // The idle preloads startup.ts queued wait for the first render, then for the app to be idle.
   useEffect(() => startIdlePreload(), []);
   // Until the user chooses how HubDesk may use the Hub, the first-run screen stands alone (no page asks anything).
   const access = useSettings((s) => s.view?.values.hubAccess);
@@ -102,10 +75,10 @@ export function App() {
         <PageBoundary key={page}>
           <Suspense fallback={<Loading />}>
             {page === 'catalogue' && <CataloguePage />}
-            {page === 'models' && <pages.models.Component />}
-            {page === 'chat' && <pages.chat.Component />}
-            {page === 'tools' && <pages.tools.Component />}
-            {page === 'settings' && <pages.settings.Component />}
+            {page === 'models' && <lazyPages.models.Component />}
+            {page === 'chat' && <lazyPages.chat.Component />}
+            {page === 'tools' && <lazyPages.tools.Component />}
+            {page === 'settings' && <lazyPages.settings.Component />}
           </Suspense>
         </PageBoundary>
       </main>
