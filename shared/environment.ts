@@ -17,7 +17,7 @@ type EnvVar = Row | SettingRow | SecretRow;
  * Every environment variable HubDesk reads, written once: the settings, the secret store, the key bindings, the
  * CLI's --help and the Settings page take names and defaults from here, and a test holds the README to it.
  */
-export const envVars: readonly EnvVar[] = [
+export const envVars = [
   { name: 'OLLAMA_HOST', setting: 'ollamaHost', about: 'the Ollama server', default: 'http://127.0.0.1:11434' },
   { name: 'HF_ENDPOINT', setting: 'hubEndpoint', about: 'the Hugging Face Hub', default: 'https://huggingface.co' },
   {
@@ -33,12 +33,13 @@ export const envVars: readonly EnvVar[] = [
   { name: 'HUBDESK_OLLAMA_WEB_BASE', about: "Ollama's web search API", default: 'https://ollama.com' },
   { name: 'HUBDESK_DATA_DIR', about: 'where settings, chats, cache and logs live', default: "the platform's app data" },
   { name: 'HUBDESK_ENDPOINTS', about: 'OpenAI-compatible endpoints, a JSON array' },
-];
+] as const satisfies readonly EnvVar[];
+type EnvName = (typeof envVars)[number]['name'];
 
 function byKey<K extends string, R extends EnvVar>(keys: readonly K[], of: (v: EnvVar) => K | undefined) {
   return Object.fromEntries(
     keys.map((k) => {
-      const row = envVars.find((v) => of(v) === k);
+      const row = (envVars as readonly EnvVar[]).find((v) => of(v) === k);
       // Fails on load, so in every test: each setting and secret has its variable.
       if (!row) throw new Error(`no environment variable for ${k}`);
       return [k, row];
@@ -53,7 +54,7 @@ export const endpointEnv = byKey<EndpointSetting, SettingRow>(endpointSettings, 
 /** The variable of each secret. */
 export const secretEnv = byKey<SecretName, SecretRow>(secretNames, (v) => ('secret' in v ? v.secret : undefined));
 
-/** A variable that is neither an endpoint setting nor a secret. */
-export function envVar(name: 'HUBDESK_OLLAMA_WEB_BASE' | 'HUBDESK_DATA_DIR' | 'HUBDESK_ENDPOINTS'): Row {
-  return envVars.find((v) => v.name === name)!;
+/** One variable of the table, by its name. */
+export function envVar(name: EnvName): Row {
+  return (envVars as readonly EnvVar[]).find((v) => v.name === name)!;
 }

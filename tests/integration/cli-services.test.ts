@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../electron/main/cli/run';
-import { envVars } from '../../shared/environment';
+import { cliEnvVars } from '../../electron/main/cli/args';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
 import { tempDir } from '../helpers/app';
 
@@ -89,8 +89,8 @@ describe('hubdesk snippets on the services of the app', () => {
 
   it('--help names the environment variables it reads, from the one table', async () => {
     const r = await cli({}, 'snippets', '--help');
-    for (const v of envVars.filter((x) => x.name !== 'HUBDESK_ENDPOINTS' && x.name !== 'HUBDESK_OLLAMA_WEB_BASE'))
-      expect(r.stdout, v.name).toContain(`  ${v.name}`);
+    expect(cliEnvVars.map((v) => v.name)).toEqual(['HF_ENDPOINT', 'HF_TOKEN', 'OLLAMA_HOST', 'HUBDESK_DATA_DIR']);
+    for (const v of cliEnvVars) expect(r.stdout, v.name).toContain(`\n  ${v.name} `);
     expect(r.stdout).toContain('HF_ENDPOINT            the Hugging Face Hub (default https://huggingface.co)');
   });
 });

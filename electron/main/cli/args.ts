@@ -1,10 +1,10 @@
 import { snippetKinds, type SnippetKind } from '@shared/contract/snippets';
-import { envVars } from '@shared/environment';
+import { envVar } from '@shared/environment';
 import { knownProviders } from '../services/snippets/engine';
 
-/** The variables the CLI reads (the endpoints' and keys' of the app, the data dir); from the one table. */
-const environment = envVars
-  .filter((v) => v.name !== 'HUBDESK_ENDPOINTS' && v.name !== 'HUBDESK_OLLAMA_WEB_BASE')
+/** The variables that change what the CLI prints, as the one table describes them. */
+export const cliEnvVars = (['HF_ENDPOINT', 'HF_TOKEN', 'OLLAMA_HOST', 'HUBDESK_DATA_DIR'] as const).map(envVar);
+const environment = cliEnvVars
   .map((v) => `  ${v.name.padEnd(23)}${v.about}${v.default ? ` (default ${v.default})` : ''}`)
   .join('\n');
 
@@ -25,7 +25,7 @@ Options:
   --json                 print a JSON array of {kind, language, client, title?, content}
   -h, --help             this help
 
-Settings made in the app (same data dir) apply here too; the environment fills what they leave unset:
+Environment (the app's data dir and settings apply here too; these fill the settings left unset):
 ${environment}`;
 
 /** A mistake on the command line: one line on stderr, exit code 1. */
