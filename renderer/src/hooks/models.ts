@@ -1,29 +1,103 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Input, Output } from '@shared/contract';
+import type { LocalModel, RunningModel } from '@shared/contract/ollama';
+import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
-import { useQuery } from './query';
+import { usePulls } from '../store/pulls';
+import { useStatus } from '../store/status';
+import { canChat } from '../lib/can-chat';
+import { useAction, useQuery } from './query';
 
-/** The local Ollama server, as the Local models page uses it. */
-export const localModels = {
-  list: () => api.call('ollama.list', {}),
-  running: () => api.call('ollama.ps', {}),
-  remove: (model: string) => api.call('ollama.delete', { model }),
-  copy: (source: string, destination: string) => api.call('ollama.copy', { source, destination }),
-  embed: (input: Input<'ollama.embed'>): Promise<Output<'ollama.embed'>> => api.call('ollama.embed', input),
-};
+/** Deletes a local model (ollama.delete); `then` runs once Ollama has. */
+export const useDeleteModel = (model: string, then: () => void) =>
+  useAction(async () => {
+    await api.call('ollama.delete', { model });
+    then();
+  });
+
+/** Copies a local model to `destination` (ollama.copy), or renames it (copy, then delete); `then` gets the new name. */
+export const useCopyModel = (source: string, then: (name: string) => void) =>
+  useAction(async (destination: string, rename: boolean) => {
+    await api.call('ollama.copy', { source, destination });
+    if (rename) await api.call('ollama.delete', { model: source });
+    then(destination.includes(':') ? destination : `${destination}:latest`);
+  });
+
+/** Text in, vectors out (ollama.embed). */
+export const useEmbed = () =>
+  useAction((input: Input<'ollama.embed'>): Promise<Output<'ollama.embed'>> => api.call('ollama.embed', input));
+
+const PS_POLL_MS = 10_000;
+
+/** The models loaded in memory (ollama ps), asked every 10 s and again after a pull or when `tick` changes. */
+export function useRunningModels(tick: number): { models?: RunningModel[]; error?: AppErrorShape } {
+  const [models, setModels] = useState<RunningModel[]>();
+  const [error, setError] = useState<AppErrorShape>();
+  const generation = usePulls((s) => s.generation);
+  const load = useCallback(async () => {
+    try {
+      setModels((await api.call('ollama.ps', {})).models);
+      setError(undefined);
+    } catch (e) {
+      setError(e as AppErrorShape);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+    const t = setInterval(() => void load(), PS_POLL_MS);
+    return () => clearInterval(t);
+  }, [load, generation, tick]);
+  return { models, error };
+}
 
 /** A model's details (`ollama show`): licence, parameters, template, capabilities. */
 export const useModelShow = (model: string) => useQuery(() => api.call('ollama.show', { model }), [model]);
-
-/**
- * Whether Ollama says a model can chat: it has the `completion` capability (an embedding-only model does not).
- * Undefined until it has answered, or where it cannot tell (an older Ollama lists no capabilities).
- */
-export function canChat(capabilities: readonly string[] | undefined): boolean | undefined {
-  return capabilities ? capabilities.includes('completion') : undefined;
-}
 
 /** canChat for `model`, asked of Ollama (`ollama show`). */
 export function useCanChat(model: string): boolean | undefined {
   const show = useModelShow(model);
   return canChat(show.state === 'ok' ? show.data.capabilities : undefined);
+}
+
+/** While Ollama is down: 2 s, 4 s … 30 s between tries, so a stopped Ollama is not hammered. */
+const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(1, failures));
+
+/**
+ * The models Ollama has pulled (ollama.list), read again after each pull, push or create and on `load`. While
+ * Ollama is down the list is asked again on its own, backing off, and at once when the status bar sees Ollama answer
+ * again. The last list stays while it is asked again; an error replaces nothing but the error.
+ */
+export function useLocalModels(): { models?: LocalModel[]; error?: AppErrorShape; load(): Promise<void> } {
+  const [models, setModels] = useState<LocalModel[]>();
+  const [error, setError] = useState<AppErrorShape>();
+  const generation = usePulls((s) => s.generation);
+  const refreshStatus = useStatus((s) => s.refresh);
+  const failures = useRef(0);
+  const load = useCallback(async () => {
+    try {
+      setModels((await api.call('ollama.list', {})).models);
+      setError(undefined);
+      failures.current = 0;
+    } catch (e) {
+      failures.current++;
+      setError(e as AppErrorShape);
+      void refreshStatus();
+    }
+  }, [refreshStatus]);
+  useEffect(() => void load(), [load, generation]);
+
+  // Each failed try sets a new error, which schedules the next one.
+  useEffect(() => {
+    if (!error) return;
+    const t = window.setTimeout(() => void load(), retryDelay(failures.current));
+    return () => window.clearTimeout(t);
+  }, [error, load]);
+  // Only on the change to reachable, so no loop.
+  const reachable = useStatus((s) => s.ollama?.reachable);
+  const wasReachable = useRef(reachable);
+  useEffect(() => {
+    if (reachable && wasReachable.current === false) void load();
+    wasReachable.current = reachable;
+  }, [reachable, load]);
+  return { models, error, load };
 }

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import type { LocalModel, ModelShow } from '@shared/contract/ollama';
-import { canChat, useModelShow } from '../../hooks/models';
+import { useModelShow } from '../../hooks/models';
+import { canChat } from '../../lib/can-chat';
 import { Icon } from '../../components/Icon';
 import { useDialog } from '../../components/useDialog';
 import { ErrorState, Loading } from '../../components/States';

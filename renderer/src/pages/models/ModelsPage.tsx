@@ -1,44 +1,19 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { LocalModel } from '@shared/contract/ollama';
-import type { AppErrorShape } from '@shared/errors';
 import { Empty, ErrorState, Loading } from '../../components/States';
-import { formatAge, formatBytes } from '../../lib/format';
+import { useLocalModels } from '../../hooks/models';
+import { formatBytes } from '../../lib/format';
 import { usePulls } from '../../store/pulls';
 import { hrefFor, useRoute } from '../../store/route';
-import { useStatus } from '../../store/status';
+import { CopyDialog } from './CopyDialog';
+import { CreateDialog } from './CreateDialog';
+import { DeleteDialog } from './DeleteDialog';
 import { DetailsDrawer } from './DetailsDrawer';
-import { CopyDialog, CreateDialog, DeleteDialog, PushDialog } from './Dialogs';
+import { ModelTable, sortModels, type ModelSort } from './ModelTable';
 import { EmbedPlayground, RunningModels } from './Panels';
+import { PushDialog } from './PushDialog';
 import { JobsPanel, PullForm } from './PullPanel';
 import './models.css';
-import { localModels } from '../../hooks/models';
-
-type SortKey = 'name' | 'family' | 'params' | 'quant' | 'size' | 'modified';
-
-/** "3.2B" / "751.63M" → a number of parameters, for sorting. */
-const paramCount = (s?: string) => {
-  const m = /^([\d.]+)\s*([KMBT]?)/i.exec(s ?? '');
-  if (!m) return 0;
-  return Number(m[1]) * ({ K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[m[2].toUpperCase()] ?? 1);
-};
-
-const sorters: Record<SortKey, (a: LocalModel, b: LocalModel) => number> = {
-  name: (a, b) => a.name.localeCompare(b.name),
-  family: (a, b) => (a.details.family ?? '').localeCompare(b.details.family ?? ''),
-  params: (a, b) => paramCount(a.details.parameter_size) - paramCount(b.details.parameter_size),
-  quant: (a, b) => (a.details.quantization_level ?? '').localeCompare(b.details.quantization_level ?? ''),
-  size: (a, b) => a.size - b.size,
-  modified: (a, b) => Date.parse(a.modified_at) - Date.parse(b.modified_at),
-};
-
-const columns: { key: SortKey; label: string; num?: boolean }[] = [
-  { key: 'name', label: 'Name' },
-  { key: 'family', label: 'Family' },
-  { key: 'params', label: 'Parameters' },
-  { key: 'quant', label: 'Quantization' },
-  { key: 'size', label: 'Size', num: true },
-  { key: 'modified', label: 'Modified' },
-];
 
 const suggestions = [
   { name: 'llama3.2', note: 'Meta · 3B · 2.0 GB' },
@@ -46,25 +21,20 @@ const suggestions = [
   { name: 'gemma3:1b', note: 'Google · 1B · 815 MB' },
 ];
 
-const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(1, failures));
-
 type Dialog = { kind: 'delete' | 'copy' | 'create' | 'push'; model: LocalModel };
 
 export function ModelsPage() {
-  const [models, setModels] = useState<LocalModel[]>();
-  const [error, setError] = useState<AppErrorShape>();
+  const { models, error, load } = useLocalModels();
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'modified', desc: true });
+  const [sort, setSort] = useState<ModelSort>({ key: 'modified', desc: true });
   const [selected, setSelected] = useState<string>();
   const [dialog, setDialog] = useState<Dialog>();
   const [pullOpen, setPullOpen] = useState(false);
   const [psTick, setPsTick] = useState(0);
   const params = useRoute((s) => s.params);
   const go = useRoute((s) => s.go);
-  const generation = usePulls((s) => s.generation);
   const startPull = usePulls((s) => s.pull);
   const startPush = usePulls((s) => s.push);
-  const refreshStatus = useStatus((s) => s.refresh);
 
   // #/models/pull/<name> (the catalogue's "Run locally") opens the form pre-filled; the user confirms.
   const routedPull = params[0] === 'pull' ? params.slice(1).join('/') : undefined;
@@ -73,35 +43,6 @@ export function ModelsPage() {
     setPullOpen(false);
     if (routedPull !== undefined) go('models');
   }, [routedPull, go]);
-
-  const failures = useRef(0);
-  const load = useCallback(async () => {
-    try {
-      setModels((await localModels.list()).models);
-      setError(undefined);
-      failures.current = 0;
-    } catch (e) {
-      failures.current++;
-      setError(e as AppErrorShape);
-      void refreshStatus();
-    }
-  }, [refreshStatus]);
-  useEffect(() => void load(), [load, generation]);
-
-  // While Ollama is down the page tries again on its own, backing off (2 s, 4 s … 30 s) so a stopped
-  // Ollama is not hammered; each failed try sets a new error, which schedules the next one.
-  useEffect(() => {
-    if (!error) return;
-    const t = window.setTimeout(() => void load(), retryDelay(failures.current));
-    return () => window.clearTimeout(t);
-  }, [error, load]);
-  // …and reloads at once when the status bar sees Ollama answer again (only on that change, so no loop).
-  const reachable = useStatus((s) => s.ollama?.reachable);
-  const wasReachable = useRef(reachable);
-  useEffect(() => {
-    if (reachable && wasReachable.current === false) void load();
-    wasReachable.current = reachable;
-  }, [reachable, load]);
 
   // A copy has its original's manifest digest, so each digest is counted once. Different models that share
   // some layers are still counted in full: /api/tags gives no per-layer sizes.
@@ -119,8 +60,7 @@ export function ModelsPage() {
           v?.toLowerCase().includes(q),
         ),
     );
-    const cmp = sorters[sort.key];
-    return list.sort((a, b) => (sort.desc ? -cmp(a, b) : cmp(a, b)) || a.name.localeCompare(b.name));
+    return sortModels(list, sort);
   }, [models, filter, sort]);
 
   const selectedModel = models?.find((m) => m.name === selected);
@@ -191,62 +131,13 @@ export function ModelsPage() {
           {shown.length === 0 ? (
             <Empty title="No model matches">Nothing matches “{filter}”.</Empty>
           ) : (
-            <table className="table models-table" data-testid="models-table">
-              <thead>
-                <tr>
-                  {columns.map((c) => (
-                    <th
-                      key={c.key}
-                      className={c.num ? 'num' : undefined}
-                      aria-sort={sort.key === c.key ? (sort.desc ? 'descending' : 'ascending') : undefined}
-                    >
-                      <button
-                        className="th-sort"
-                        onClick={() =>
-                          setSort((s) => ({ key: c.key, desc: s.key === c.key ? !s.desc : c.key === 'modified' }))
-                        }
-                      >
-                        {c.label}
-                        <span className="sort-mark" aria-hidden="true">
-                          {sort.key === c.key ? (sort.desc ? '▼' : '▲') : ''}
-                        </span>
-                      </button>
-                    </th>
-                  ))}
-                  <th>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((m) => (
-                  <tr key={m.name} data-model={m.name}>
-                    <td className="mono">
-                      <button className="link-button" onClick={() => setSelected(m.name)}>
-                        {m.name}
-                      </button>
-                    </td>
-                    <td>{m.details.family || '—'}</td>
-                    <td>{m.details.parameter_size || '—'}</td>
-                    <td>{m.details.quantization_level || '—'}</td>
-                    <td className="num">{formatBytes(m.size)}</td>
-                    <td title={m.modified_at}>{formatAge(m.modified_at)}</td>
-                    <td className="row-actions">
-                      <button className="btn btn-ghost btn-sm" onClick={() => setSelected(m.name)}>
-                        Details
-                      </button>
-                      <button
-                        className="btn btn-ghost btn-sm btn-danger"
-                        onClick={() => setDialog({ kind: 'delete', model: m })}
-                        aria-label={`Delete ${m.name}`}
-                      >
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ModelTable
+              models={shown}
+              sort={sort}
+              onSort={setSort}
+              onSelect={setSelected}
+              onDelete={(m) => setDialog({ kind: 'delete', model: m })}
+            />
           )}
         </>
       )}

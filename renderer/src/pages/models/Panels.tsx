@@ -1,32 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { EmbedResult, LocalModel, RunningModel } from '@shared/contract/ollama';
-import type { AppErrorShape } from '@shared/errors';
+import { useEffect, useState } from 'react';
+import type { EmbedResult, LocalModel } from '@shared/contract/ollama';
+import { useEmbed, useRunningModels } from '../../hooks/models';
 import { formatBytes } from '../../lib/format';
-import { usePulls } from '../../store/pulls';
 import { formatUntil } from './format';
-import { localModels } from '../../hooks/models';
-
-const PS_POLL_MS = 10_000;
 
 /** Models loaded in memory right now (ollama ps). */
 export function RunningModels({ tick = 0 }: { tick?: number }) {
-  const [models, setModels] = useState<RunningModel[]>();
-  const [error, setError] = useState<AppErrorShape>();
-  const generation = usePulls((s) => s.generation);
-
-  const load = useCallback(async () => {
-    try {
-      setModels((await localModels.running()).models);
-      setError(undefined);
-    } catch (e) {
-      setError(e as AppErrorShape);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-    const t = setInterval(() => void load(), PS_POLL_MS);
-    return () => clearInterval(t);
-  }, [load, generation, tick]);
+  const { models, error } = useRunningModels(tick);
 
   return (
     <section className="card" aria-label="Running models" data-testid="running">
@@ -78,26 +58,17 @@ export function EmbedPlayground({ models, onEmbedded }: { models: LocalModel[]; 
   const guess = models.find((m) => /embed|bge|minilm|e5/i.test(m.name)) ?? models[0];
   const [model, setModel] = useState(guess?.name ?? '');
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<EmbedResult>();
-  const [error, setError] = useState<AppErrorShape>();
+  const { run: embed, busy, error } = useEmbed();
   useEffect(() => {
     if (!models.some((m) => m.name === model)) setModel(guess?.name ?? '');
   }, [models, model, guess]);
 
   const run = async () => {
     if (!model || !text.trim()) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      setResult(await localModels.embed({ model, input: text }));
-      onEmbedded?.();
-    } catch (e) {
-      setResult(undefined);
-      setError(e as AppErrorShape);
-    } finally {
-      setBusy(false);
-    }
+    const r = await embed({ model, input: text });
+    setResult(r);
+    if (r) onEmbedded?.();
   };
   const vec = result?.embeddings[0];
   return (

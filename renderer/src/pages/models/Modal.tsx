@@ -1,0 +1,48 @@
+import { useId, useRef, type ReactNode } from 'react';
+import type { AppErrorShape } from '@shared/errors';
+import { useDialog } from '../../components/useDialog';
+
+/** A dialog of the Local models page: a title, its body and its buttons; Escape or a click outside closes it. */
+export function Modal({
+  title,
+  onClose,
+  children,
+  footer,
+  wide,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer: ReactNode;
+  wide?: boolean;
+}) {
+  const id = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  useDialog(ref, onClose, 'input, textarea, .modal-footer .btn');
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        ref={ref}
+        className={`modal card${wide ? ' modal-wide' : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={id}
+      >
+        <h2 id={id}>{title}</h2>
+        <div className="modal-body">{children}</div>
+        <div className="modal-footer">{footer}</div>
+      </div>
+    </div>
+  );
+}
+
+/** Why the dialog's call failed, with the HTTP status when there is one. */
+export function ErrorLine({ error }: { error?: AppErrorShape }) {
+  if (!error) return null;
+  return (
+    <p className="field-error" role="alert">
+      {error.message}
+      {error.status ? ` (HTTP ${error.status})` : ''}
+    </p>
+  );
+}
