@@ -12,9 +12,9 @@ const ggufQuantSchema = z.object({
 });
 export type GgufQuant = z.infer<typeof ggufQuantSchema>;
 
-/** A Hub repo's kind, in the singular (see shared/hub-kinds.ts). */
+/** A Hub repo's kind, in the singular (named in shared/hub-kinds.ts). */
 const repoKindSchema = z.enum(repoKinds);
-export type RepoKind = z.infer<typeof repoKindSchema>;
+export type { RepoKind } from '../hub-kinds';
 /** Datasets and Spaces: the kinds `hub.repo` describes (a model has `hub.model`). */
 const otherRepoKindSchema = repoKindSchema.exclude(['model']);
 

@@ -4,7 +4,6 @@ import { hubKinds } from '../hub-kinds';
 import { hubFreshnessSchema } from './hub';
 
 const hubKindSchema = z.enum(hubKinds);
-export type HubKind = z.infer<typeof hubKindSchema>;
 
 /** The orders the Hub offers, by the names people read (main maps them to `trendingScore`, `lastModified`…). */
 const hubSorts = ['trending', 'downloads', 'likes', 'updated', 'created'] as const;

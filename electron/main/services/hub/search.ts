@@ -1,7 +1,7 @@
 import { AppError } from '@shared/errors';
 import { hubOffError } from '@shared/hub-off';
-import { hubKindInfo } from '@shared/hub-kinds';
-import type { HubKind, HubRepoSummary, HubSearchInput, HubSearchOutput, HubSort } from '@shared/contract/hub-search';
+import { hubKindInfo, type HubKind } from '@shared/hub-kinds';
+import type { HubRepoSummary, HubSearchInput, HubSearchOutput, HubSort } from '@shared/contract/hub-search';
 import type { HubAnswer, HubClient } from './client';
 import { nextLink } from './links';
 

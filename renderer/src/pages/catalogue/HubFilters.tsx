@@ -1,5 +1,6 @@
 import { memo, useEffect, useState } from 'react';
-import type { HubKind, HubSort } from '@shared/contract/hub-search';
+import type { HubSort } from '@shared/contract/hub-search';
+import type { HubKind } from '@shared/hub-kinds';
 import { OptionSelect } from '../../components/OptionSelect';
 import { libraryOptions, taskOptions, type CatalogueView } from '../../store/catalogue';
 import { kindFilters, useHubSearch } from '../../store/hub-search';
