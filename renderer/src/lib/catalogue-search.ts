@@ -1,15 +1,17 @@
 import uFuzzy from '@leeoniya/ufuzzy';
 import type { CatalogueData } from '@shared/contract/catalogue';
+import { hubKindInfo, hubKinds, type HubPageKind } from '@shared/hub-kinds';
 
-export const searchKinds = ['task', 'library', 'model', 'dataset', 'app'] as const;
-export type SearchKind = (typeof searchKinds)[number];
+/** What the embedded catalogue holds: tasks, libraries and the Hub's repo kinds, by their catalogue page. */
+export type SearchKind = 'task' | 'library' | HubPageKind;
+export const searchKinds: readonly SearchKind[] = ['task', 'library', ...hubKinds.map((k) => hubKindInfo[k].page)];
 
 export const kindLabels: Record<SearchKind, string> = {
   task: 'Tasks',
   library: 'Libraries',
-  model: 'Models',
-  dataset: 'Datasets',
-  app: 'Spaces',
+  model: hubKindInfo.models.label,
+  dataset: hubKindInfo.datasets.label,
+  app: hubKindInfo.spaces.label,
 };
 
 /** One searchable thing: a task, library, model, dataset or Space. */
