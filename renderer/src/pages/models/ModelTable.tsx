@@ -1,7 +1,7 @@
 import type { LocalModel } from '@shared/contract/ollama';
 import { formatAge, formatBytes } from '../../lib/format';
 
-export type SortKey = 'name' | 'family' | 'params' | 'quant' | 'size' | 'modified';
+type SortKey = 'name' | 'family' | 'params' | 'quant' | 'size' | 'modified';
 
 /** "3.2B" / "751.63M" → a number of parameters, for sorting. */
 const paramCount = (s?: string) => {
