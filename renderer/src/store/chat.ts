@@ -8,7 +8,7 @@ import type { ChatKit, ChatState, ConvData } from './chat-state';
 import { versionActions } from './chat-versions';
 import { view } from './chat-view';
 
-export { LiveText, liveText } from './live-text';
+export { liveText } from './live-text';
 export type { PageDir } from './chat-state';
 
 /**
