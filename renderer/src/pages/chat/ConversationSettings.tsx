@@ -1,117 +1,17 @@
 import { useEffect, useState } from 'react';
 import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
-import type { Endpoint, EndpointModel } from '@shared/contract/endpoints';
+import type { Endpoint } from '@shared/contract/endpoints';
 import type { AppErrorShape } from '@shared/errors';
 import { isHubRepoId, modelMismatch, modelOnSwitch } from '@shared/chat-model';
 import { useChatModelNames, useRouterProviders } from '../../hooks/chat';
-import { useEndpointList, useEndpointModels, type EndpointModels } from '../../hooks/endpoints';
+import { useEndpointList, useEndpointModels } from '../../hooks/endpoints';
 import { endpointLabel } from '../../lib/endpoint-presets';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
-import { catalogueHref } from '../catalogue/links';
 import { EndpointContextField } from './EndpointContextField';
+import { chatModels, EndpointModelInfo, EndpointOptions, optionValue, parseOption } from './EndpointModelOptions';
+import { NumberField } from './NumberField';
 import { ToolSourcesPicker } from './ToolSourcesPicker';
-
-const fmt = (n: number) => n.toLocaleString();
-
-/** An endpoint's models a chat can use: an embedding model (LM Studio lists them beside the rest) cannot answer. */
-const chatModels = (lists: EndpointModels | undefined): EndpointModel[] =>
-  lists && 'models' in lists ? lists.models.filter((m) => m.type !== 'embeddings') : [];
-
-/**
- * The model picker's option values: an Ollama model by its name, an endpoint's as `<endpoint id> <model id>` (no
- * Ollama name holds a space), so one select lists every local engine's models, grouped by engine.
- */
-const optionValue = (endpoint: string, model: string) => `${endpoint} ${model}`;
-function parseOption(value: string): { endpoint?: string; model: string } {
-  const m = /^(e_[a-z0-9]+) ([^]+)$/.exec(value);
-  return m ? { endpoint: m[1], model: m[2] } : { model: value };
-}
-
-function EndpointOptions({ endpoint, lists }: { endpoint: Endpoint; lists: EndpointModels | undefined }) {
-  const models = chatModels(lists);
-  return (
-    <optgroup label={endpointLabel(endpoint)}>
-      {!lists ? (
-        <option disabled value={`${endpoint.id} …`}>
-          Listing models…
-        </option>
-      ) : 'error' in lists ? (
-        <option disabled value={`${endpoint.id} !`}>
-          Not answering: {lists.error.message}
-        </option>
-      ) : models.length === 0 ? (
-        <option disabled value={`${endpoint.id} -`}>
-          Serves no chat model
-        </option>
-      ) : (
-        models.map((m) => (
-          <option key={m.id} value={optionValue(endpoint.id, m.id)}>
-            {m.id}
-            {m.contextLength ? ` (${fmt(m.contextLength)}-token context)` : ''}
-            {m.loaded === false ? ' · not loaded' : ''}
-          </option>
-        ))
-      )}
-    </optgroup>
-  );
-}
-
-/** What the endpoint says of the chosen model: the context it runs with, and its Hub page when the id names one. */
-function EndpointModelInfo({ model }: { model: EndpointModel }) {
-  if (!model.contextLength && !model.hubRepo) return null;
-  return (
-    <p className="help endpoint-model-info" data-testid="endpoint-model-info">
-      {model.contextLength && (
-        <>
-          Context: {fmt(model.contextLength)} tokens
-          {model.trainedContext && model.trainedContext !== model.contextLength
-            ? ` (the model was trained with ${fmt(model.trainedContext)})`
-            : ''}
-          .{' '}
-        </>
-      )}
-      {model.hubRepo && (
-        <a href={catalogueHref('model', model.hubRepo)}>{model.hubRepo} on the Hub: its page and whether it fits</a>
-      )}
-    </p>
-  );
-}
-
-function NumberField({
-  label,
-  value,
-  step,
-  placeholder,
-  onChange,
-}: {
-  label: string;
-  value: number | undefined;
-  step?: number;
-  placeholder?: string;
-  onChange(v: number | undefined): void;
-}) {
-  const [text, setText] = useState(value === undefined ? '' : String(value));
-  useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
-  const id = `param-${label.replace(/\W+/g, '-')}`;
-  return (
-    <label className="param" htmlFor={id}>
-      <span>{label}</span>
-      <input
-        id={id}
-        type="number"
-        step={step ?? 1}
-        value={text}
-        placeholder={placeholder ?? 'default'}
-        onChange={(e) => setText(e.target.value)}
-        onBlur={() => {
-          const n = text.trim() === '' ? undefined : Number(text);
-          if (n === undefined || Number.isFinite(n)) onChange(n);
-        }}
-      />
-    </label>
-  );
-}
 
 /** The conversation's backend, model, provider, system prompt and parameters; each change is saved at once. */
 export function ConversationSettings({ meta, capabilities }: { meta: ConversationMeta; capabilities: string[] }) {
