@@ -144,7 +144,7 @@ describe('useFit: the machine and the GGUF header through useQuery', () => {
 
   it('a header main could not read is named, and the KV cache estimated', async () => {
     const { result } = renderHook(() => useFit('org/a', undefined, quants));
-    await (await main.next('hub.ggufHeader')).fail({ code: 'network', message: 'Range not satisfiable.' });
+    await (await main.next('hub.ggufHeader')).fail({ code: 'upstream', message: 'Range not satisfiable.' });
     expect(result.current.headerNote).toMatch(
       /^The GGUF header of model-Q4_K_M.gguf could not be read \(Range not satisfiable.\)/,
     );
