@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { modelMismatch, routerKey, routerKeyProblem } from '@shared/chat-model';
 import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
 import type { Output } from '@shared/contract';
@@ -19,23 +19,17 @@ export function useToolSources(watching: boolean): {
   error?: AppErrorShape;
   reload(): void;
 } {
-  const [sources, setSources] = useState<ToolSource[]>();
-  const [error, setError] = useState<AppErrorShape>();
-  const reload = useCallback(() => {
-    setError(undefined);
-    api.call('chat.toolSources', {}).then(
-      (r) => setSources(r.sources),
-      (e: AppErrorShape) => setError(e),
-    );
-  }, []);
-  useEffect(reload, [reload]);
+  // Each ask (Retry, opening, the poll) clears the error; the last list stays listed meanwhile (`last`).
+  const q = useQuery(() => api.call('chat.toolSources', {}).then((r) => r.sources), []);
+  const { reload } = q;
+  const sources = q.last;
   const settling = sources?.some((s) => s.state === 'starting' || s.state === 'restarting' || s.state === 'stopped');
   useEffect(() => {
     if (!watching || !settling) return;
     const t = setTimeout(reload, 1000);
     return () => clearTimeout(t);
   }, [watching, settling, sources, reload]);
-  return { sources, error, reload };
+  return { sources, error: q.state === 'error' ? q.error : undefined, reload };
 }
 
 const none: string[] = [];

@@ -21,6 +21,7 @@ export type EndpointModels = { models: EndpointModel[] } | { error: AppErrorShap
  * at once; each list shows as it comes, so an endpoint that is slow to fail does not hold up the others.
  * `setContext` keeps the context length the user gives for a model whose server does not say it, and lists it.
  */
+// Stays off useQuery: one answer per endpoint, each shown as it comes (and edited by setContext), not one answer.
 export function useEndpointModels(ids: readonly string[]): {
   lists: Record<string, EndpointModels>;
   setContext(id: string, model: string, contextLength: number): Promise<void>;

@@ -104,6 +104,7 @@ export const useTopHubModels = (library: string, limit: number) =>
  * Lists seen before in this window are shown in the first render; all four are asked once the page is painted (they
  * sit below the page's first screen). With live Hub access off and nothing cached, the lists are simply absent.
  */
+// Stays off useQuery: three lists shown each as it comes over the seen ones, Hub-off failures ignored, not one answer.
 export function useDerivedRepos(id: string): { derived: Derived; error?: AppError } {
   const [shown, setShown] = useState(() => ({
     id,

@@ -19,6 +19,7 @@ export interface McpState {
   notice?: { kind: 'ok' | 'error'; text: string };
 }
 
+// Stays off useQuery: load and the poll write into the editor's state (draft, revision, notice) that saves share.
 export function useMcp() {
   const [s, setS] = useState<McpState>({ draft: '', editorRevision: 0, busy: false });
   const dirty = s.config !== undefined && s.draft !== s.config.text;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Input, Output } from '@shared/contract';
 import type { LocalModel, RunningModel } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
@@ -31,23 +31,15 @@ const PS_POLL_MS = 10_000;
 
 /** The models loaded in memory (ollama ps), asked every 10 s and again after a pull or when `tick` changes. */
 export function useRunningModels(tick: number): { models?: RunningModel[]; error?: AppErrorShape } {
-  const [models, setModels] = useState<RunningModel[]>();
-  const [error, setError] = useState<AppErrorShape>();
   const generation = usePulls((s) => s.generation);
-  const load = useCallback(async () => {
-    try {
-      setModels((await api.call('ollama.ps', {})).models);
-      setError(undefined);
-    } catch (e) {
-      setError(e as AppErrorShape);
-    }
-  }, []);
+  // `keep`: the last list and error stay on screen while Ollama is asked again.
+  const q = useQuery(() => api.call('ollama.ps', {}), [generation, tick], true, undefined, true);
+  const { revalidate } = q;
   useEffect(() => {
-    void load();
-    const t = setInterval(() => void load(), PS_POLL_MS);
+    const t = setInterval(() => void revalidate(), PS_POLL_MS);
     return () => clearInterval(t);
-  }, [load, generation, tick]);
-  return { models, error };
+  }, [revalidate, generation, tick]);
+  return { models: q.last?.models, error: q.state === 'error' ? q.error : undefined };
 }
 
 /** A model's details (`ollama show`): licence, parameters, template, capabilities. */
@@ -68,23 +60,29 @@ const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(1
  * again. The last list stays while it is asked again; an error replaces nothing but the error.
  */
 export function useLocalModels(): { models?: LocalModel[]; error?: AppErrorShape; load(): Promise<void> } {
-  const [models, setModels] = useState<LocalModel[]>();
-  const [error, setError] = useState<AppErrorShape>();
   const generation = usePulls((s) => s.generation);
   const refreshStatus = useStatus((s) => s.refresh);
   const failures = useRef(0);
-  const load = useCallback(async () => {
-    try {
-      setModels((await api.call('ollama.list', {})).models);
-      setError(undefined);
-      failures.current = 0;
-    } catch (e) {
-      failures.current++;
-      setError(e as AppErrorShape);
-      void refreshStatus();
-    }
-  }, [refreshStatus]);
-  useEffect(() => void load(), [load, generation]);
+  // `keep`: asked again (a pull, a retry, Ollama back) with the last list or error on screen until it answers.
+  const q = useQuery(
+    async () => {
+      try {
+        const { models } = await api.call('ollama.list', {});
+        failures.current = 0;
+        return models;
+      } catch (e) {
+        failures.current++;
+        void refreshStatus();
+        throw e;
+      }
+    },
+    [generation],
+    true,
+    undefined,
+    true,
+  );
+  const load = q.revalidate;
+  const error = q.state === 'error' ? q.error : undefined;
 
   // Each failed try sets a new error, which schedules the next one.
   useEffect(() => {
@@ -99,5 +97,5 @@ export function useLocalModels(): { models?: LocalModel[]; error?: AppErrorShape
     if (reachable && wasReachable.current === false) void load();
     wasReachable.current = reachable;
   }, [reachable, load]);
-  return { models, error, load };
+  return { models: q.last, error, load };
 }

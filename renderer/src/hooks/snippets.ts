@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Snippet, SnippetOptions, SnippetsResult } from '@shared/contract/snippets';
 import type { AppErrorShape } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
 import { api, isDesktop } from '../api';
 import { download } from '../lib/download';
+import { useQuery } from './query';
 
 /** Inference snippets with a real token written in: the user's HF token, or a 2-minute fal token. */
 export interface TokenOverlay {
@@ -24,30 +25,25 @@ export function useSnippets(
   notify: (message: string) => void,
   onOverlay: () => void,
 ) {
-  const [result, setResult] = useState<SnippetsResult>();
-  const [error, setError] = useState<AppErrorShape>();
-  const [loading, setLoading] = useState(true);
   const [overlay, setOverlay] = useState<TokenOverlay>();
   const [busy, setBusy] = useState(false);
-  // Each generation's number: an answer for options changed since (typing, toggling) is dropped, not shown.
+  // Each generation's number: a token overlay asked for options changed since (typing, toggling) is dropped.
   const generation = useRef(0);
-
-  const load = useCallback(async () => {
-    const mine = ++generation.current;
-    setLoading(true);
-    setError(undefined);
-    try {
-      const r = await api.call('snippets.generate', { model, quant, options });
-      if (mine !== generation.current) return;
-      setResult(r);
-      setOverlay(undefined);
-    } catch (e) {
-      if (mine === generation.current) setError(e as AppErrorShape);
-    } finally {
-      if (mine === generation.current) setLoading(false);
-    }
+  // Asked again when the options change; the last snippets stay (marked stale) while the new ones are generated.
+  const q = useQuery(() => {
+    generation.current++;
+    // A fresh wrapper per answer: each new answer replaces any token overlay, as below.
+    return api.call('snippets.generate', { model, quant, options }).then((r) => ({ r }));
   }, [model, quant, options]);
-  useEffect(() => void load(), [load]);
+  const [shownFor, setShownFor] = useState(q.last);
+  if (shownFor !== q.last) {
+    setShownFor(q.last);
+    setOverlay(undefined);
+  }
+  const result = q.last?.r;
+  const error = q.state === 'error' ? q.error : undefined;
+  const loading = q.state === 'loading';
+  const load = q.reload;
 
   /** Runs a token call with the panes marked busy; its overlay replaces the inference snippets. */
   const withOverlay = async (fetch: () => Promise<TokenOverlay | undefined>, done: (o: TokenOverlay) => string) => {
