@@ -14,8 +14,7 @@ import { Engines } from '../engines/registry';
 import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
 import type { Conversation, PathWindow } from './storage/conversation';
-import { exportFileName, toMarkdown } from './files/export-format';
-import { ImportUploads } from './files/import-upload';
+import { ChatFiles } from './files/transfer';
 import { searchChats } from './storage/search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './replies/reply';
 import { ReplyStop } from './replies/reply-stop';
@@ -33,12 +32,11 @@ interface ChatServiceOptions extends ReplyOptions {
 }
 
 /**
- * Conversations (store), versions, export, "Open as code", and replies (ReplyWriter) — one reply at a time per
+ * Conversations (store), versions, files (export, import), "Open as code", and replies (ReplyWriter) — one reply at a time per
  * conversation.
  */
 export class ChatService {
   private readonly engines: Engines;
-  private readonly uploads = new ImportUploads();
   /** The reply being written per conversation: its Stop, and its end. */
   private readonly busy = new Map<string, { stop: ReplyStop; done: Promise<unknown> }>();
   private readonly writer: ReplyWriter;
@@ -46,7 +44,11 @@ export class ChatService {
   constructor(private readonly opts: ChatServiceOptions) {
     this.engines = new Engines(opts);
     this.writer = new ReplyWriter(opts, this.engines);
+    this.files = new ChatFiles(opts.store, (id) => opts.endpoints?.connection(id)?.name);
   }
+
+  /** Export and import files: one conversation, "Export all", files sent in parts. */
+  readonly files: ChatFiles;
 
   get store(): ChatStore {
     return this.opts.store;
@@ -156,46 +158,6 @@ export class ChatService {
     if (!this.store.write(() => conv.select(messageId)))
       throw new AppError('not_found', 'That version no longer exists.');
     return this.get(id, messageId);
-  }
-
-  /** JSON: the whole tree, every version; Markdown: the messages shown (it says when there are more). */
-  export(id: string, format: 'markdown' | 'json'): { filename: string; mime: string; text: string } {
-    const exp = this.store.exportJson(id);
-    if (format === 'json')
-      return {
-        filename: exportFileName(exp.meta.title, 'json'),
-        mime: 'application/json',
-        text: JSON.stringify(exp, null, 2),
-      };
-    const endpoint = exp.meta.endpoint ? this.opts.endpoints?.connection(exp.meta.endpoint)?.name : undefined;
-    return {
-      filename: exportFileName(exp.meta.title, 'md'),
-      mime: 'text/markdown',
-      text: toMarkdown(exp, exp.meta.backend === 'endpoint' ? endpoint : undefined),
-    };
-  }
-
-  /** "Export all": every conversation in one JSON file, dated. */
-  exportAll(): { filename: string; mime: string; text: string } {
-    const archive = this.store.exportAll();
-    const filename = `hubdesk-conversations-${archive.exportedAt.slice(0, 10)}.json`;
-    return { filename, mime: 'application/json', text: JSON.stringify(archive, null, 2) };
-  }
-
-  /** One conversation's export text (no file): refused as a duplicate unless `asCopy`. */
-  import(text: string, asCopy?: boolean): ConversationMeta {
-    return this.store.import(text, asCopy);
-  }
-
-  /** A part of a file too long for one call (see ImportUploads). */
-  importPart(upload: string | undefined, text: string): { upload: string } {
-    return this.uploads.add(upload, text);
-  }
-
-  /** A file the user picked, sent whole or in parts (`upload`); see ChatStore.importFile. */
-  importFile(input: { text?: string; upload?: string; asCopy?: boolean }): { conversations: ConversationMeta[] } {
-    const text = input.text ?? this.uploads.take(input.upload!);
-    return { conversations: this.store.importFile(text, input.asCopy) };
   }
 
   /** The built-in web tools and every MCP server, for the conversation settings. */
