@@ -6,6 +6,7 @@ import type { SearchKind, SearchRecord } from '../../lib/catalogue-search';
 import type { CatalogueView } from '../../store/catalogue';
 import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
 import { catalogueHref } from './links';
+import { virtualRowStyle } from '../../lib/virtual-row';
 
 /** A row's kind as a badge: a task, a library, or one Hub repo ("Space"). */
 const kindBadge = (k: SearchKind) => (k === 'task' || k === 'library' ? k : hubKindInfo[hubKindOfPage(k)].nounOne);
@@ -62,19 +63,7 @@ export function EmbeddedResults({ view, indices }: { view: CatalogueView; indice
     >
       <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
         {virt.getVirtualItems().map((v) => (
-          <div
-            key={v.key}
-            role="none"
-            className="cat-row-wrap"
-            style={{
-              position: 'absolute',
-              top: 0,
-              left: 0,
-              right: 0,
-              height: v.size,
-              transform: `translateY(${v.start}px)`,
-            }}
-          >
+          <div key={v.key} role="none" className="cat-row-wrap" style={virtualRowStyle(v)}>
             <ResultRow
               r={view.index.records[indices[v.index]]}
               view={view}

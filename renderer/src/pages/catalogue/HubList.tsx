@@ -10,6 +10,7 @@ import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/se
 import { embeddedRepos } from './embedded';
 import { catalogueHref } from './links';
 import { afterPaint } from '../../lib/after-paint';
+import { virtualRowStyle } from '../../lib/virtual-row';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 /** Rows from the end at which the next page is asked for. */
@@ -124,15 +125,6 @@ function HubList({
   );
   const active = useSearchOptions(list);
 
-  const place = (v: { size: number; start: number }) =>
-    ({
-      position: 'absolute',
-      top: 0,
-      left: 0,
-      right: 0,
-      height: v.size,
-      transform: `translateY(${v.start}px)`,
-    }) as const;
   const rows = items.filter((v) => v.index < st.results.length);
   const end = items.find((v) => v.index >= st.results.length);
 
@@ -152,7 +144,7 @@ function HubList({
         style={{ height: virt.getTotalSize(), position: 'relative' }}
       >
         {rows.map((v) => (
-          <div key={v.key} role={listbox ? 'none' : 'listitem'} className="cat-row-wrap" style={place(v)}>
+          <div key={v.key} role={listbox ? 'none' : 'listitem'} className="cat-row-wrap" style={virtualRowStyle(v)}>
             <HubRow
               r={st.results[v.index]}
               view={view}
@@ -165,7 +157,7 @@ function HubList({
         ))}
       </div>
       {end && (
-        <div className="cat-row-wrap" style={place(end)}>
+        <div className="cat-row-wrap" style={virtualRowStyle(end)}>
           {st.error ? (
             <div className="hub-list-end" role="alert">
               <span className="field-error">{st.error.message}</span>
