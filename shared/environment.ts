@@ -33,6 +33,13 @@ export const envVars = [
   { name: 'HUBDESK_OLLAMA_WEB_BASE', about: "Ollama's web search API", default: 'https://ollama.com' },
   { name: 'HUBDESK_DATA_DIR', about: 'where settings, chats, cache and logs live', default: "the platform's app data" },
   { name: 'HUBDESK_ENDPOINTS', about: 'OpenAI-compatible endpoints, a JSON array' },
+  { name: 'HUBDESK_LOCAL_SERVER_KEY', about: "the key the built-in engine's local server asks for" },
+  { name: 'HF_HUB_CACHE', about: 'the Hugging Face cache whose GGUFs HubDesk runs in place', default: '$HF_HOME/hub' },
+  {
+    name: 'HF_HOME',
+    about: "the Hugging Face home (its hub folder is the cache's default)",
+    default: '~/.cache/huggingface',
+  },
 ] as const satisfies readonly EnvVar[];
 type EnvName = (typeof envVars)[number]['name'];
 

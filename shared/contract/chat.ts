@@ -9,7 +9,8 @@ import { snippetSchema } from './snippets';
  * The engine a conversation's replies come from: a local Ollama server, a hosted model through the HF router
  * (`provider`), or an OpenAI-compatible server the user added (`endpoint`: llama.cpp, LM Studio, vLLM…).
  */
-export const chatBackendSchema = z.enum(['ollama', 'provider', 'endpoint']);
+/** Where replies come from: Ollama, the HF router, one of the user's endpoints, or the built-in llama.cpp engine. */
+export const chatBackendSchema = z.enum(['ollama', 'provider', 'endpoint', 'local']);
 export type ChatBackend = z.infer<typeof chatBackendSchema>;
 
 /** Sampling parameters; each is optional and only sent when set. */

@@ -7,6 +7,7 @@ import type { CallDef, StreamDef } from './define';
 import { hardwareCalls } from './hardware';
 import { hubRepoCalls } from './hub-repo';
 import { hubSearchCalls } from './hub-search';
+import { localCalls } from './local';
 import { mcpCalls } from './mcp';
 import { ollamaCalls } from './ollama';
 import { settingsCalls } from './settings';
@@ -25,6 +26,7 @@ export const contract = {
   ...endpointCalls,
   ...mcpCalls,
   ...hardwareCalls,
+  ...localCalls,
 } as const;
 
 export type Contract = typeof contract;

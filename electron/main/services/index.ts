@@ -20,6 +20,8 @@ import { EndpointsService } from './endpoints/service';
 import { EndpointStore } from './endpoints/store';
 import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
+import { LocalService, type LocalOptions } from './local/service';
+import { fitHardware } from '@shared/fit';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -59,6 +61,8 @@ export interface ServicesOptions {
   >;
   /** Hardware probing (tests: captured tool outputs instead of running nvidia-smi / rocm-smi). */
   hardware?: { run?: RunTool; platform?: NodeJS.Platform; arch?: string };
+  /** The built-in engine (tests: a home with HF cache fixtures, CPU only with one thread, a full disk). */
+  local?: Pick<LocalOptions, 'home' | 'runtime' | 'freeBytes'>;
 }
 
 export interface Services {
@@ -77,6 +81,8 @@ export interface Services {
   endpoints: EndpointsService;
   hardware: HardwareService;
   ggufHeaders: GgufHeaderReader;
+  /** The built-in llama.cpp engine: node-llama-cpp is imported on its first use, never at launch. */
+  local: LocalService;
   openExternal?: (url: string) => Promise<void>;
   /** MCP servers: built on first use (nothing MCP starts or loads at app start-up). */
   mcp(): Promise<McpService>;
@@ -153,6 +159,23 @@ export function createServices(opts: ServicesOptions): Services {
     timeoutMs: opts.ollama?.timeoutMs,
   });
   const hubEnabled = () => !!opts.hub?.consented || settings.get().hubAccess === 'online';
+  const hardware = new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware });
+  const local = new LocalService({
+    ...opts.local,
+    dataDir: opts.dataDir,
+    env,
+    log,
+    cipher: opts.cipher,
+    hubEndpoint: () => settings.get().hubEndpoint,
+    hubFetch: hfFetch,
+    hardware: async () => {
+      try {
+        return fitHardware((await hardware.view()).effective);
+      } catch {
+        return undefined;
+      }
+    },
+  });
   const hub = new HubService({
     client: new HubClient({
       endpoint: () => settings.get().hubEndpoint,
@@ -216,8 +239,10 @@ export function createServices(opts: ServicesOptions): Services {
       endpointTimeoutMs: opts.chat?.endpointTimeoutMs,
       toolTimeoutMs: opts.chat?.toolTimeoutMs,
       mcp: () => loadMcp(),
+      local,
     }),
-    hardware: new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware }),
+    hardware,
+    local,
     ggufHeaders: new GgufHeaderReader({
       endpoint: () => settings.get().hubEndpoint,
       fetch: hfFetch,
@@ -228,6 +253,7 @@ export function createServices(opts: ServicesOptions): Services {
     openExternal: opts.openExternal,
     mcp: loadMcp,
     dispose: async () => {
+      await local.dispose();
       if (mcpLoading) await (await mcpLoading).dispose();
     },
   };

@@ -5,6 +5,7 @@ import type { OllamaService } from '../ollama/service';
 import type { EndpointConnection, EndpointPort } from './endpoint-port';
 import { OllamaEngine } from './ollama';
 import { EndpointEngine, RouterEngine } from './openai';
+import { LocalEngine, type LocalPort } from './local';
 import type { ChatEngine } from './types';
 
 export interface EngineOptions {
@@ -22,20 +23,28 @@ export interface EngineOptions {
   endpoints?: EndpointPort;
   /** How long to wait for an endpoint's response headers (a local server may load the model first). */
   endpointTimeoutMs?: number;
+  /** The built-in llama.cpp engine (services/local). */
+  local?: LocalPort;
 }
 
-/** The engine each conversation's replies come from: Ollama, the HF router, or one of the user's endpoints. */
+/** The engine each conversation's replies come from: Ollama, the HF router, one of the user's endpoints, built-in. */
 export class Engines {
   readonly ollama: OllamaEngine;
+  private readonly local?: LocalEngine;
 
   constructor(private readonly opts: EngineOptions) {
     this.ollama = new OllamaEngine(opts);
+    if (opts.local) this.local = new LocalEngine(opts.local);
   }
 
   /** The conversation's engine; throws when its endpoint is not chosen or was removed. */
   for(meta: Pick<ConversationMeta, 'backend' | 'provider' | 'endpoint'>): ChatEngine {
     const o = this.opts;
     if (meta.backend === 'ollama') return this.ollama;
+    if (meta.backend === 'local') {
+      if (!this.local) throw new AppError('unavailable', 'The built-in engine is not available in this run.');
+      return this.local;
+    }
     if (meta.backend === 'provider')
       return new RouterEngine(
         {

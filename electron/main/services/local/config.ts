@@ -1,0 +1,86 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Cipher } from '../secrets';
+import { writeFileAtomic } from '../fs/atomic-write';
+import type { Logger } from '../log';
+
+/** The built-in engine's own settings, in `<data dir>/local.json`: folders, keep-alive and the local server. */
+const configSchema = z.object({
+  /** Folders the user added, scanned for GGUFs. */
+  folders: z.array(z.string()).default([]),
+  /** Found folders (HF cache, LM Studio) the user chose to forget: not scanned, their files untouched. */
+  hidden: z.array(z.string()).default([]),
+  keepAliveMinutes: z.number().int().min(0).default(10),
+  server: z.object({ enabled: z.boolean().default(false), port: z.number().int().default(18_080) }).default({
+    enabled: false,
+    port: 18_080,
+  }),
+  /** The local server's key, sealed by the OS keychain; absent without one (then held for this run only). */
+  sealedKey: z.string().optional(),
+});
+export type LocalConfig = z.infer<typeof configSchema>;
+
+export interface LocalConfigOptions {
+  file: string;
+  log: Logger;
+  cipher?: Cipher;
+  /** HUBDESK_LOCAL_SERVER_KEY: wins over a stored key and is never written. */
+  envKey?: string;
+}
+
+/** Reads and writes local.json; a damaged file is logged and replaced by defaults on the next change. */
+export class LocalConfigStore {
+  private value: LocalConfig;
+  private sessionKey: string | undefined;
+
+  constructor(private readonly opts: LocalConfigOptions) {
+    this.value = this.read();
+  }
+
+  private read(): LocalConfig {
+    try {
+      if (existsSync(this.opts.file)) return configSchema.parse(JSON.parse(readFileSync(this.opts.file, 'utf8')));
+    } catch (e) {
+      this.opts.log.warn('local.json unreadable; using defaults', { reason: String(e) });
+    }
+    return configSchema.parse({});
+  }
+
+  get(): LocalConfig {
+    return this.value;
+  }
+
+  update(patch: Partial<Omit<LocalConfig, 'sealedKey'>>): LocalConfig {
+    this.value = { ...this.value, ...patch };
+    this.write();
+    return this.value;
+  }
+
+  private write(): void {
+    writeFileAtomic(this.opts.file, JSON.stringify(this.value, null, 2));
+  }
+
+  /** The local server's key and where it comes from. */
+  key(): { value?: string; source: 'none' | 'env' | 'stored' } {
+    if (this.opts.envKey) return { value: this.opts.envKey, source: 'env' };
+    if (this.sessionKey) return { value: this.sessionKey, source: 'stored' };
+    const sealed = this.value.sealedKey;
+    if (sealed && this.opts.cipher?.available()) {
+      try {
+        return { value: this.opts.cipher.decrypt(Buffer.from(sealed, 'base64')), source: 'stored' };
+      } catch {
+        this.opts.log.warn('local server key unreadable; set it again');
+      }
+    }
+    return { source: 'none' };
+  }
+
+  /** Stores a key (sealed when the keychain is there, else for this run only), or forgets it with null. */
+  setKey(key: string | null): void {
+    this.sessionKey = key ?? undefined;
+    const sealedKey =
+      key && this.opts.cipher?.available() ? Buffer.from(this.opts.cipher.encrypt(key)).toString('base64') : undefined;
+    this.value = { ...this.value, sealedKey };
+    this.write();
+  }
+}

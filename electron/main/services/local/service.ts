@@ -1,0 +1,129 @@
+import { join } from 'node:path';
+import { homedir } from 'node:os';
+import type { Download, EngineStatus, LocalServerStatus, Recommendation } from '@shared/contract/local';
+import { AppError } from '@shared/errors';
+import type { FitHardware } from '@shared/fit';
+import type { Logger } from '../log';
+import type { Cipher } from '../secrets';
+import type { StreamContext } from '../stream-context';
+import { LocalConfigStore } from './config';
+import { LocalLibrary } from './disk/library';
+import { Downloads } from './download/downloads';
+import { recommend } from './recommend';
+import { LlamaRuntime, type RuntimeOptions } from './runtime/runtime';
+import { LocalServer } from './server/server';
+
+export interface LocalOptions {
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  log: Logger;
+  cipher?: Cipher;
+  /** Tests: a home folder holding HF cache and LM Studio fixtures. */
+  home?: string;
+  hubEndpoint: () => string;
+  /** The key-bound fetch for the Hub (the HF token goes to the Hub endpoint only). */
+  hubFetch: typeof fetch;
+  hardware: () => Promise<FitHardware | undefined>;
+  /** Tests and the bench: CPU only, one thread. */
+  runtime?: Pick<RuntimeOptions, 'threads' | 'gpu'>;
+  /** Tests: a full disk. */
+  freeBytes?: (dir: string) => Promise<number>;
+}
+
+/** The built-in llama.cpp engine's calls: models on disk, downloads, load and unload, embeddings, the local server. */
+export class LocalService {
+  readonly config: LocalConfigStore;
+  readonly library: LocalLibrary;
+  readonly downloads: Downloads;
+  readonly runtime: LlamaRuntime;
+  readonly server: LocalServer;
+
+  constructor(private readonly opts: LocalOptions) {
+    const { dataDir, env, log } = opts;
+    this.config = new LocalConfigStore({
+      file: join(dataDir, 'local.json'),
+      log,
+      cipher: opts.cipher,
+      envKey: env.HUBDESK_LOCAL_SERVER_KEY?.trim() || undefined,
+    });
+    const downloadsDir = join(dataDir, 'models');
+    this.library = new LocalLibrary({
+      downloadsDir,
+      config: this.config,
+      env,
+      home: opts.home ?? homedir(),
+      log,
+      hardware: opts.hardware,
+    });
+    this.downloads = new Downloads({
+      dir: downloadsDir,
+      endpoint: opts.hubEndpoint,
+      fetch: opts.hubFetch,
+      log,
+      freeBytes: opts.freeBytes,
+      onDone: () => void this.library.list(true).catch(() => {}),
+    });
+    this.runtime = new LlamaRuntime({
+      log,
+      keepAliveMinutes: () => this.config.get().keepAliveMinutes,
+      parts: (m) => this.library.partsOf(m),
+      ...opts.runtime,
+    });
+    this.server = new LocalServer({ config: this.config, library: this.library, runtime: this.runtime, log });
+  }
+
+  /** A model by id that can be loaded: a clear error when it is gone or unusable. */
+  async model(id: string) {
+    const m = await this.library.find(id);
+    if (!m) throw new AppError('not_found', `No local model "${id}": it was moved, deleted or its folder forgotten.`);
+    if (m.problem) throw new AppError('invalid_input', `${m.name} cannot be loaded: ${m.problem}`);
+    return m;
+  }
+
+  async recommendation(): Promise<{ recommendation?: Recommendation }> {
+    const [hw, { models }] = await Promise.all([this.opts.hardware(), this.library.list()]);
+    return { recommendation: recommend(hw, models) };
+  }
+
+  async load(id: string, opts: { contextSize?: number; gpuLayers?: number }): Promise<EngineStatus> {
+    return this.runtime.load(await this.model(id), opts);
+  }
+
+  setKeepAlive(minutes: number): EngineStatus {
+    this.config.update({ keepAliveMinutes: minutes });
+    this.runtime.keepAliveChanged();
+    return this.runtime.status();
+  }
+
+  async embed(id: string, input: string | string[]) {
+    const m = await this.model(id);
+    return { model: m.id, embeddings: await this.runtime.embed(m, typeof input === 'string' ? [input] : input) };
+  }
+
+  async setServer(patch: { enabled?: boolean; port?: number; key?: string | null }): Promise<LocalServerStatus> {
+    if (patch.key !== undefined) this.config.setKey(patch.key);
+    const cur = this.config.get().server;
+    this.config.update({ server: { enabled: patch.enabled ?? cur.enabled, port: patch.port ?? cur.port } });
+    return this.server.apply();
+  }
+
+  /** Download list snapshots as it changes, a few a second at most, until the caller stops listening. */
+  async watchDownloads(ctx: StreamContext<{ downloads: Download[] }>): Promise<{ ended: true }> {
+    ctx.emit({ downloads: this.downloads.list() });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = this.downloads.onChange(() => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        ctx.emit({ downloads: this.downloads.list() });
+      }, 200);
+    });
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    off();
+    if (timer) clearTimeout(timer);
+    return { ended: true };
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.allSettled([this.server.dispose(), this.downloads.dispose(), this.runtime.dispose()]);
+  }
+}

@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import { call, stream } from './define';
+import { appErrorSchema } from './error-schema';
+import { repoIdSchema } from './hub';
+
+// The built-in llama.cpp engine: GGUF files on disk (downloaded, the Hugging Face cache, LM Studio's folder, folders
+// the user adds), downloads from the Hub, loading and unloading, embeddings and the local OpenAI-compatible server.
+
+/** Where a GGUF was found. Only `downloaded` files are HubDesk's own: the others are never deleted, only forgotten. */
+export const localSourceSchema = z.enum(['downloaded', 'hf-cache', 'lmstudio', 'folder']);
+export type LocalSource = z.infer<typeof localSourceSchema>;
+
+/**
+ * A local model's id: `<org>/<name>/<file>.gguf` when its Hub repo is known from the path (stable across cache
+ * revisions and shared by a download and a cached copy of the same file), else the file's absolute path.
+ */
+export const localModelIdSchema = z.string().trim().min(3).max(1024);
+
+const loadPlanSchema = z.object({
+  /** The context length the fit verdict proposes (the model's trained length, capped by what fits). */
+  contextSize: z.number().int(),
+  /** The model's trained context length, when the header says. */
+  maxContext: z.number().int().optional(),
+  /** Layers on the GPU the fit proposes: 0 on a machine without a GPU, `layers` when all fit. */
+  gpuLayers: z.number().int(),
+  layers: z.number().int().optional(),
+  verdict: z.enum(['vram', 'partial', 'ram', 'too-large']).optional(),
+  /** The fit verdict's plain explanation (needs about … compared with …). */
+  explanation: z.string().optional(),
+});
+export type LoadPlan = z.infer<typeof loadPlanSchema>;
+
+const localModelSchema = z.object({
+  id: localModelIdSchema,
+  /** The file name without the split suffix and `.gguf`. */
+  name: z.string(),
+  /** The first (or only) file's absolute path. */
+  path: z.string(),
+  /** Split GGUFs (`-00001-of-0000N`): the number of parts, all present. */
+  parts: z.number().int().min(1),
+  source: localSourceSchema,
+  /** The root folder it was found under (a Settings folder, the HF cache, LM Studio's models folder). */
+  folder: z.string(),
+  /** The Hub repo, from the path (HF cache `models--org--name`, LM Studio `publisher/repo`, downloads `org/name`). */
+  repo: repoIdSchema.optional(),
+  quant: z.string().optional(),
+  architecture: z.string().optional(),
+  /** `general.name` from the header. */
+  title: z.string().optional(),
+  sizeBytes: z.number(),
+  /** An embedding model (BERT-like architectures, or a pooling type in the header): offered for embeddings only. */
+  embedding: z.boolean(),
+  /** HubDesk downloaded it and may delete it. */
+  deletable: z.boolean(),
+  /** The file's sha256 was compared with the Hub's LFS oid (downloads) or the blob name (HF cache) and matched. */
+  verified: z.boolean().optional(),
+  plan: loadPlanSchema.optional(),
+  /** Why it cannot be used (not a GGUF, truncated, parts missing): listed so the user sees it, not offered to load. */
+  problem: z.string().optional(),
+});
+export type LocalModel = z.infer<typeof localModelSchema>;
+
+const localFolderSchema = z.object({
+  path: z.string(),
+  source: localSourceSchema,
+  /** Found by HubDesk (HF cache, LM Studio, downloads) rather than added by the user. */
+  auto: z.boolean(),
+  exists: z.boolean(),
+  models: z.number().int(),
+});
+export type LocalFolder = z.infer<typeof localFolderSchema>;
+
+const localModelsSchema = z.object({ models: z.array(localModelSchema), folders: z.array(localFolderSchema) });
+export type LocalModels = z.infer<typeof localModelsSchema>;
+
+const folderPathSchema = z
+  .string()
+  .trim()
+  .min(1, 'a folder path is required')
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'not a valid path');
+
+export const downloadStateSchema = z.enum([
+  'queued',
+  'downloading',
+  'paused',
+  'verifying',
+  'done',
+  'failed',
+  'cancelled',
+]);
+export type DownloadState = z.infer<typeof downloadStateSchema>;
+
+const downloadSchema = z.object({
+  id: z.string(),
+  repo: repoIdSchema,
+  revision: z.string(),
+  /** The file the user chose; `files` lists every part of a split GGUF, fetched together. */
+  file: z.string(),
+  files: z.array(z.string()),
+  state: downloadStateSchema,
+  receivedBytes: z.number(),
+  totalBytes: z.number(),
+  /** Over the last few seconds; 0 when not downloading. */
+  bytesPerSecond: z.number(),
+  etaSeconds: z.number().optional(),
+  error: appErrorSchema.optional(),
+  /** Once done and verified: the local model to load. */
+  modelId: localModelIdSchema.optional(),
+  createdAt: z.string(),
+});
+export type Download = z.infer<typeof downloadSchema>;
+
+/** A GGUF file in a Hub repo: `name.gguf` or the first part `name-00001-of-0000N.gguf`. */
+const ggufFileSchema = z
+  .string()
+  .trim()
+  .min(6)
+  .max(512)
+  .regex(/^(?!.*\.\.)(?!\/)[^\0\\]+\.gguf$/i, 'a .gguf file in the repo');
+
+const revisionSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._/-]+$/, 'a branch, tag or commit');
+
+const downloadIdSchema = z.object({ id: z.string().min(1).max(64) }).strict();
+
+const loadedModelSchema = z.object({
+  id: localModelIdSchema,
+  name: z.string(),
+  contextSize: z.number().int(),
+  gpuLayers: z.number().int(),
+  /** The weights plus the context's KV cache and buffers, as llama.cpp reports them. */
+  memoryBytes: z.number(),
+  loadedAt: z.string(),
+  /** When it unloads if left idle (absent: kept until unloaded by hand, or busy now). */
+  unloadAt: z.string().optional(),
+  embedding: z.boolean(),
+});
+export type LoadedModel = z.infer<typeof loadedModelSchema>;
+
+const engineStatusSchema = z.object({
+  /** Whether llama.cpp has been started in this run (it starts on first use, not at launch). */
+  started: z.boolean(),
+  /** The compute backend llama.cpp uses once started: `cpu`, `cuda`, `vulkan`, `metal`. */
+  gpu: z.string().optional(),
+  loaded: z.array(loadedModelSchema),
+  /** Minutes a loaded model stays after its last use before it unloads; 0 keeps it until unloaded by hand. */
+  keepAliveMinutes: z.number().int(),
+  /** The engine could not start (its binaries missing or refused on this machine). */
+  error: appErrorSchema.optional(),
+});
+export type EngineStatus = z.infer<typeof engineStatusSchema>;
+
+const serverStatusSchema = z.object({
+  enabled: z.boolean(),
+  running: z.boolean(),
+  port: z.number().int(),
+  /** `http://127.0.0.1:<port>/v1` while running. */
+  url: z.string().optional(),
+  /**
+   * Requests need `Authorization: Bearer <key>`: the server does not start without one. The key is the user's
+   * (typed here, or HUBDESK_LOCAL_SERVER_KEY); the page only ever sees its last four characters.
+   */
+  keySet: z.boolean(),
+  last4: z.string().max(4).optional(),
+  keySource: z.enum(['none', 'env', 'stored']),
+  error: appErrorSchema.optional(),
+});
+export type LocalServerStatus = z.infer<typeof serverStatusSchema>;
+
+/** A small GGUF HubDesk offers when nothing local is set up: the largest of a short list that fits this machine. */
+const recommendationSchema = z.object({
+  repo: repoIdSchema,
+  file: z.string(),
+  quant: z.string(),
+  sizeBytes: z.number(),
+  title: z.string(),
+  why: z.string(),
+  /** Already on disk: its local id, to load instead of download. */
+  modelId: localModelIdSchema.optional(),
+});
+export type Recommendation = z.infer<typeof recommendationSchema>;
+
+const empty = z.object({}).strict();
+
+export const localCalls = {
+  'local.models': call({ input: z.object({ refresh: z.boolean().optional() }).strict(), output: localModelsSchema }),
+  'local.folders.add': call({ input: z.object({ path: folderPathSchema }).strict(), output: localModelsSchema }),
+  /** A folder the user added is dropped; a found one (HF cache, LM Studio) is hidden. Its files stay on disk. */
+  'local.folders.forget': call({ input: z.object({ path: folderPathSchema }).strict(), output: localModelsSchema }),
+  /** Deletes a model HubDesk downloaded (every part); refuses any other file. */
+  'local.delete': call({ input: z.object({ id: localModelIdSchema }).strict(), output: localModelsSchema }),
+  'local.recommend': call({ input: empty, output: z.object({ recommendation: recommendationSchema.optional() }) }),
+
+  'local.downloads': call({ input: empty, output: z.object({ downloads: z.array(downloadSchema) }) }),
+  /** Snapshots of the download list as it changes (at most a few a second), until the caller stops listening. */
+  'local.downloads.watch': stream({
+    input: empty,
+    event: z.object({ downloads: z.array(downloadSchema) }),
+    result: z.object({ ended: z.literal(true) }),
+  }),
+  'local.download.start': call({
+    input: z.object({ repo: repoIdSchema, file: ggufFileSchema, revision: revisionSchema.optional() }).strict(),
+    output: downloadSchema,
+  }),
+  'local.download.pause': call({ input: downloadIdSchema, output: downloadSchema }),
+  'local.download.resume': call({ input: downloadIdSchema, output: downloadSchema }),
+  /** Stops it and deletes its partial files. */
+  'local.download.cancel': call({ input: downloadIdSchema, output: downloadSchema }),
+  /** Takes a finished, failed or cancelled download off the list. */
+  'local.download.dismiss': call({ input: downloadIdSchema, output: z.object({ downloads: z.array(downloadSchema) }) }),
+
+  'local.status': call({ input: empty, output: engineStatusSchema }),
+  'local.load': call({
+    input: z
+      .object({
+        id: localModelIdSchema,
+        contextSize: z.number().int().min(128).max(1_048_576).optional(),
+        gpuLayers: z.number().int().min(0).max(1000).optional(),
+      })
+      .strict(),
+    output: engineStatusSchema,
+  }),
+  /** Unloads one model, or every loaded model without an id. */
+  'local.keepAlive': call({
+    input: z.object({ minutes: z.number().int().min(0).max(10_080) }).strict(),
+    output: engineStatusSchema,
+  }),
+  'local.unload': call({ input: z.object({ id: localModelIdSchema.optional() }).strict(), output: engineStatusSchema }),
+  'local.embed': call({
+    input: z
+      .object({
+        id: localModelIdSchema,
+        input: z.union([z.string().max(200_000), z.array(z.string().max(200_000)).min(1).max(256)]),
+      })
+      .strict(),
+    output: z.object({ model: z.string(), embeddings: z.array(z.array(z.number())) }),
+  }),
+
+  'local.server.status': call({ input: empty, output: serverStatusSchema }),
+  'local.server.set': call({
+    input: z
+      .object({
+        enabled: z.boolean().optional(),
+        port: z.number().int().min(1024).max(65_535).optional(),
+        /** A new key (16+ characters), or null to forget the stored one. */
+        key: z.string().trim().min(16, 'use at least 16 characters').max(256).nullable().optional(),
+      })
+      .strict(),
+    output: serverStatusSchema,
+  }),
+};
