@@ -11,6 +11,8 @@ const configSchema = z.object({
   /** Found folders (HF cache, LM Studio) the user chose to forget: not scanned, their files untouched. */
   hidden: z.array(z.string()).default([]),
   keepAliveMinutes: z.number().int().min(0).default(10),
+  /** CPU threads per context; 0 lets llama.cpp choose (one per performance core). */
+  threads: z.number().int().min(0).max(256).default(0),
   server: z.object({ enabled: z.boolean().default(false), port: z.number().int().default(18_080) }).default({
     enabled: false,
     port: 18_080,

@@ -67,6 +67,7 @@ export class LocalService {
       log,
       keepAliveMinutes: () => this.config.get().keepAliveMinutes,
       parts: (m) => this.library.partsOf(m),
+      configThreads: () => this.config.get().threads,
       ...opts.runtime,
     });
     this.server = new LocalServer({ config: this.config, library: this.library, runtime: this.runtime, log });

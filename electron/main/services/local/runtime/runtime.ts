@@ -7,8 +7,12 @@ export interface RuntimeOptions {
   keepAliveMinutes: () => number;
   /** Every part's path of a model (split GGUFs load from the first; llama.cpp finds the rest). */
   parts: (model: LocalModel) => string[];
-  /** CPU threads per context (tests and the bench: 1 on these 2-core machines); llama.cpp's choice when absent. */
+  /**
+   * CPU threads per context: this option (tests, the bench), else local.json's `threads`, else (0) llama.cpp's
+   * choice. On these 2-core machines one thread is ~15× faster than two for the tiny test model.
+   */
   threads?: number;
+  configThreads?: () => number;
   /** `false` forces the CPU (tests); llama.cpp picks CUDA, Vulkan or Metal when it can by default. */
   gpu?: false | 'auto';
 }
