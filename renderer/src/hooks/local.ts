@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'react';
+import type { Input } from '@shared/contract';
+import type { Download, EngineStatus, LocalModels, LocalServerStatus } from '@shared/contract/local';
+import type { AppErrorShape } from '@shared/errors';
+import { api } from '../api';
+import { useAction, useQuery } from './query';
+
+// The built-in llama.cpp engine, as screens see it: models on disk, downloads, what is loaded, the local server.
+
+/** The GGUFs on disk and the folders scanned; `refresh` scans again (after adding a folder, a download…). */
+export function useLocalLibrary() {
+  const q = useQuery(() => api.call('local.models', {}), [], true, undefined, true);
+  const rescan = useAction(async () => {
+    const data = await api.call('local.models', { refresh: true });
+    await q.revalidate();
+    return data;
+  });
+  return { ...q, data: q.last as LocalModels | undefined, rescan };
+}
+
+/** Adds a folder, forgets one, or deletes a downloaded model; each answers with the new library. */
+export function useLibraryActions(then: (library: LocalModels) => void) {
+  return {
+    addFolder: useAction(async (path: string) => then(await api.call('local.folders.add', { path }))),
+    forgetFolder: useAction(async (path: string) => then(await api.call('local.folders.forget', { path }))),
+    remove: useAction(async (id: string) => then(await api.call('local.delete', { id }))),
+  };
+}
+
+/**
+ * The download queue, live: main sends a snapshot on each change while a screen listens. A lost connection shows
+ * the error and listens again after a pause, with the last list kept on screen.
+ */
+export function useDownloads(): { downloads?: Download[]; error?: AppErrorShape } {
+  const [downloads, setDownloads] = useState<Download[]>();
+  const [error, setError] = useState<AppErrorShape>();
+  useEffect(() => {
+    let handle: { cancel(): void } | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let live = true;
+    const listen = () => {
+      const h = api.stream('local.downloads.watch', {}, (events) => {
+        const last = events.at(-1);
+        if (last) {
+          setDownloads(last.downloads);
+          setError(undefined);
+        }
+      });
+      handle = h;
+      h.result.catch((e: AppErrorShape) => {
+        if (!live || e.code === 'aborted') return;
+        setError(e);
+        retry = setTimeout(listen, 3000);
+      });
+    };
+    listen();
+    return () => {
+      live = false;
+      handle?.cancel();
+      if (retry) clearTimeout(retry);
+    };
+  }, []);
+  return { downloads, error };
+}
+
+/** Start, pause, resume, cancel and dismiss: each answers with the download, which the watch then shows. */
+export function useDownloadActions() {
+  return {
+    start: useAction((input: Input<'local.download.start'>) => api.call('local.download.start', input)),
+    pause: useAction((id: string) => api.call('local.download.pause', { id })),
+    resume: useAction((id: string) => api.call('local.download.resume', { id })),
+    cancel: useAction((id: string) => api.call('local.download.cancel', { id })),
+    dismiss: useAction((id: string) => api.call('local.download.dismiss', { id })),
+  };
+}
+
+const STATUS_POLL_MS = 5000;
+
+/**
+ * What the built-in engine has loaded (and its memory), asked every 5 s while shown so an idle unload shows up;
+ * load, unload and keep-alive answer with the new status at once.
+ */
+export function useEngineStatus() {
+  const q = useQuery(() => api.call('local.status', {}), [], true, undefined, true);
+  const { revalidate } = q;
+  const [fresh, setFresh] = useState<EngineStatus>();
+  useEffect(() => {
+    const t = setInterval(() => void revalidate().then(() => setFresh(undefined)), STATUS_POLL_MS);
+    return () => clearInterval(t);
+  }, [revalidate]);
+  const shown = (s: EngineStatus) => (setFresh(s), s);
+  return {
+    status: fresh ?? q.last,
+    error: q.state === 'error' ? q.error : undefined,
+    load: useAction(async (input: Input<'local.load'>) => shown(await api.call('local.load', input))),
+    unload: useAction(async (id?: string) => shown(await api.call('local.unload', id ? { id } : {}))),
+    keepAlive: useAction(async (minutes: number) => shown(await api.call('local.keepAlive', { minutes }))),
+  };
+}
+
+/** The small GGUF offered when nothing local is set up (undefined while asked, or when none fits). */
+export const useRecommendation = (enabled = true) => useQuery(() => api.call('local.recommend', {}), [], enabled);
+
+/** The local OpenAI-compatible server: its status, and turning it on or off, its port and its key. */
+export function useLocalServer() {
+  const q = useQuery(() => api.call('local.server.status', {}), []);
+  const [fresh, setFresh] = useState<LocalServerStatus>();
+  const set = useAction(async (input: Input<'local.server.set'>) => {
+    const s = await api.call('local.server.set', input);
+    setFresh(s);
+    return s;
+  });
+  return { ...q, status: fresh ?? (q.state === 'ok' ? q.data : undefined), set };
+}
