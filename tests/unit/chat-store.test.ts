@@ -94,6 +94,12 @@ describe('chat store (SQLite)', () => {
     expect(md).toContain('<details><summary>Thinking</summary>');
   });
 
+  it('exported Markdown names the engine, the built-in one included', () => {
+    const s = store();
+    const meta = s.create({ model: 'org/tiny/tiny-Q4_K_M.gguf', backend: 'local' });
+    expect(toMarkdown(s.exportJson(meta.id))).toContain('(built-in llama.cpp engine)');
+  });
+
   it('a malformed import is refused with the reason and changes nothing', () => {
     const s = store();
     s.create({ model: 'llama3.2' });

@@ -27,6 +27,7 @@ function shownPath(exp: ConversationTreeExport): TreeMessage[] {
 function engineOf(meta: ConversationTreeExport['meta'], endpointName?: string): string {
   if (meta.backend === 'ollama') return 'Ollama';
   if (meta.backend === 'provider') return `Hugging Face router, provider ${meta.provider}`;
+  if (meta.backend === 'local') return 'built-in llama.cpp engine';
   return `endpoint ${inertMarkdown(endpointName ?? meta.endpoint ?? '(none)')}`;
 }
 
