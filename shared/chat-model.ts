@@ -11,21 +11,36 @@ const HUB_REPO_ID = /^[\w.-]+\/[\w.-]+$/;
 /** Whether `model` reads as a Hub repo id (`owner/name`), the kind the HF router takes. */
 export const isHubRepoId = (model: string): boolean => HUB_REPO_ID.test(model);
 
+/** A local model's id, as the built-in engine names GGUFs on disk: `<org>/<name>/<file>.gguf` or an absolute path. */
+const LOCAL_REPO_FILE = /^[\w.-]+\/[\w.-]+\/(?!.*\.\.)[^\0\\]+\.gguf$/i;
+const ABSOLUTE_GGUF = /^(\/|[A-Za-z]:[\\/]|\\\\)[^\0]*\.gguf$/i;
+
+/** Whether `model` reads as a local model id (main still checks that the file is there and usable). */
+export const isLocalModelId = (model: string): boolean => LOCAL_REPO_FILE.test(model) || ABSOLUTE_GGUF.test(model);
+
 /**
  * Why this engine cannot use `model`, or undefined when it can (or none is chosen yet). Ollama and an endpoint take
  * any id their server lists (an endpoint's ids are its own: a file name, `org/name`, an alias).
  */
 export function modelMismatch(backend: ChatBackend, model: string): string | undefined {
-  if (backend !== 'provider' || !model || isHubRepoId(model)) return undefined;
+  if (!model) return undefined;
+  if (backend === 'local')
+    return isLocalModelId(model)
+      ? undefined
+      : `“${model}” is not a model on disk: the built-in engine runs a GGUF file, such as Qwen/Qwen3-0.6B-GGUF/Qwen3-0.6B-Q8_0.gguf. Choose one of your local models, or download one from its model page.`;
+  if (backend !== 'provider' || isHubRepoId(model)) return undefined;
   return `“${model}” is not a Hub model id: the HF router needs owner/name, such as meta-llama/Llama-3.1-8B-Instruct (names such as llama3.2:1b or hf.co/…:Q4_K_M are Ollama's).`;
 }
 
 /**
  * The model a conversation keeps when its engine changes to `to` (or to another endpoint): the same one if it fits
  * there, else none. An endpoint serves what it lists, which no other engine's name says: its model is chosen anew.
+ * The built-in engine keeps only a local model id (a GGUF on disk); main checks the file is still there.
  */
 export function modelOnSwitch(to: ChatBackend, model: string): string {
-  return to === 'provider' && isHubRepoId(model) ? model : '';
+  if (to === 'provider') return isHubRepoId(model) ? model : '';
+  if (to === 'local') return isLocalModelId(model) ? model : '';
+  return '';
 }
 
 /** Whether the HF router will get the Hugging Face token: `undefined` while the settings are not known. */
