@@ -12,6 +12,7 @@ import { Downloads } from './download/downloads';
 import { recommend } from './recommend';
 import { LlamaRuntime, type RuntimeOptions } from './runtime/runtime';
 import { LocalServer } from './server/server';
+import { LocalEngine } from '../engines/local';
 
 export interface LocalOptions {
   dataDir: string;
@@ -70,7 +71,13 @@ export class LocalService {
       configThreads: () => this.config.get().threads,
       ...opts.runtime,
     });
-    this.server = new LocalServer({ config: this.config, library: this.library, runtime: this.runtime, log });
+    this.server = new LocalServer({
+      config: this.config,
+      library: this.library,
+      runtime: this.runtime,
+      log,
+      engine: new LocalEngine(this),
+    });
   }
 
   /** A model by id that can be loaded: a clear error when it is gone or unusable. */

@@ -1,30 +1,146 @@
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { LocalServerStatus } from '@shared/contract/local';
+import { AppError } from '@shared/errors';
+import type { ChatEngine } from '../../engines/types';
 import type { Logger } from '../../log';
 import type { LocalConfigStore } from '../config';
 import type { LocalLibrary } from '../disk/library';
 import type { LlamaRuntime } from '../runtime/runtime';
+import { route } from './routes';
 
 export interface LocalServerOptions {
   config: LocalConfigStore;
   library: LocalLibrary;
   runtime: LlamaRuntime;
   log: Logger;
+  /** The built-in chat engine: the server answers with the same conversion and template as a chat in the app. */
+  engine: Pick<ChatEngine, 'turn'>;
 }
 
-/** The OpenAI-compatible server over the built-in engine: off by default, 127.0.0.1 only, a key on every request. */
+const MIN_KEY = 16;
+
+/**
+ * The OpenAI-compatible server over the built-in engine: off by default, 127.0.0.1 only, a key on every request.
+ * Starting it loads nothing: llama.cpp starts with the first chat or embedding request.
+ */
 export class LocalServer {
-  constructor(private readonly opts: LocalServerOptions) {}
+  private http?: Server;
+  private port?: number;
+  private key?: string;
+  private error?: AppError;
+  private readonly sockets = new Set<Socket>();
+  /** apply() calls run one after another, so a quick off/on never leaves two listeners. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly opts: LocalServerOptions) {
+    // At launch: on only when the user left it on (nothing is bound by default).
+    if (opts.config.get().server.enabled) void this.apply();
+  }
 
   status(): LocalServerStatus {
     const { server } = this.opts.config.get();
     const key = this.opts.config.key();
-    return { enabled: server.enabled, running: false, port: server.port, keySet: !!key.value, keySource: key.source };
+    const running = !!this.http;
+    const port = running ? this.port! : server.port;
+    return {
+      enabled: server.enabled,
+      running,
+      port,
+      ...(running ? { url: `http://127.0.0.1:${port}/v1` } : {}),
+      keySet: !!key.value,
+      ...(key.value ? { last4: key.value.slice(-4) } : {}),
+      keySource: key.source,
+      ...(this.error ? { error: this.error.toJSON() } : {}),
+    };
   }
 
   /** Starts or stops it to match the config (at launch, and after each change). */
-  async apply(): Promise<LocalServerStatus> {
+  apply(): Promise<LocalServerStatus> {
+    const next = this.queue.then(() => this.reconcile());
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async reconcile(): Promise<LocalServerStatus> {
+    const { server } = this.opts.config.get();
+    const key = this.opts.config.key().value;
+    this.error = undefined;
+    if (!server.enabled || this.disposed) {
+      await this.stop();
+      return this.status();
+    }
+    if (!key || key.length < MIN_KEY) {
+      await this.stop();
+      this.error = new AppError('invalid_input', `Set a key for the local server first (${MIN_KEY}+ characters).`);
+      return this.status();
+    }
+    // The key is read per request from here: a new key takes effect without a restart.
+    this.key = key;
+    if (this.http && this.port === server.port) return this.status();
+    await this.stop();
+    try {
+      await this.listen(server.port);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      this.error =
+        code === 'EADDRINUSE'
+          ? new AppError('conflict', `Port ${server.port} is in use: choose another.`)
+          : code === 'EACCES'
+            ? new AppError('forbidden', `Port ${server.port} cannot be used here: choose another.`)
+            : new AppError('internal', `The local server could not start: ${(e as Error).message}`);
+    }
     return this.status();
   }
 
-  async dispose(): Promise<void> {}
+  private listen(port: number): Promise<void> {
+    const http = createServer((req, res) => {
+      const key = this.key;
+      if (!key) return void res.destroy();
+      void route(
+        {
+          port,
+          key,
+          models: async () => (await this.opts.library.list()).models.filter((m) => !m.problem),
+          engine: this.opts.engine,
+          embed: (m, texts) => this.opts.runtime.embed(m, texts),
+          log: this.opts.log,
+        },
+        req,
+        res,
+      );
+    });
+    http.on('connection', (s) => {
+      this.sockets.add(s);
+      s.once('close', () => this.sockets.delete(s));
+    });
+    return new Promise((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(port, '127.0.0.1', () => {
+        http.off('error', reject);
+        http.on('error', (e) => this.opts.log.warn('local server error', { reason: String(e) }));
+        this.http = http;
+        this.port = port;
+        this.opts.log.info('local server listening', { url: `http://127.0.0.1:${port}/v1` });
+        resolve();
+      });
+    });
+  }
+
+  private async stop(): Promise<void> {
+    const http = this.http;
+    if (!http) return;
+    this.http = undefined;
+    this.port = undefined;
+    // Open streams end with it: their generations abort as their sockets close.
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+    this.opts.log.info('local server stopped');
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.apply();
+  }
 }

@@ -1,0 +1,104 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toAppError, type ErrorCode } from '@shared/errors';
+
+/** The largest request body taken (a long conversation with a few images fits). */
+export const MAX_BODY = 10 * 1024 * 1024;
+
+/** An answer other than 200, in OpenAI's error shape. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type = 'invalid_request_error',
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+
+  body(): unknown {
+    return { error: { message: this.message, type: this.type, param: null, code: this.code } };
+  }
+}
+
+const STATUS_OF: Partial<Record<ErrorCode, [number, string]>> = {
+  invalid_input: [400, 'invalid_request_error'],
+  not_found: [404, 'not_found_error'],
+  aborted: [499, 'aborted'],
+  timeout: [504, 'timeout_error'],
+  unavailable: [503, 'unavailable_error'],
+};
+
+/** Anything thrown while serving, as the error a client gets (an AppError keeps its message). */
+export function toHttpError(e: unknown): HttpError {
+  if (e instanceof HttpError) return e;
+  const err = toAppError(e);
+  const [status, type] = STATUS_OF[err.code] ?? [500, 'server_error'];
+  return new HttpError(status, err.message, type, err.code);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** llama-server's answer to a missing or wrong key, word for word, so its clients recognise it. */
+export function sendUnauthorized(res: ServerResponse): void {
+  sendJson(res, 401, { error: { code: 401, message: 'Invalid API Key', type: 'authentication_error' } });
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** `Authorization: Bearer <key>`, compared in constant time (hashes first, so lengths do not leak either). */
+export function authorized(req: IncomingMessage, key: string): boolean {
+  const auth = req.headers.authorization ?? '';
+  const given = /^Bearer (.+)$/i.exec(auth)?.[1]?.trim() ?? '';
+  return timingSafeEqual(digest(given), digest(key)) && given.length > 0;
+}
+
+/** Only the names a local client uses: a page on another host rebinding its DNS to 127.0.0.1 gets a 403. */
+export function hostAllowed(req: IncomingMessage, port: number): boolean {
+  const host = (req.headers.host ?? '').toLowerCase();
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+}
+
+/** The JSON body, at most MAX_BODY bytes (413 beyond), or a 400 when it is not JSON. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(
+      400,
+      `The request body is not valid JSON: ${(e as Error).message}`,
+      'invalid_request_error',
+      'invalid_json',
+    );
+  }
+}
+
+const tooLarge = () =>
+  new HttpError(
+    413,
+    `The request body is larger than ${MAX_BODY / 1024 / 1024} MB.`,
+    'invalid_request_error',
+    'too_large',
+  );
+
+/** Server-sent events as OpenAI frames a stream: `data: {json}` and a blank line. */
+export function sendEvent(res: ServerResponse, obj: unknown): void {
+  res.write(`data: ${JSON.stringify(obj)}\n\n`);
+}

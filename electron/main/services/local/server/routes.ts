@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LocalModel } from '@shared/contract/local';
+import type { ChatEngine } from '../../engines/types';
+import type { Logger } from '../../log';
+import { chatCompletion, chatModelError } from './completions';
+import { authorized, hostAllowed, HttpError, readJson, sendJson, sendUnauthorized, toHttpError } from './http';
+import { chatRequestSchema, embeddingRequestSchema, parseBody } from './wire';
+
+export interface RouteDeps {
+  port: number;
+  key: string;
+  /** Usable local models (no `problem`). */
+  models: () => Promise<LocalModel[]>;
+  engine: Pick<ChatEngine, 'turn'>;
+  embed: (model: LocalModel, texts: string[]) => Promise<number[][]>;
+  log: Logger;
+}
+
+/** One request: the Host and the key first, then `/v1/models`, `/v1/chat/completions` or `/v1/embeddings`. */
+export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Aborted when the client goes away before the answer is complete: the generation stops with it.
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  try {
+    if (!hostAllowed(req, deps.port))
+      throw new HttpError(403, 'Requests must be addressed to 127.0.0.1 or localhost.', 'permission_error');
+    if (!authorized(req, deps.key)) return sendUnauthorized(res);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.replace(/\/+$/, '');
+    const at = `${req.method} ${path}`;
+    if (at === 'GET /v1/models') return sendJson(res, 200, await modelList(deps));
+    if (at === 'POST /v1/chat/completions') {
+      const body = parseBody(chatRequestSchema, await readJson(req));
+      const m = (await deps.models()).find((x) => x.id === body.model);
+      const refused = chatModelError(m, body.model);
+      if (refused) throw refused;
+      return await chatCompletion(deps.engine, body, res, abort.signal);
+    }
+    if (at === 'POST /v1/embeddings') return sendJson(res, 200, await embeddings(deps, await readJson(req)));
+    throw new HttpError(
+      404,
+      `No route ${at}: this server answers /v1/models, /v1/chat/completions and /v1/embeddings.`,
+      'not_found_error',
+    );
+  } catch (e) {
+    const err = toHttpError(e);
+    if (err.status >= 500) deps.log.warn('local server request failed', { reason: err.message });
+    if (res.headersSent) return void res.destroy();
+    sendJson(res, err.status, err.body());
+  }
+}
+
+async function modelList(deps: RouteDeps) {
+  const created = Math.floor(Date.now() / 1000);
+  const models = await deps.models();
+  return { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created, owned_by: 'hubdesk' })) };
+}
+
+/** Float32 little-endian bytes in base64: what the OpenAI clients ask for by default, and decode. */
+function base64Floats(v: number[]): string {
+  const f = Float32Array.from(v);
+  return Buffer.from(f.buffer, f.byteOffset, f.byteLength).toString('base64');
+}
+
+async function embeddings(deps: RouteDeps, raw: unknown) {
+  const body = parseBody(embeddingRequestSchema, raw);
+  const m = (await deps.models()).find((x) => x.id === body.model);
+  if (!m)
+    throw new HttpError(
+      404,
+      `The model \`${body.model}\` does not exist: GET /v1/models lists the local models.`,
+      'invalid_request_error',
+      'model_not_found',
+    );
+  const texts = typeof body.input === 'string' ? [body.input] : body.input;
+  const vectors = await deps.embed(m, texts);
+  const base64 = body.encoding_format === 'base64';
+  return {
+    object: 'list',
+    data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: base64 ? base64Floats(v) : v })),
+    model: m.id,
+    // The runtime does not report token counts for embeddings; zero rather than a guess.
+    usage: { prompt_tokens: 0, total_tokens: 0 },
+  };
+}

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { Tool } from 'ollama';
+import type { ChatParams, ToolCall } from '@shared/contract/chat';
+import type { Turn } from '../../chat/replies/turns';
+import { HttpError } from './http';
+
+// OpenAI's chat and embedding requests as the local server takes them: lenient about fields it does not use (the
+// clients send many), strict about the ones it does, so a wrong value is a 400 that says which field.
+
+const textPart = z.object({ type: z.literal('text'), text: z.string() }).passthrough();
+const imagePart = z
+  .object({ type: z.literal('image_url'), image_url: z.object({ url: z.string() }).passthrough() })
+  .passthrough();
+const content = z.union([z.string(), z.array(z.union([textPart, imagePart])), z.null()]).optional();
+
+const toolCall = z
+  .object({
+    id: z.string().max(128).optional(),
+    type: z.literal('function').optional(),
+    function: z.object({ name: z.string().max(128), arguments: z.string().max(100_000) }).passthrough(),
+  })
+  .passthrough();
+
+const message = z
+  .object({
+    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+    content,
+    reasoning_content: z.string().nullish(),
+    tool_calls: z.array(toolCall).max(128).nullish(),
+    tool_call_id: z.string().max(128).optional(),
+    name: z.string().max(128).optional(),
+  })
+  .passthrough();
+
+const tool = z
+  .object({
+    type: z.literal('function'),
+    function: z
+      .object({
+        name: z.string().min(1).max(128),
+        description: z.string().max(10_000).optional(),
+        parameters: z.record(z.string(), z.unknown()).optional(),
+      })
+      .passthrough(),
+  })
+  .passthrough();
+
+export const chatRequestSchema = z
+  .object({
+    model: z.string().min(1).max(1024),
+    messages: z.array(message).min(1).max(10_000),
+    stream: z.boolean().nullish(),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullish(),
+    temperature: z.number().min(0).max(2).nullish(),
+    top_p: z.number().min(0).max(1).nullish(),
+    max_tokens: z.number().int().min(1).nullish(),
+    max_completion_tokens: z.number().int().min(1).nullish(),
+    seed: z.number().int().nullish(),
+    stop: z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(200)).max(16)]).nullish(),
+    tools: z.array(tool).max(128).nullish(),
+    /** llama-server's switch for thinking models; `reasoning_effort: "none"` says the same in OpenAI's words. */
+    chat_template_kwargs: z.object({ enable_thinking: z.boolean().optional() }).passthrough().nullish(),
+    reasoning_effort: z.string().nullish(),
+  })
+  .passthrough();
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+export const embeddingRequestSchema = z
+  .object({
+    model: z.string().min(1).max(1024),
+    input: z.union([z.string().max(200_000), z.array(z.string().max(200_000)).min(1).max(256)]),
+    encoding_format: z.enum(['float', 'base64']).optional(),
+  })
+  .passthrough();
+
+/** The body against a schema, or a 400 naming the first field that is wrong. */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = issue.path.length ? `'${issue.path.join('.')}': ` : '';
+  throw new HttpError(400, `${where}${issue.message}`, 'invalid_request_error', 'invalid_value');
+}
+
+/** A message's text: a string, or its text parts joined (images go separately). */
+function textOf(c: ChatRequest['messages'][number]['content']): string {
+  if (typeof c === 'string') return c;
+  if (!c) return '';
+  return c
+    .filter((p) => p.type === 'text')
+    .map((p) => (p as { text: string }).text)
+    .join('\n');
+}
+
+/** Attached images as the chat keeps them (bare base64): only `data:` URLs, since the server fetches nothing. */
+function imagesOf(c: ChatRequest['messages'][number]['content']): string[] {
+  if (!Array.isArray(c)) return [];
+  return c.flatMap((p) => {
+    if (p.type !== 'image_url') return [];
+    const url = (p as { image_url: { url: string } }).image_url.url;
+    const m = /^data:image\/[\w.+-]+;base64,(.+)$/s.exec(url);
+    if (!m) throw new HttpError(400, 'Images must be sent as data: URLs (base64).', 'invalid_request_error');
+    return [m[1]];
+  });
+}
+
+function parseArguments(text: string): Pick<ToolCall, 'arguments' | 'rawArguments'> {
+  try {
+    const v: unknown = JSON.parse(text || '{}');
+    if (v && typeof v === 'object' && !Array.isArray(v)) return { arguments: v as Record<string, unknown> };
+  } catch {
+    // kept raw below, as the chat keeps a call whose arguments are not a JSON object
+  }
+  return { arguments: {}, rawArguments: text };
+}
+
+/** OpenAI messages as the neutral turns every engine takes (tool results named after the call they answer). */
+export function toTurns(messages: ChatRequest['messages']): Turn[] {
+  const callNames = new Map<string, string>();
+  return messages.map((m): Turn => {
+    const role = m.role === 'developer' ? 'system' : m.role;
+    const t: Turn = { role, content: textOf(m.content) };
+    const images = imagesOf(m.content);
+    if (images.length) t.images = images;
+    if (m.role === 'assistant' && m.tool_calls?.length) {
+      t.toolCalls = m.tool_calls.map((c) => {
+        if (c.id) callNames.set(c.id, c.function.name);
+        return {
+          ...(c.id ? { id: c.id } : {}),
+          name: c.function.name,
+          ...parseArguments(c.function.arguments),
+        };
+      });
+    }
+    if (m.role === 'tool') {
+      if (m.tool_call_id) t.toolCallId = m.tool_call_id;
+      const name = m.name ?? (m.tool_call_id ? callNames.get(m.tool_call_id) : undefined);
+      if (name) t.toolName = name;
+    }
+    return t;
+  });
+}
+
+/** The request's sampling fields as the chat's parameters. */
+export function toParams(r: ChatRequest): ChatParams {
+  const p: ChatParams = {};
+  if (r.temperature != null) p.temperature = r.temperature;
+  if (r.top_p != null) p.top_p = r.top_p;
+  const max = r.max_completion_tokens ?? r.max_tokens;
+  if (max != null) p.max_tokens = Math.min(max, 1_000_000);
+  if (r.seed != null) p.seed = r.seed;
+  if (r.stop != null) p.stop = typeof r.stop === 'string' ? [r.stop] : r.stop;
+  const think = r.chat_template_kwargs?.enable_thinking;
+  if (think !== undefined) p.think = think;
+  else if (r.reasoning_effort === 'none') p.think = false;
+  return p;
+}
+
+export function toTools(r: ChatRequest): Tool[] | undefined {
+  return r.tools?.length ? (r.tools as unknown as Tool[]) : undefined;
+}
