@@ -17,6 +17,8 @@ export interface StreamDef<
   readonly input: I;
   readonly event: E;
   readonly result: R;
+  /** A subscription: it sends events until the caller cancels it (its result is then never sent). */
+  readonly endless?: boolean;
 }
 
 export function call<I extends z.ZodType, O extends z.ZodType>(def: { input: I; output: O }): CallDef<I, O> {
@@ -29,4 +31,13 @@ export function stream<I extends z.ZodType, E extends z.ZodType, R extends z.Zod
   result: R;
 }): StreamDef<I, E, R> {
   return { kind: 'stream', ...def };
+}
+
+/** A subscription: a first event at once (the current state), then one on each change, until the caller cancels. */
+export function watch<I extends z.ZodType, E extends z.ZodType, R extends z.ZodType>(def: {
+  input: I;
+  event: E;
+  result: R;
+}): StreamDef<I, E, R> {
+  return { kind: 'stream', endless: true, ...def };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, watch } from './define';
 import { appErrorSchema } from './error-schema';
 import { repoIdSchema } from './hub';
 
@@ -198,7 +198,7 @@ export const localCalls = {
 
   'local.downloads': call({ input: empty, output: z.object({ downloads: z.array(downloadSchema) }) }),
   /** Snapshots of the download list as it changes (at most a few a second), until the caller stops listening. */
-  'local.downloads.watch': stream({
+  'local.downloads.watch': watch({
     input: empty,
     event: z.object({ downloads: z.array(downloadSchema) }),
     result: z.object({ ended: z.literal(true) }),
