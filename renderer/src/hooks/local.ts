@@ -18,12 +18,13 @@ export function useLocalLibrary() {
   return { ...q, data: q.last as LocalModels | undefined, rescan };
 }
 
-/** Adds a folder, forgets one, or deletes a downloaded model; each answers with the new library. */
+/** Adds a folder, forgets one, or deletes a downloaded model; each answers with the new library (`run` too). */
 export function useLibraryActions(then: (library: LocalModels) => void) {
+  const after = (library: LocalModels) => (then(library), library);
   return {
-    addFolder: useAction(async (path: string) => then(await api.call('local.folders.add', { path }))),
-    forgetFolder: useAction(async (path: string) => then(await api.call('local.folders.forget', { path }))),
-    remove: useAction(async (id: string) => then(await api.call('local.delete', { id }))),
+    addFolder: useAction(async (path: string) => after(await api.call('local.folders.add', { path }))),
+    forgetFolder: useAction(async (path: string) => after(await api.call('local.folders.forget', { path }))),
+    remove: useAction(async (id: string) => after(await api.call('local.delete', { id }))),
   };
 }
 

@@ -5,6 +5,9 @@ import { useLocalModels } from '../../hooks/models';
 import { formatBytes } from '../../lib/format';
 import { usePulls } from '../../store/pulls';
 import { hrefFor, useRoute } from '../../store/route';
+import { BuiltinPage } from './builtin/BuiltinPage';
+import { EngineTabs, enginePanelId, engineTabLabel } from './builtin/EngineTabs';
+import { NoOllamaOffer } from './builtin/Recommendation';
 import { CopyDialog } from './CopyDialog';
 import { CreateDialog } from './CreateDialog';
 import { DeleteDialog } from './DeleteDialog';
@@ -23,7 +26,13 @@ const suggestions = [
 
 type Dialog = { kind: 'delete' | 'copy' | 'create' | 'push'; model: LocalModel };
 
+/** `#/models` is Ollama's tab (as before the built-in engine), `#/models/builtin` the built-in engine's. */
 export function ModelsPage() {
+  const builtin = useRoute((s) => s.params[0] === 'builtin');
+  return builtin ? <BuiltinPage /> : <OllamaModels />;
+}
+
+function OllamaModels() {
   const { models, error, load } = useLocalModels();
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<ModelSort>({ key: 'modified', desc: true });
@@ -80,129 +89,132 @@ export function ModelsPage() {
           Refresh
         </button>
       </header>
+      <EngineTabs value="ollama" />
+      <div role="tabpanel" id={enginePanelId} aria-labelledby={engineTabLabel('ollama')}>
+        {formOpen && <PullForm initial={routedPull ?? ''} onDone={closeForm} />}
+        <JobsPanel />
 
-      {formOpen && <PullForm initial={routedPull ?? ''} onDone={closeForm} />}
-      <JobsPanel />
-
-      {error ? (
-        <>
-          <ErrorState error={error} title="Could not list local models" onRetry={() => void load()} />
-          <p className="muted small models-retrying" role="status">
-            The list comes back on its own when Ollama answers again.
-          </p>
-        </>
-      ) : !models ? (
-        <Loading label="Asking Ollama for its models…" />
-      ) : models.length === 0 ? (
-        <Empty
-          title="Pull your first model"
-          action={
-            <div className="suggestions">
-              {suggestions.map((s) => (
-                <button key={s.name} className="btn suggestion" onClick={() => startPull(s.name)}>
-                  <span className="mono">{s.name}</span>
-                  <span className="muted small">{s.note}</span>
-                </button>
-              ))}
-            </div>
-          }
-        >
-          Ollama has no models yet. Start with one of these small ones — they run on most machines — or find another in
-          the <a href={hrefFor('catalogue')}>catalogue</a> and choose “Run locally”.
-        </Empty>
-      ) : (
-        <>
-          <div className="models-toolbar">
-            <input
-              type="search"
-              className="search"
-              placeholder="Filter by name, family, quantization…"
-              aria-label="Filter models"
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-            />
-            <span className="muted small">
-              {shown.length === models.length ? `${models.length} models` : `${shown.length} of ${models.length}`} ·{' '}
-              <span title="Copies are counted once; layers shared between different models may be counted twice.">
-                {formatBytes(diskBytes)} on disk
+        {error ? (
+          <>
+            <ErrorState error={error} title="Could not list local models" onRetry={() => void load()} />
+            <p className="muted small models-retrying" role="status">
+              The list comes back on its own when Ollama answers again.
+            </p>
+            {error.code === 'unavailable' && <NoOllamaOffer />}
+          </>
+        ) : !models ? (
+          <Loading label="Asking Ollama for its models…" />
+        ) : models.length === 0 ? (
+          <Empty
+            title="Pull your first model"
+            action={
+              <div className="suggestions">
+                {suggestions.map((s) => (
+                  <button key={s.name} className="btn suggestion" onClick={() => startPull(s.name)}>
+                    <span className="mono">{s.name}</span>
+                    <span className="muted small">{s.note}</span>
+                  </button>
+                ))}
+              </div>
+            }
+          >
+            Ollama has no models yet. Start with one of these small ones — they run on most machines — or find another
+            in the <a href={hrefFor('catalogue')}>catalogue</a> and choose “Run locally”.
+          </Empty>
+        ) : (
+          <>
+            <div className="models-toolbar">
+              <input
+                type="search"
+                className="search"
+                placeholder="Filter by name, family, quantization…"
+                aria-label="Filter models"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+              />
+              <span className="muted small">
+                {shown.length === models.length ? `${models.length} models` : `${shown.length} of ${models.length}`} ·{' '}
+                <span title="Copies are counted once; layers shared between different models may be counted twice.">
+                  {formatBytes(diskBytes)} on disk
+                </span>
               </span>
-            </span>
+            </div>
+            {shown.length === 0 ? (
+              <Empty title="No model matches">Nothing matches “{filter}”.</Empty>
+            ) : (
+              <ModelTable
+                models={shown}
+                sort={sort}
+                onSort={setSort}
+                onSelect={setSelected}
+                onDelete={(m) => setDialog({ kind: 'delete', model: m })}
+              />
+            )}
+          </>
+        )}
+
+        {!error && models && models.length > 0 && (
+          <div className="models-panels">
+            <RunningModels tick={psTick} />
+            <EmbedPlayground models={models} onEmbedded={() => setPsTick((n) => n + 1)} />
           </div>
-          {shown.length === 0 ? (
-            <Empty title="No model matches">Nothing matches “{filter}”.</Empty>
-          ) : (
-            <ModelTable
-              models={shown}
-              sort={sort}
-              onSort={setSort}
-              onSelect={setSelected}
-              onDelete={(m) => setDialog({ kind: 'delete', model: m })}
-            />
-          )}
-        </>
-      )}
+        )}
 
-      {!error && models && models.length > 0 && (
-        <div className="models-panels">
-          <RunningModels tick={psTick} />
-          <EmbedPlayground models={models} onEmbedded={() => setPsTick((n) => n + 1)} />
-        </div>
-      )}
-
-      {selectedModel && !dialog && (
-        <DetailsDrawer
-          model={selectedModel}
-          onClose={() => setSelected(undefined)}
-          onCopy={() => setDialog({ kind: 'copy', model: selectedModel })}
-          onCreate={() => setDialog({ kind: 'create', model: selectedModel })}
-          onPush={() => setDialog({ kind: 'push', model: selectedModel })}
-          onDelete={() => setDialog({ kind: 'delete', model: selectedModel })}
-        />
-      )}
-      {dialog?.kind === 'delete' && (
-        <DeleteDialog
-          model={dialog.model}
-          onClose={() => setDialog(undefined)}
-          onDone={() => {
-            setSelected(undefined);
-            afterChange();
-          }}
-        />
-      )}
-      {dialog?.kind === 'copy' && (
-        <CopyDialog
-          model={dialog.model}
-          existing={models?.map((m) => m.name) ?? []}
-          onClose={() => setDialog(undefined)}
-          onDone={(name) => {
-            // The drawer follows the model to its new name (after a rename the old one is gone).
-            setSelected(name);
-            afterChange();
-          }}
-        />
-      )}
-      {dialog?.kind === 'push' && (
-        <PushDialog
-          model={dialog.model}
-          onClose={() => setDialog(undefined)}
-          onCopy={() => setDialog({ kind: 'copy', model: dialog.model })}
-          onPublish={() => {
-            startPush(dialog.model.name);
-            setDialog(undefined);
-            setSelected(undefined);
-          }}
-        />
-      )}
-      {dialog?.kind === 'create' && (
-        <CreateDialog
-          from={dialog.model}
-          onClose={() => setDialog(undefined)}
-          onStarted={() => {
-            setDialog(undefined);
-            setSelected(undefined);
-          }}
-        />
-      )}
+        {selectedModel && !dialog && (
+          <DetailsDrawer
+            model={selectedModel}
+            onClose={() => setSelected(undefined)}
+            onCopy={() => setDialog({ kind: 'copy', model: selectedModel })}
+            onCreate={() => setDialog({ kind: 'create', model: selectedModel })}
+            onPush={() => setDialog({ kind: 'push', model: selectedModel })}
+            onDelete={() => setDialog({ kind: 'delete', model: selectedModel })}
+          />
+        )}
+        {dialog?.kind === 'delete' && (
+          <DeleteDialog
+            model={dialog.model}
+            onClose={() => setDialog(undefined)}
+            onDone={() => {
+              setSelected(undefined);
+              afterChange();
+            }}
+          />
+        )}
+        {dialog?.kind === 'copy' && (
+          <CopyDialog
+            model={dialog.model}
+            existing={models?.map((m) => m.name) ?? []}
+            onClose={() => setDialog(undefined)}
+            onDone={(name) => {
+              // The drawer follows the model to its new name (after a rename the old one is gone).
+              setSelected(name);
+              afterChange();
+            }}
+          />
+        )}
+        {dialog?.kind === 'push' && (
+          <PushDialog
+            model={dialog.model}
+            onClose={() => setDialog(undefined)}
+            onCopy={() => setDialog({ kind: 'copy', model: dialog.model })}
+            onPublish={() => {
+              startPush(dialog.model.name);
+              setDialog(undefined);
+              setSelected(undefined);
+            }}
+          />
+        )}
+        {dialog?.kind === 'create' && (
+          <CreateDialog
+            from={dialog.model}
+            onClose={() => setDialog(undefined)}
+            onStarted={() => {
+              setDialog(undefined);
+              setSelected(undefined);
+            }}
+          />
+        )}
+      </div>
     </section>
   );
 }

@@ -1,0 +1,91 @@
+import type { EngineStatus } from '@shared/contract/local';
+import type { AppErrorShape } from '@shared/errors';
+import { formatBytes } from '../../../lib/format';
+import { ErrorLine } from '../Modal';
+import { formatUntil } from '../format';
+import { formatTokens, keepAliveOptions } from './format';
+import type { EngineControl } from './types';
+
+/** What the built-in engine holds now: each loaded model with its memory, Unload, the backend and the keep-alive. */
+export function EngineBar({ engine }: { engine: EngineControl }) {
+  const { status, error, unload, keepAlive } = engine;
+  const loaded = status?.loaded ?? [];
+  const total = loaded.reduce((n, m) => n + m.memoryBytes, 0);
+  const keep = status?.keepAliveMinutes;
+  const known = keepAliveOptions.some((o) => o.minutes === keep);
+  return (
+    <section className="card engine-bar" aria-labelledby="engine-bar-title" data-testid="engine-bar">
+      <div className="card-head">
+        <h2 id="engine-bar-title">Engine</h2>
+        <span className="muted small" data-testid="engine-backend">
+          {!status
+            ? 'Asking the engine…'
+            : status.started
+              ? `llama.cpp · ${status.gpu ?? 'cpu'}`
+              : 'llama.cpp · starts when you load a model'}
+        </span>
+        <span className="spacer" />
+        <label className="inline-label">
+          Unload when idle for
+          <select
+            value={keep ?? ''}
+            disabled={keep === undefined || keepAlive.busy}
+            onChange={(e) => void keepAlive.run(Number(e.target.value))}
+          >
+            {keep !== undefined && !known && <option value={keep}>{keep} min</option>}
+            {keepAliveOptions.map((o) => (
+              <option key={o.minutes} value={o.minutes}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {loaded.length > 1 && (
+          <button className="btn btn-sm" onClick={() => void unload.run()} disabled={unload.busy}>
+            Unload all
+          </button>
+        )}
+      </div>
+      <EngineError error={status?.error ?? error} />
+      {loaded.length === 0 ? (
+        <p className="muted small" data-testid="engine-idle">
+          No model is loaded. Load one below; it stays in memory until it has been idle for the time chosen here.
+        </p>
+      ) : (
+        <ul className="loaded-list">
+          {loaded.map((m) => (
+            <li key={m.id} className="loaded" data-testid="loaded-model" data-model={m.id}>
+              <span className="loaded-name">{m.name}</span>
+              {m.embedding && <span className="badge">Embeddings</span>}
+              <span className="muted small">
+                {formatTokens(m.contextSize)} tokens · {m.gpuLayers} GPU layers ·{' '}
+                <span data-testid="loaded-memory">{formatBytes(m.memoryBytes)} in memory</span>
+                {m.unloadAt ? ` · unloads ${formatUntil(m.unloadAt)}` : ''}
+              </span>
+              <span className="spacer" />
+              <button
+                className="btn btn-sm"
+                onClick={() => void unload.run(m.id)}
+                disabled={unload.busy}
+                aria-label={`Unload ${m.name}`}
+              >
+                Unload
+              </button>
+            </li>
+          ))}
+          {loaded.length > 1 && <li className="muted small">{formatBytes(total)} in memory in all</li>}
+        </ul>
+      )}
+      <ErrorLine error={unload.error ?? keepAlive.error} />
+    </section>
+  );
+}
+
+function EngineError({ error }: { error?: AppErrorShape | EngineStatus['error'] }) {
+  if (!error) return null;
+  return (
+    <p className="field-error" role="alert">
+      The engine: {error.message}
+    </p>
+  );
+}

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import type { LocalModel } from '@shared/contract/local';
+import { useLibraryActions } from '../../../hooks/local';
+import { formatBytes } from '../../../lib/format';
+import { ErrorLine, Modal } from '../Modal';
+import { formatTokens } from './format';
+import type { EngineControl } from './types';
+
+const MIN_CTX = 128;
+const MAX_CTX = 1_048_576;
+
+/** Whole number in [min, max], or the reason it is not. */
+function check(text: string, min: number, max: number): string | undefined {
+  if (!/^\d+$/.test(text.trim())) return 'a whole number';
+  const n = Number(text);
+  if (n < min || n > max) return `between ${formatTokens(min)} and ${formatTokens(max)}`;
+  return undefined;
+}
+
+/** Load with the context length and GPU layers the fit verdict proposes, both editable. */
+export function LoadDialog({
+  model,
+  engine,
+  onClose,
+}: {
+  model: LocalModel;
+  engine: EngineControl;
+  onClose: () => void;
+}) {
+  const plan = model.plan;
+  const maxCtx = Math.min(plan?.maxContext ?? MAX_CTX, MAX_CTX);
+  const maxLayers = plan?.layers ?? 1000;
+  const [ctx, setCtx] = useState(String(plan?.contextSize ?? Math.min(4096, maxCtx)));
+  const [gpu, setGpu] = useState(String(plan?.gpuLayers ?? 0));
+  const ctxError = check(ctx, MIN_CTX, maxCtx);
+  const gpuError = check(gpu, 0, maxLayers);
+  const { load } = engine;
+  const submit = async () => {
+    if (ctxError || gpuError) return;
+    const s = await load.run({ id: model.id, contextSize: Number(ctx), gpuLayers: Number(gpu) });
+    if (s) onClose();
+  };
+  return (
+    <Modal
+      title={`Load ${model.name}`}
+      onClose={onClose}
+      footer={
+        <>
+          <button className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            className="btn btn-primary"
+            type="submit"
+            form="load-form"
+            disabled={load.busy || !!ctxError || !!gpuError}
+          >
+            {load.busy ? 'Loading…' : 'Load'}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="load-form"
+        data-testid="load-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <p className="muted small">
+          {formatBytes(model.sizeBytes)}
+          {model.quant ? ` · ${model.quant}` : ''}
+          {plan?.maxContext ? ` · trained for ${formatTokens(plan.maxContext)} tokens` : ''}
+          {plan?.layers ? ` · ${plan.layers} layers` : ''}
+        </p>
+        <div className="field-grid">
+          <NumberField id="load-ctx" label="Context length (tokens)" value={ctx} onChange={setCtx} error={ctxError} />
+          <NumberField id="load-gpu" label="GPU layers" value={gpu} onChange={setGpu} error={gpuError} />
+        </div>
+        <p className="help" data-testid="load-plan">
+          {plan?.explanation ??
+            'No fit estimate for this file: start with a short context and raise it if the model loads.'}{' '}
+          {plan && plan.gpuLayers === 0 && 'No GPU layers: it runs on the CPU.'}
+        </p>
+      </form>
+      <ErrorLine error={load.error} />
+    </Modal>
+  );
+}
+
+function NumberField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        inputMode="numeric"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          Use {error}.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** "Delete <model>?": only for files HubDesk downloaded; every part is removed from disk. Closed by the page once done. */
+export function DeleteLocalDialog({
+  model,
+  actions,
+  onClose,
+}: {
+  model: LocalModel;
+  actions: ReturnType<typeof useLibraryActions>;
+  onClose: () => void;
+}) {
+  const { remove } = actions;
+  return (
+    <Modal
+      title={`Delete ${model.name}?`}
+      onClose={onClose}
+      footer={
+        <>
+          <button className="btn" onClick={onClose}>
+            Keep it
+          </button>
+          <button className="btn btn-danger" onClick={() => void remove.run(model.id)} disabled={remove.busy}>
+            {remove.busy ? 'Deleting…' : 'Delete files'}
+          </button>
+        </>
+      }
+    >
+      <p>
+        HubDesk downloaded this model; deleting removes its file{model.parts > 1 ? `s (${model.parts} parts)` : ''} from
+        disk and frees {formatBytes(model.sizeBytes)}. You can download it again from its model page.
+      </p>
+      <p className="muted small mono">{model.path}</p>
+      <ErrorLine error={remove.error} />
+    </Modal>
+  );
+}

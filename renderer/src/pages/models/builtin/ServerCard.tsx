@@ -1,0 +1,141 @@
+import { useEffect, useState } from 'react';
+import { useLocalServer } from '../../../hooks/local';
+import { ErrorLine } from '../Modal';
+
+const MIN_KEY = 16;
+
+/** The local OpenAI-compatible server: off by default; on with a key; its URL, its port, and a curl to try it. */
+export function ServerCard() {
+  const server = useLocalServer();
+  const { status, set } = server;
+  const [port, setPort] = useState('');
+  const [key, setKey] = useState('');
+  useEffect(() => {
+    if (status) setPort(String(status.port));
+  }, [status?.port]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const portNum = Number(port);
+  const portError = /^\d+$/.test(port) && portNum >= 1024 && portNum <= 65_535 ? undefined : 'Use 1024–65535.';
+  const keyError = key && key.trim().length < MIN_KEY ? `Use at least ${MIN_KEY} characters.` : undefined;
+  const base = status?.url ?? `http://127.0.0.1:${status?.port ?? 'PORT'}/v1`;
+
+  return (
+    <section className="card server-card" aria-labelledby="server-title" data-testid="server-card">
+      <div className="card-head">
+        <h2 id="server-title">Local server</h2>
+        <span className="spacer" />
+        {status && (
+          <button
+            type="button"
+            role="switch"
+            className={`switch${status.enabled ? ' on' : ''}`}
+            aria-checked={status.enabled}
+            aria-labelledby="server-title"
+            onClick={() => void set.run({ enabled: !status.enabled })}
+            disabled={set.busy}
+            data-testid="server-switch"
+          >
+            <span className="switch-knob" aria-hidden="true" />
+          </button>
+        )}
+      </div>
+      {server.state === 'error' && !status ? (
+        <p className="field-error" role="alert">
+          Could not ask for the server’s state: {server.error.message}{' '}
+          <button className="btn btn-sm" onClick={server.reload}>
+            Try again
+          </button>
+        </p>
+      ) : !status ? (
+        <p className="muted small">Asking…</p>
+      ) : (
+        <>
+          <p className="small server-state" data-testid="server-state">
+            {status.running ? (
+              <>
+                Running at <code data-testid="server-url">{status.url}</code>
+              </>
+            ) : status.enabled ? (
+              'On, not running.'
+            ) : (
+              'Off. Turn it on to let other apps on this machine use the built-in engine through an OpenAI-compatible API (127.0.0.1 only).'
+            )}
+          </p>
+          {status.error && (
+            <p className="field-error" role="alert" data-testid="server-error">
+              {status.error.message}
+            </p>
+          )}
+          <form
+            className="field"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!portError && portNum !== status.port) void set.run({ port: portNum });
+            }}
+          >
+            <label htmlFor="server-port">Port</label>
+            <div className="field-row">
+              <input
+                id="server-port"
+                inputMode="numeric"
+                value={port}
+                onChange={(e) => setPort(e.target.value)}
+                aria-invalid={portError ? true : undefined}
+              />
+              <button className="btn" type="submit" disabled={!!portError || portNum === status.port || set.busy}>
+                Save port
+              </button>
+            </div>
+            {portError && <p className="field-error">{portError}</p>}
+          </form>
+          {status.keySet ? (
+            <div className="field">
+              <span className="field-label">API key</span>
+              <p className="secret-state" data-testid="server-key">
+                Set, ending in <span className="mono">…{status.last4}</span>
+                {status.keySource === 'env' && ' (from HUBDESK_LOCAL_SERVER_KEY)'}
+              </p>
+              {status.keySource === 'stored' && (
+                <button className="btn btn-sm" onClick={() => void set.run({ key: null })} disabled={set.busy}>
+                  Forget key
+                </button>
+              )}
+            </div>
+          ) : (
+            <form
+              className="field"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (key.trim() && !keyError) void set.run({ key: key.trim() }).then((s) => s && setKey(''));
+              }}
+            >
+              <label htmlFor="server-key">API key</label>
+              <div className="field-row">
+                <input
+                  id="server-key"
+                  type="password"
+                  autoComplete="off"
+                  value={key}
+                  onChange={(e) => setKey(e.target.value)}
+                  aria-invalid={keyError ? true : undefined}
+                />
+                <button className="btn" type="submit" disabled={!key.trim() || !!keyError || set.busy}>
+                  Save key
+                </button>
+              </div>
+              <p className={keyError ? 'field-error' : 'help'}>
+                {keyError ??
+                  'Required: apps send it as a Bearer token. Stored encrypted; only its last four characters are shown.'}
+              </p>
+            </form>
+          )}
+          <p className="help">Try it (with the key in the environment variable):</p>
+          <pre className="server-curl" data-testid="server-curl">
+            <code>{`curl ${base}/models -H "Authorization: Bearer $HUBDESK_LOCAL_SERVER_KEY"`}</code>
+          </pre>
+        </>
+      )}
+      <ErrorLine error={set.error} />
+    </section>
+  );
+}

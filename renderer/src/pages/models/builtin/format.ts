@@ -1,0 +1,30 @@
+import type { DownloadState, LocalSource } from '@shared/contract/local';
+
+/** Where a GGUF was found, as the badge says it. */
+export const sourceLabels: Record<LocalSource, string> = {
+  downloaded: 'Downloaded',
+  'hf-cache': 'HF cache',
+  lmstudio: 'LM Studio',
+  folder: 'Folder',
+};
+
+export const downloadStateLabels: Record<DownloadState, string> = {
+  queued: 'Queued',
+  downloading: 'Downloading',
+  paused: 'Paused',
+  verifying: 'Checking sha256…',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** The keep-alive choices, in minutes (0: until unloaded by hand). */
+export const keepAliveOptions = [
+  { minutes: 5, label: '5 min' },
+  { minutes: 10, label: '10 min' },
+  { minutes: 30, label: '30 min' },
+  { minutes: 60, label: '1 h' },
+  { minutes: 0, label: 'Never' },
+];
+
+export const formatTokens = (n: number) => n.toLocaleString('en-US');
