@@ -1,8 +1,15 @@
-import type { LoadPlan, LocalModel, LocalModels } from '@shared/contract/local';
+import { existsSync } from 'node:fs';
+import type { LoadPlan, LocalFolder, LocalModel, LocalModels } from '@shared/contract/local';
 import type { FitHardware } from '@shared/fit';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
 import type { LocalConfigStore } from '../config';
+import { scanHfCache, scanLmStudio, scanUserFolder, type Candidate } from './candidates';
+import { deleteDownloaded, scanDownloads } from './downloaded';
+import { hfCacheDir, lmStudioDirs, normalizeFolder, type Root } from './folders';
+import { HeaderCache } from './gguf-facts';
+import { buildModel, groupParts, partPaths } from './model';
+import { isDir } from './walk';
 
 export interface LibraryOptions {
   /** `<data dir>/models`: HubDesk's downloads, `<repo>/<file>`, with their manifest. */
@@ -16,30 +23,127 @@ export interface LibraryOptions {
   hardware: () => Promise<FitHardware | undefined>;
 }
 
+const FORBIDDEN = 'HubDesk only deletes files it downloaded; forget the folder instead.';
+
 /** The GGUFs on disk: HubDesk's downloads, the HF cache, LM Studio's folder and the user's folders, used in place. */
 export class LocalLibrary {
+  private last: LocalModels | undefined;
+  private scanning: Promise<LocalModels> | undefined;
+  private readonly headers = new HeaderCache();
+
   constructor(private readonly opts: LibraryOptions) {}
 
   /** Every model found (scanned again with `refresh`, else from the last scan when there is one). */
   async list(refresh = false): Promise<LocalModels> {
-    void refresh;
-    void this.opts;
-    throw new AppError('unavailable', 'Local models are not built yet.');
+    if (this.last && !refresh) return this.last;
+    // One scan at a time: a caller arriving mid-scan shares it, unless it asked for a fresh one.
+    if (this.scanning && !refresh) return this.scanning;
+    const run = (this.scanning ?? Promise.resolve()).catch(() => {}).then(() => this.scan());
+    this.scanning = run;
+    try {
+      this.last = await run;
+      return this.last;
+    } finally {
+      if (this.scanning === run) this.scanning = undefined;
+    }
   }
 
+  /** The automatic roots, then the user's, in scan order; hidden ones left out. */
+  private async roots(): Promise<Root[]> {
+    const { home, env, downloadsDir } = this.opts;
+    const cfg = this.opts.config.get();
+    const hidden = new Set(cfg.hidden);
+    const roots: Root[] = [
+      { path: downloadsDir, source: 'downloaded', auto: true },
+      { path: hfCacheDir(env, home), source: 'hf-cache', auto: true },
+      ...(await lmStudioDirs(home)).map((path): Root => ({ path, source: 'lmstudio', auto: true })),
+    ];
+    const seen = new Set(roots.map((r) => r.path));
+    for (const path of cfg.folders) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      roots.push({ path, source: 'folder', auto: false });
+    }
+    return roots.filter((r) => r.source === 'downloaded' || !hidden.has(r.path));
+  }
+
+  private async scan(): Promise<LocalModels> {
+    const hw = await this.opts.hardware().catch(() => undefined);
+    const roots = await this.roots();
+    const models: LocalModel[] = [];
+    const byId = new Map<string, number>();
+    const folders: LocalFolder[] = [];
+    const paths = new Set<string>();
+    for (const root of roots) {
+      const exists = await isDir(root.path);
+      const found = exists ? await this.candidates(root) : [];
+      let count = 0;
+      for (const group of groupParts(found)) {
+        const m = await buildModel(group, this.headers, hw);
+        for (const c of group.parts) if (c) paths.add(c.path);
+        const at = byId.get(m.id);
+        // The same file in two places: the first root wins (downloads first), unless its copy is unusable.
+        if (at !== undefined && !(models[at].problem && !m.problem)) continue;
+        if (at !== undefined) models[at] = m;
+        else byId.set(m.id, models.push(m) - 1);
+        count++;
+      }
+      folders.push({ ...root, exists, models: count });
+    }
+    this.headers.keepOnly(paths);
+    return { models, folders };
+  }
+
+  private candidates(root: Root): Promise<Candidate[]> {
+    switch (root.source) {
+      case 'downloaded':
+        return scanDownloads(root.path, this.opts.log);
+      case 'hf-cache':
+        return scanHfCache(root.path);
+      case 'lmstudio':
+        return scanLmStudio(root.path);
+      default:
+        return scanUserFolder(root.path);
+    }
+  }
+
+  /** Adds a folder to scan (it must exist); a found folder the user had forgotten is shown again. */
   async addFolder(path: string): Promise<LocalModels> {
-    void path;
+    const dir = this.folderPath(path);
+    if (!(await isDir(dir))) {
+      const what = existsSync(dir) ? 'is a file, not a folder' : 'does not exist';
+      throw new AppError('invalid_input', `${dir} ${what}: choose a folder that holds .gguf files.`);
+    }
+    const cfg = this.opts.config.get();
+    if (cfg.hidden.includes(dir)) this.opts.config.update({ hidden: cfg.hidden.filter((p) => p !== dir) });
+    const auto = (await this.roots()).some((r) => r.auto && r.path === dir);
+    if (!auto && !cfg.folders.includes(dir)) this.opts.config.update({ folders: [...cfg.folders, dir] });
     return this.list(true);
   }
 
+  /** Drops a folder the user added, or hides a found one (HF cache, LM Studio). Its files stay on disk. */
   async forgetFolder(path: string): Promise<LocalModels> {
-    void path;
+    const dir = this.folderPath(path);
+    const cfg = this.opts.config.get();
+    if (dir === this.opts.downloadsDir)
+      throw new AppError('invalid_input', "HubDesk's downloads folder cannot be forgotten: delete its models instead.");
+    if (cfg.folders.includes(dir)) {
+      this.opts.config.update({ folders: cfg.folders.filter((p) => p !== dir) });
+    } else if ((await this.roots()).some((r) => r.auto && r.path === dir)) {
+      this.opts.config.update({ hidden: [...cfg.hidden, dir] });
+    } else {
+      throw new AppError('not_found', `${dir} is not one of the model folders.`);
+    }
     return this.list(true);
   }
 
   /** Deletes a downloaded model's files (every part); refuses files HubDesk did not download. */
   async delete(id: string): Promise<LocalModels> {
-    void id;
+    const model = await this.find(id);
+    if (!model) throw new AppError('not_found', `No local model "${id}": it was moved or deleted already.`);
+    if (!model.deletable || model.source !== 'downloaded') throw new AppError('forbidden', FORBIDDEN);
+    await deleteDownloaded(this.opts.downloadsDir, this.opts.log, this.partsOf(model));
+    this.opts.log.info('local model deleted', { id, parts: model.parts });
     return this.list(true);
   }
 
@@ -50,11 +154,17 @@ export class LocalLibrary {
 
   /** Every part's absolute path, in order (one for a single-file GGUF). */
   partsOf(model: LocalModel): string[] {
-    return [model.path];
+    return partPaths(model.path, model.parts);
   }
 
   /** The load plan for a model of this size and header on this machine. */
   plan(model: LocalModel): LoadPlan | undefined {
     return model.plan;
+  }
+
+  private folderPath(path: string): string {
+    const dir = normalizeFolder(path, this.opts.home);
+    if (!dir) throw new AppError('invalid_input', `"${path}" is not a full path: give the folder's whole path.`);
+    return dir;
   }
 }
