@@ -1,6 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
 import type { Download } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
+import { hubParts, hubRefusal, partNames, resolveUrl, type PartInfo } from './hub-files';
+import { formatBytes, SpeedMeter } from './meter';
+import { checkSpace, sleep } from './disk-space';
+import { CutError, fetchPart } from './part-fetch';
+import { readManifest, readQueue, recordDownload, writeQueue } from './store';
 
 export interface DownloadsOptions {
   /** `<data dir>/models`: files go to `<dir>/<repo>/<file>`; the manifest of verified downloads sits beside them. */
@@ -16,51 +25,286 @@ export interface DownloadsOptions {
   freeBytes?: (dir: string) => Promise<number>;
   /** How many downloads run at once; the rest wait in the queue. */
   concurrency?: number;
+  /** Tries again after a connection cut this many times without progress before failing (default 4). */
+  retries?: number;
+  /** The first wait before trying again, doubled each time (default 1 s). */
+  retryDelayMs?: number;
+}
+
+const ACTIVE = new Set(['queued', 'downloading', 'verifying']);
+
+interface Job {
+  d: Download;
+  parts: PartInfo[];
+  ctrl?: AbortController;
+  running?: Promise<void>;
+  meter: SpeedMeter;
 }
 
 /** The download queue: Range requests with pause and resume, split files together, sha256 checked before use. */
 export class Downloads {
-  constructor(private readonly opts: DownloadsOptions) {}
+  private jobs: Job[];
+  private listeners = new Set<() => void>();
+  private disposed = false;
+  private lastEmit = 0;
+
+  constructor(private readonly opts: DownloadsOptions) {
+    // What was running when the app stopped comes back paused, with the bytes its `.part` files hold.
+    this.jobs = readQueue(opts.dir, opts.log).map(({ d, parts }) => {
+      const job: Job = { d: { ...d }, parts, meter: new SpeedMeter() };
+      if (ACTIVE.has(d.state)) job.d.state = 'paused';
+      if (job.d.state !== 'done') job.d.receivedBytes = this.bytesOnDisk(job);
+      return job;
+    });
+  }
 
   list(): Download[] {
-    void this.opts;
-    return [];
+    return this.jobs.map((j) => this.view(j));
   }
 
   async start(req: { repo: string; file: string; revision?: string }): Promise<Download> {
-    void req;
-    throw new AppError('unavailable', 'Downloads are not built yet.');
+    const { repo } = req;
+    const revision = req.revision ?? 'main';
+    const first = partNames(req.file)[0];
+    const same = (j: Job) => j.d.repo === repo && j.d.files[0] === first && j.d.revision === revision;
+    const live = this.jobs.find((j) => same(j) && (ACTIVE.has(j.d.state) || j.d.state === 'paused'));
+    if (live) return this.view(live);
+
+    const { fetch, log, dir } = this.opts;
+    const parts = await hubParts({ fetch, endpoint: this.opts.endpoint(), repo, revision, file: req.file });
+    const files = parts.map((p) => p.file);
+    const total = parts.reduce((n, p) => n + p.size, 0);
+    const now = new Date().toISOString();
+    const base = { repo, revision, file: req.file, files, totalBytes: total, bytesPerSecond: 0, createdAt: now };
+
+    const known = readManifest(dir, log).files[`${repo}/${first}`];
+    const onDisk = parts.every((p) => statSync(this.path(repo, p.file), { throwIfNoEntry: false })?.size === p.size);
+    if (known && onDisk && known.sha256.join() === parts.map((p) => p.sha256).join()) {
+      const done = this.jobs.find((j) => same(j) && j.d.state === 'done');
+      if (done) return this.view(done);
+      const d: Download = {
+        ...base,
+        id: randomUUID(),
+        state: 'done',
+        receivedBytes: total,
+        modelId: `${repo}/${first}`,
+      };
+      return this.add({ d, parts, meter: new SpeedMeter() });
+    }
+
+    const job: Job = {
+      d: { ...base, id: randomUUID(), state: 'queued', receivedBytes: 0 },
+      parts,
+      meter: new SpeedMeter(),
+    };
+    job.d.receivedBytes = this.bytesOnDisk(job);
+    await this.checkSpace(total - job.d.receivedBytes);
+    // A finished, failed or cancelled try of the same file gives way to the new one.
+    this.jobs = this.jobs.filter((j) => !same(j));
+    this.add(job);
+    this.pump();
+    return this.view(job);
   }
 
   async pause(id: string): Promise<Download> {
-    return this.byId(id);
+    const job = this.job(id);
+    if (ACTIVE.has(job.d.state)) await this.stop(job, 'paused');
+    return this.view(job);
   }
 
   async resume(id: string): Promise<Download> {
-    return this.byId(id);
+    const job = this.job(id);
+    if (job.d.state !== 'paused' && job.d.state !== 'failed') return this.view(job);
+    await this.checkSpace(job.d.totalBytes - this.bytesOnDisk(job));
+    this.set(job, { state: 'queued', error: undefined });
+    this.pump();
+    return this.view(job);
   }
 
   async cancel(id: string): Promise<Download> {
-    return this.byId(id);
+    const job = this.job(id);
+    if (job.d.state === 'done' || job.d.state === 'cancelled') return this.view(job);
+    await this.stop(job, 'cancelled');
+    await this.removeParts(job);
+    this.set(job, { receivedBytes: 0 });
+    return this.view(job);
   }
 
   dismiss(id: string): Download[] {
-    void id;
+    const job = this.job(id);
+    if (ACTIVE.has(job.d.state) || job.d.state === 'paused')
+      throw new AppError('conflict', 'Cancel the download first: it is still in the queue.');
+    // A failed one leaves its partial files: nothing could resume them once it is off the list.
+    if (job.d.state === 'failed') void this.removeParts(job);
+    this.jobs = this.jobs.filter((j) => j !== job);
+    this.changed(true);
     return this.list();
   }
 
   /** Calls `fn` after each change to the list; returns the unsubscribe. */
   onChange(fn: () => void): () => void {
-    void fn;
-    return () => {};
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 
   /** Pauses what runs (its partial files stay, to resume at the next start). */
-  async dispose(): Promise<void> {}
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.all(this.jobs.filter((j) => ACTIVE.has(j.d.state)).map((j) => this.stop(j, 'paused')));
+  }
 
-  private byId(id: string): Download {
-    const d = this.list().find((x) => x.id === id);
-    if (!d) throw new AppError('not_found', 'That download is no longer in the list.');
-    return d;
+  private job(id: string): Job {
+    const j = this.jobs.find((x) => x.d.id === id);
+    if (!j) throw new AppError('not_found', 'That download is no longer in the list.');
+    return j;
+  }
+
+  private view(j: Job): Download {
+    const speed = j.d.state === 'downloading' ? j.meter.bytesPerSecond() : 0;
+    const left = j.d.totalBytes - j.d.receivedBytes;
+    return { ...j.d, bytesPerSecond: speed, etaSeconds: speed > 0 ? Math.ceil(left / speed) : undefined };
+  }
+
+  private add(job: Job): Download {
+    this.jobs.push(job);
+    this.changed(true);
+    return this.view(job);
+  }
+
+  private set(job: Job, patch: Partial<Download>): void {
+    job.d = { ...job.d, ...patch };
+    this.changed(true);
+  }
+
+  /** Tells the listeners; a state change is also written to the queue file (progress only every so often). */
+  private changed(persist: boolean): void {
+    const now = performance.now();
+    if (!persist && now - this.lastEmit < 50) return;
+    this.lastEmit = now;
+    if (persist)
+      writeQueue(
+        this.opts.dir,
+        this.jobs.map(({ d, parts }) => ({ d, parts })),
+      );
+    for (const fn of this.listeners) fn();
+  }
+
+  /** `<dir>/<repo>/<file>`, refusing anything that would land outside `dir`. */
+  private path(repo: string, file: string): string {
+    const root = resolve(this.opts.dir);
+    const p = resolve(root, repo, file);
+    if (!p.startsWith(root + sep)) throw new AppError('invalid_input', `${file} is not a file name HubDesk can use.`);
+    return p;
+  }
+
+  private bytesOnDisk(job: Job): number {
+    return job.parts.reduce((n, p) => {
+      const at = this.path(job.d.repo, p.file);
+      const size = statSync(`${at}.part`, { throwIfNoEntry: false })?.size ?? 0;
+      return n + Math.min(size, p.size);
+    }, 0);
+  }
+
+  private async checkSpace(needed: number): Promise<void> {
+    await checkSpace(this.opts.dir, needed, this.opts.freeBytes);
+  }
+
+  private pump(): void {
+    if (this.disposed) return;
+    const limit = this.opts.concurrency ?? 1;
+    for (const job of this.jobs) {
+      if (this.jobs.filter((j) => j.running).length >= limit) return;
+      if (job.d.state !== 'queued' || job.running) continue;
+      job.ctrl = new AbortController();
+      job.meter.reset();
+      this.set(job, { state: 'downloading' });
+      job.running = this.run(job, job.ctrl.signal).finally(() => {
+        job.running = undefined;
+        job.ctrl = undefined;
+        this.pump();
+      });
+    }
+  }
+
+  /** Sets the state first, so the run sees it was stopped on purpose, then waits for its files to be closed. */
+  private async stop(job: Job, state: 'paused' | 'cancelled'): Promise<void> {
+    this.set(job, { state });
+    job.ctrl?.abort(new AppError('aborted', `The download was ${state}.`));
+    await job.running;
+  }
+
+  private async run(job: Job, signal: AbortSignal): Promise<void> {
+    const { repo, revision } = job.d;
+    try {
+      const sums: string[] = [];
+      let before = 0;
+      for (const part of job.parts) {
+        const at = this.path(repo, part.file);
+        mkdirSync(dirname(at), { recursive: true });
+        sums.push(await this.withRetries(job, signal, before, part, at));
+        before += part.size;
+      }
+      this.set(job, { state: 'verifying' });
+      const bad = job.parts.filter((p, i) => sums[i] !== p.sha256);
+      if (bad.length) {
+        await Promise.all(bad.map((p) => rm(`${this.path(repo, p.file)}.part`, { force: true })));
+        throw new AppError(
+          'upstream',
+          `The file's checksum does not match the Hub's (sha256 ${bad[0].sha256.slice(0, 12)}…): it was deleted. Try again.`,
+        );
+      }
+      // Only now do the files take their .gguf names: nothing half-written or unchecked looks usable.
+      for (const p of job.parts) await rename(`${this.path(repo, p.file)}.part`, this.path(repo, p.file));
+      const first = job.parts[0].file;
+      const downloadedAt = new Date().toISOString();
+      recordDownload(this.opts.dir, this.opts.log, {
+        ...{ repo, revision, file: first, parts: job.parts.map((p) => p.file) },
+        ...{ sha256: job.parts.map((p) => p.sha256), size: job.d.totalBytes, downloadedAt },
+      });
+      this.set(job, { state: 'done', receivedBytes: job.d.totalBytes, modelId: `${repo}/${first}` });
+      this.opts.log.info('download verified', { repo, file: first, bytes: job.d.totalBytes });
+      this.opts.onDone?.(this.view(job));
+    } catch (e) {
+      if (signal.aborted) return;
+      const error =
+        e instanceof AppError ? e : new AppError('internal', `The download failed: ${(e as Error).message}`);
+      if (job.d.state === 'verifying') this.set(job, { receivedBytes: this.bytesOnDisk(job) });
+      this.opts.log.warn('download failed', { repo, file: job.d.file, reason: error.message });
+      this.set(job, { state: 'failed', error: error.toJSON() });
+    }
+  }
+
+  /** One part, tried again with Range after a cut (waiting longer each time) while it keeps failing to progress. */
+  private async withRetries(job: Job, signal: AbortSignal, before: number, part: PartInfo, at: string) {
+    const { repo, revision } = job.d;
+    const url = resolveUrl(this.opts.endpoint(), repo, revision, part.file);
+    const retries = this.opts.retries ?? 4;
+    let failures = 0;
+    let progressAtCut = -1;
+    for (;;) {
+      try {
+        return await fetchPart({
+          ...{ url, path: `${at}.part`, size: part.size, fetch: this.opts.fetch, signal },
+          refuse: (res) => hubRefusal(res, repo, part.file, revision),
+          onProgress: (have) => {
+            job.d.receivedBytes = before + have;
+            job.meter.add(job.d.receivedBytes);
+            this.changed(false);
+          },
+        });
+      } catch (e) {
+        if (!(e instanceof CutError) || signal.aborted) throw e;
+        failures = job.d.receivedBytes > progressAtCut ? 1 : failures + 1;
+        progressAtCut = job.d.receivedBytes;
+        const got = `${formatBytes(job.d.receivedBytes)} of ${formatBytes(job.d.totalBytes)}`;
+        if (failures > retries) throw new AppError('unavailable', `The download stopped at ${got}: ${e.message}.`);
+        this.opts.log.info('download cut; trying again', { file: part.file, at: job.d.receivedBytes, failures });
+        await sleep((this.opts.retryDelayMs ?? 1000) * 2 ** (failures - 1), signal);
+      }
+    }
+  }
+
+  private async removeParts(job: Job): Promise<void> {
+    await Promise.all(job.parts.map((p) => rm(`${this.path(job.d.repo, p.file)}.part`, { force: true })));
   }
 }

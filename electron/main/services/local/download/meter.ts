@@ -1,0 +1,42 @@
+/** Speed over a sliding window of a few seconds, so a stall shows quickly and one burst does not. */
+export class SpeedMeter {
+  private samples: { t: number; bytes: number }[] = [];
+
+  constructor(
+    private readonly windowMs = 5000,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Records the running total of bytes received. */
+  add(total: number): void {
+    const t = this.now();
+    const last = this.samples.at(-1);
+    // One sample per 100 ms is plenty for a 5 s window.
+    if (last && t - last.t < 100) last.bytes = total;
+    else this.samples.push({ t, bytes: total });
+    while (this.samples.length > 2 && t - this.samples[0].t > this.windowMs) this.samples.shift();
+  }
+
+  reset(): void {
+    this.samples = [];
+  }
+
+  bytesPerSecond(): number {
+    const first = this.samples[0];
+    const last = this.samples.at(-1);
+    if (!first || !last || last.t - first.t < 200) return 0;
+    return Math.max(0, ((last.bytes - first.bytes) * 1000) / (last.t - first.t));
+  }
+}
+
+/** `812 MB`, `1.3 GB`: decimal units, as the Hub shows sizes. */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  let v = n;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${i === 0 || v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}

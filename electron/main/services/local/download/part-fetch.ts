@@ -1,0 +1,123 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { stat, truncate } from 'node:fs/promises';
+import { once } from 'node:events';
+import { AppError } from '@shared/errors';
+
+/** The connection broke mid-file (reset, truncated body, refused range): worth another try with Range. */
+export class CutError extends Error {}
+
+export interface PartJob {
+  /** The `resolve` URL (the fetch follows its redirect to the CDN). */
+  url: string;
+  /** `<final>.part`: what is already there is kept and continued. */
+  path: string;
+  size: number;
+  fetch: typeof fetch;
+  signal: AbortSignal;
+  /** The bytes of this part now on disk, after each chunk. */
+  onProgress: (have: number) => void;
+  /** The Hub's refusal of the request (401, 404…) as an AppError. */
+  refuse: (res: Response) => AppError;
+}
+
+async function sizeOnDisk(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Feeds the first `n` bytes on disk to the hash: a resumed part's sha256 covers what an earlier run wrote. */
+async function hashFile(path: string, n: number, hash: Hash, signal: AbortSignal): Promise<void> {
+  for await (const chunk of createReadStream(path, { start: 0, end: n - 1, signal })) hash.update(chunk as Buffer);
+}
+
+const reason = (e: unknown) => {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (e as Error).message;
+};
+
+/**
+ * Fetches what is missing of one part into its `.part` file (`Range: bytes=<have>-`; a 200 instead of 206 starts
+ * over), hashing while writing, and returns the whole part's sha256. Streams to disk with backpressure: the file is
+ * never held in memory. Throws CutError when the connection breaks, the AbortSignal's reason when aborted.
+ */
+export async function fetchPart(job: PartJob): Promise<string> {
+  const { path, size, signal } = job;
+  let hash = createHash('sha256');
+  let have = await sizeOnDisk(path);
+  if (have > size) {
+    await truncate(path, 0);
+    have = 0;
+  }
+  if (have > 0) await hashFile(path, have, hash, signal);
+  job.onProgress(have);
+  if (have === size) return hash.digest('hex');
+
+  let res: Response;
+  try {
+    res = await job.fetch(job.url, { headers: have ? { range: `bytes=${have}-` } : {}, signal });
+  } catch (e) {
+    if (signal.aborted) throw signal.reason;
+    throw new CutError(reason(e));
+  }
+  if (res.status === 416) {
+    await res.body?.cancel();
+    await truncate(path, 0);
+    throw new CutError('the server refused to continue the file');
+  }
+  if (!res.ok || !res.body) throw job.refuse(res);
+  const from = Number(/^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1] ?? 0);
+  if (have > 0 && (res.status !== 206 || from !== have)) {
+    // The server sent the file from its start (or from elsewhere): start over.
+    hash = createHash('sha256');
+    have = 0;
+    job.onProgress(0);
+  }
+  if (res.status === 206 && from !== have) {
+    await res.body.cancel();
+    throw new CutError('the server sent the wrong range');
+  }
+
+  const out = createWriteStream(path, { flags: have ? 'a' : 'w' });
+  let writeError: Error | undefined;
+  out.on('error', (e) => (writeError = e));
+  try {
+    for await (const chunk of res.body) {
+      if (writeError) break;
+      hash.update(chunk);
+      have += chunk.byteLength;
+      if (!out.write(chunk)) await drained(out, signal);
+      job.onProgress(have);
+    }
+  } catch (e) {
+    if (signal.aborted) throw signal.reason;
+    if (!writeError) throw new CutError(reason(e));
+  } finally {
+    // Flushed before anything else looks at the file: a resume continues from exactly what was hashed.
+    out.end();
+    if (!out.closed) await once(out, 'close').catch(() => {});
+  }
+  if (writeError) {
+    const full = (writeError as NodeJS.ErrnoException).code === 'ENOSPC';
+    throw new AppError(
+      full ? 'unavailable' : 'internal',
+      full ? 'The disk is full: free some space, then resume.' : `Could not write ${path}: ${writeError.message}`,
+    );
+  }
+  if (signal.aborted) throw signal.reason;
+  if (have < size) throw new CutError('the connection closed before the end of the file');
+  if (have > size) {
+    await truncate(path, 0);
+    throw new AppError('upstream', `The Hub sent more bytes than the file has (${have} of ${size}).`);
+  }
+  return hash.digest('hex');
+}
+
+async function drained(out: WriteStream, signal: AbortSignal): Promise<void> {
+  await once(out, 'drain', { signal }).catch((e) => {
+    if (!signal.aborted) throw e;
+  });
+}
