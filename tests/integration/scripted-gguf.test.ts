@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatHistoryItem, Llama, LlamaChatResponseChunk } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { functionCallGguf, scriptedGguf } from '../fixtures/scripted-gguf';
+import { functionCallGguf, scriptedGguf, thinkingGguf } from '../fixtures/scripted-gguf';
 
 let dir: string;
 let llama: Llama;
@@ -112,5 +112,26 @@ describe('functionCallGguf', () => {
     const { res, text } = await respond('call-plain.gguf', functionCallGguf(), user('Weather in Paris?'));
     expect(res.functionCalls ?? []).toHaveLength(0);
     expect(text).toBe('||call: get_weather');
+  });
+});
+
+describe('thinkingGguf', () => {
+  it('streams a thought segment through onResponseChunk, then the text', async () => {
+    const { res, text, chunks, wrapper } = await respond('think.gguf', thinkingGguf(), user('Say hello'));
+    expect(wrapper).toBe('JinjaTemplate');
+    const thought = chunks.filter((c) => c.type === 'segment' && c.segmentType === 'thought');
+    expect(thought.map((c) => c.text).join('')).toBe('Let me think');
+    expect(thought.some((c) => c.type === 'segment' && c.segmentEndTime != null)).toBe(true);
+    // The text comes after the thought ends, and onTextChunk sees only the text.
+    const lastThought = chunks.lastIndexOf(thought.at(-1)!);
+    expect(
+      chunks
+        .slice(lastThought + 1)
+        .map((c) => (c.type === undefined ? c.text : ''))
+        .join(''),
+    ).toBe(' Hello.');
+    expect(text.trim()).toBe('Hello.');
+    expect(res.response.trim()).toBe('Hello.');
+    expect(res.fullResponse[0]).toMatchObject({ type: 'segment', segmentType: 'thought', text: 'Let me think' });
   });
 });
