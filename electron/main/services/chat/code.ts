@@ -18,7 +18,12 @@ const clip = (t: Turn): Turn => ({ ...t, content: t.content.slice(0, 20_000) });
 export async function conversationCode(
   conv: Conversation,
   snippets: SnippetService,
-  where: { ollamaHost: string; endpoint?: Pick<EndpointConnection, 'name' | 'baseUrl'> },
+  where: {
+    ollamaHost: string;
+    endpoint?: Pick<EndpointConnection, 'name' | 'baseUrl'>;
+    /** The built-in engine's local server (its port, on or not: the code says to turn it on). */
+    localServer?: { port: number };
+  },
 ): Promise<{ snippets: Snippet[]; notice?: string }> {
   const { meta } = conv;
   if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
@@ -30,6 +35,7 @@ export async function conversationCode(
   const fit = fitTurns(all, 50);
   if (!fit.some((t) => t.role === 'user')) fit.push({ role: 'user', content: 'Hello!' });
   if (meta.backend === 'endpoint' && where.endpoint) return endpointCode(meta, fit, where.endpoint);
+  if (meta.backend === 'local') return localCode(meta, fit, where.localServer?.port ?? DEFAULT_LOCAL_PORT);
   return meta.backend === 'ollama' ? ollamaCode(meta, fit, where.ollamaHost) : routerCode(meta, fit, snippets);
 }
 
@@ -40,14 +46,39 @@ function callArgs(p: ChatParams, line: (name: string, value: unknown) => string)
     .join('');
 }
 
+/** local.json's default port, for a run that does not say which port the local server uses. */
+const DEFAULT_LOCAL_PORT = 18_080;
+const LOCAL_KEY_ENV = 'HUBDESK_LOCAL_SERVER_KEY';
+
+/**
+ * A built-in engine conversation as the OpenAI clients and curl against HubDesk's own local server: the model id
+ * is the server's, the key comes from HUBDESK_LOCAL_SERVER_KEY (the variable HubDesk itself reads), never its value.
+ */
+async function localCode(
+  meta: ConversationMeta,
+  turns: Turn[],
+  port: number,
+): Promise<{ snippets: Snippet[]; notice: string }> {
+  const { snippets } = await endpointCode(meta, turns, {
+    name: "HubDesk's local server",
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    keyEnv: LOCAL_KEY_ENV,
+    note: 'It must be on: in HubDesk, Local models → Built-in engine → Server (with the same key).',
+  });
+  return {
+    snippets,
+    notice: `The code talks to HubDesk's local server, which must be on (Local models → Built-in engine → Server). It reads the server's key from ${LOCAL_KEY_ENV}: HubDesk does not write keys into code.`,
+  };
+}
+
 /**
  * An endpoint conversation as the OpenAI clients and curl, pointed at the endpoint's base URL. The key is never
- * written: each snippet reads it from OPENAI_API_KEY, and says so.
+ * written: each snippet reads it from OPENAI_API_KEY (or `keyEnv`), and says so.
  */
 async function endpointCode(
   meta: ConversationMeta,
   turns: Turn[],
-  endpoint: Pick<EndpointConnection, 'name' | 'baseUrl'>,
+  endpoint: Pick<EndpointConnection, 'name' | 'baseUrl'> & { keyEnv?: string; note?: string },
 ): Promise<{ snippets: Snippet[]; notice: string }> {
   const { renderTemplate, formatBody } = await import('../snippets/local-server');
   const messages = toOpenAIMessages(turns);
@@ -57,6 +88,8 @@ async function endpointCode(
     baseUrl: endpoint.baseUrl.replace(/\/+$/, ''),
     model: meta.model,
     streaming: true,
+    keyEnv: endpoint.keyEnv ?? 'OPENAI_API_KEY',
+    note: endpoint.note ?? '',
   };
   const make = (
     language: 'python' | 'js' | 'sh',

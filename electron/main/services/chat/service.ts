@@ -182,10 +182,14 @@ export class ChatService {
   }
 
   /** "Open as code": the conversation as runnable snippets (see conversationCode). */
-  code(id: string, snippets: SnippetService): Promise<{ snippets: Snippet[]; notice?: string }> {
+  code(
+    id: string,
+    snippets: SnippetService,
+    localServer?: { port: number },
+  ): Promise<{ snippets: Snippet[]; notice?: string }> {
     const conv = this.store.get(id);
     const endpoint = conv.meta.backend === 'endpoint' ? this.engines.endpoint(conv.meta) : undefined;
-    return conversationCode(conv, snippets, { ollamaHost: this.opts.ollama.host, endpoint });
+    return conversationCode(conv, snippets, { ollamaHost: this.opts.ollama.host, endpoint, localServer });
   }
 
   /**
