@@ -68,7 +68,7 @@ describe('a chat on one of the user’s endpoints', () => {
     const engines = within(screen.getByRole('radiogroup', { name: 'Backend' }))
       .getAllByRole('radio')
       .map((r) => r.textContent);
-    expect(engines).toEqual(['Ollama', 'HF router', 'llama.cpp — my box', 'vLLM — GPU box']);
+    expect(engines).toEqual(['Ollama', 'Built-in (llama.cpp)', 'HF router', 'llama.cpp — my box', 'vLLM — GPU box']);
     await userEvent.click(screen.getByRole('radio', { name: 'llama.cpp — my box' }));
     expect((await main.next('chat.update')).input).toEqual({
       id: 'c_local',

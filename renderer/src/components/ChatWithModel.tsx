@@ -1,29 +1,44 @@
 import { useCanChat } from '../hooks/models';
 import { hrefFor, newChatHref } from '../store/route';
 
-/**
- * The way on from a model pulled into Ollama: a new chat with it, or, for a model that cannot chat (embedding only,
- * as Ollama says), where it is used instead. A link until Ollama has said otherwise.
- */
-export function ChatWithModel({
-  model,
-  label,
-  className,
-  testid = 'chat-with-model',
-  onModelsPage = false,
-}: {
+interface Props {
   model: string;
   label: string;
   className: string;
   testid?: string;
   /** Shown on Local models, whose Embeddings panel is below. */
   onModelsPage?: boolean;
-}) {
-  if (useCanChat(model) === false)
+  /**
+   * The engine that runs it: Ollama (asked whether the model can chat), or the built-in engine, whose library
+   * already says which models embed, so its chat link is given as is.
+   */
+  backend?: 'ollama' | 'local';
+}
+
+/**
+ * The way on from a model pulled into Ollama or downloaded for the built-in engine: a new chat with it, or, for an
+ * Ollama model that cannot chat (embedding only, as Ollama says), where it is used instead. A link until Ollama has
+ * said otherwise.
+ */
+export function ChatWithModel({ backend = 'ollama', ...props }: Props) {
+  if (backend === 'local') return <ChatLink {...props} backend="local" />;
+  return <OllamaChatWithModel {...props} />;
+}
+
+function ChatLink({ model, label, className, testid = 'chat-with-model', backend }: Props) {
+  return (
+    <a className={className} href={newChatHref(backend ?? 'ollama', model)} data-testid={testid}>
+      {label}
+    </a>
+  );
+}
+
+function OllamaChatWithModel(props: Props) {
+  if (useCanChat(props.model) === false)
     return (
       <span className="muted small" data-testid="no-chat">
         An embedding model: it turns text into vectors and cannot chat. Try it in Embeddings
-        {onModelsPage ? (
+        {props.onModelsPage ? (
           ' below.'
         ) : (
           <>
@@ -33,9 +48,5 @@ export function ChatWithModel({
         )}
       </span>
     );
-  return (
-    <a className={className} href={newChatHref('ollama', model)} data-testid={testid}>
-      {label}
-    </a>
-  );
+  return <ChatLink {...props} />;
 }

@@ -20,8 +20,11 @@ export function hrefFor(page: Page, ...params: string[]): string {
   return `#/${[page, ...params].map(encodeURIComponent).join('/')}`;
 }
 
-/** A link that starts a new chat with a model (an Ollama model name, or a Hub id through the inference router). */
-export function newChatHref(backend: 'ollama' | 'provider', model: string): string {
+/**
+ * A link that starts a new chat with a model: an Ollama model name, a Hub id through the inference router, or a
+ * local model id (a GGUF on disk) on the built-in engine.
+ */
+export function newChatHref(backend: 'ollama' | 'provider' | 'local', model: string): string {
   return hrefFor('chat', 'new', backend, model);
 }
 

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { GiB, verdictLabels, type FitResult } from '@shared/fit';
 import { formatBytes } from '../../lib/format';
 import { hrefFor } from '../../store/route';
+import { DownloadInline, firstGgufFile } from './DownloadInline';
 import { PullInline } from './PullInline';
 import type { FitPlan } from '../../hooks/fit';
 import './fit.css';
@@ -49,7 +50,10 @@ function HardwareLine({ plan }: { plan: FitPlan }) {
   );
 }
 
-/** A GGUF repo's quantizations with a fit verdict each: pick one for the snippets and "Run locally with Ollama". */
+/**
+ * A GGUF repo's quantizations with a fit verdict each: pick one for the snippets, "Run locally with Ollama" and
+ * "Download and run in HubDesk" (the built-in engine).
+ */
 export function Quants({
   id,
   plan,
@@ -61,6 +65,7 @@ export function Quants({
   picked?: string;
   onPick(q: string): void;
 }) {
+  const pickedFile = firstGgufFile(plan.rows.find((q) => q.label === picked)?.files ?? []);
   const ctxOptions = CONTEXTS.filter((c) => !plan.maxCtx || c <= plan.maxCtx);
   if (!ctxOptions.includes(plan.ctx)) ctxOptions.push(plan.ctx);
   return (
@@ -150,6 +155,7 @@ export function Quants({
         </tbody>
       </table>
       {picked && <PullInline name={`hf.co/${id}:${picked}`} />}
+      {pickedFile && <DownloadInline key={pickedFile} repo={id} file={pickedFile} />}
     </section>
   );
 }

@@ -3,6 +3,8 @@ import { Empty, Loading } from '../../components/States';
 import { useStartChat } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
+import { useStatus } from '../../store/status';
+import { LocalOffer } from './LocalOffer';
 import { Sidebar } from './Sidebar';
 import { Thread } from './Thread';
 import './chat.css';
@@ -24,16 +26,19 @@ export function ChatPage() {
   const create = useChat((s) => s.create);
   const go = useRoute((s) => s.go);
   const startChat = useStartChat();
+  const noOllama = useStatus((s) => s.ollama?.reachable === false);
 
   // `#/chat/new/<backend>/<model>` (see newChatHref) starts a conversation with that model, then shows it.
-  const [newBackend, newModel] = routeId === 'new' ? [params[1], params[2]] : [];
+  // A local id holds slashes: encoded in the link, but a typed `#/chat/new/local/org/name/file.gguf` works too.
+  const [newBackend, newModel] =
+    routeId === 'new' ? [params[1], params[1] === 'local' ? params.slice(2).join('/') : params[2]] : [];
   useEffect(() => void loadList(), [loadList]);
   useEffect(() => {
     if (routeId !== 'new') void open(routeId);
   }, [routeId, open]);
   useEffect(() => {
     const [backend, model] = [newBackend, newModel];
-    if (!model || (backend !== 'ollama' && backend !== 'provider')) return;
+    if (!model || (backend !== 'ollama' && backend !== 'provider' && backend !== 'local')) return;
     const key = `${backend}/${model}`;
     if (startingChat === key) return; // one conversation per link, even when an effect runs twice
     startingChat = key;
@@ -58,17 +63,21 @@ export function ChatPage() {
           {listLoading && list.length === 0 ? (
             <Loading />
           ) : (
-            <Empty
-              title={list.length ? 'Pick a conversation' : 'No conversations yet'}
-              action={
-                <button className="btn btn-primary" onClick={() => void startChat()}>
-                  New chat
-                </button>
-              }
-            >
-              Chat with a model pulled into Ollama, with a hosted model through the Hugging Face inference router, or
-              with a server added under Settings → Endpoints (llama.cpp, LM Studio, vLLM…).
-            </Empty>
+            <div className="thread-empty-stack">
+              <Empty
+                title={list.length ? 'Pick a conversation' : 'No conversations yet'}
+                action={
+                  <button className="btn btn-primary" onClick={() => void startChat()}>
+                    New chat
+                  </button>
+                }
+              >
+                {noOllama
+                  ? 'Ollama is not answering on this computer. Chat with a GGUF model in the built-in engine, with a hosted model through the Hugging Face inference router, or with a server added under Settings → Endpoints.'
+                  : 'Chat with a model pulled into Ollama, with a hosted model through the Hugging Face inference router, or with a server added under Settings → Endpoints (llama.cpp, LM Studio, vLLM…).'}
+              </Empty>
+              {noOllama && <LocalOffer />}
+            </div>
           )}
         </div>
       )}

@@ -9,6 +9,7 @@ import { endpointLabel } from '../../lib/endpoint-presets';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { EndpointContextField } from './EndpointContextField';
+import { LocalModelOptions } from './LocalModelOptions';
 import { chatModels, EndpointModelInfo, EndpointOptions, optionValue, parseOption } from './EndpointModelOptions';
 import { NumberField } from './NumberField';
 import { ToolSourcesPicker } from './ToolSourcesPicker';
@@ -25,9 +26,8 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
   const { lists: endpointLists, setContext } = useEndpointModels((endpoints ?? []).map((e) => e.id));
   const go = useRoute((s) => s.go);
 
-  // Ollama's models are listed beside the endpoints' whenever the picker shows (not on the router).
-  const local = meta.backend !== 'provider';
-  const models = useChatModelNames(local);
+  // Ollama's models are listed beside the endpoints' whenever that picker shows (not on the router or built-in).
+  const models = useChatModelNames(meta.backend === 'ollama' || meta.backend === 'endpoint');
   const providers = useRouterProviders(meta.model, meta.backend === 'provider' && isHubRepoId(meta.model));
 
   const save = async (patch: Parameters<typeof update>[1]) => {
@@ -76,6 +76,12 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
       choose: () => save({ backend: 'ollama', model: modelOnSwitch('ollama', meta.model) }),
     },
     {
+      key: 'local',
+      label: 'Built-in (llama.cpp)',
+      on: meta.backend === 'local',
+      choose: () => save({ backend: 'local', model: modelOnSwitch('local', meta.model) }),
+    },
+    {
       key: 'provider',
       label: 'HF router',
       on: meta.backend === 'provider',
@@ -106,7 +112,9 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
             </button>
           ))}
         </div>
-        {meta.backend !== 'provider' ? (
+        {meta.backend === 'local' ? (
+          <LocalModelOptions model={meta.model} onPick={(model) => void save({ model })} />
+        ) : meta.backend !== 'provider' ? (
           <select aria-label="Model" value={selected} onChange={(e) => pick(e.target.value)} data-testid="model-select">
             <option value="">Choose a model…</option>
             {!listed && <option value={selected}>{meta.model}</option>}

@@ -4,10 +4,16 @@ import { endpointLabel } from '../../lib/endpoint-presets';
 
 type Meta = Pick<ConversationMeta, 'backend' | 'provider' | 'endpoint'>;
 
+/** The model as a conversation's header names it: a local model by its file name, not its whole path or id. */
+export const shownModel = (meta: Pick<ConversationMeta, 'backend' | 'model'>): string =>
+  meta.backend === 'local' ? (meta.model.split(/[\\/]/).at(-1) ?? meta.model).replace(/\.gguf$/i, '') : meta.model;
+
 /** The engine a conversation's replies come from, by name: "Ollama", "HF router · auto", "llama.cpp — my box". */
 export function useEngineName(meta: Meta): { name: string; where: string } {
   const endpoints = useEndpointList(meta.backend === 'endpoint');
   if (meta.backend === 'ollama') return { name: 'Ollama', where: 'Replies come from your local Ollama server.' };
+  if (meta.backend === 'local')
+    return { name: 'Built-in engine', where: 'Replies come from llama.cpp inside HubDesk.' };
   if (meta.backend === 'provider')
     return {
       name: `HF router · ${meta.provider}`,

@@ -5,12 +5,14 @@ import { Empty, ErrorState, Loading } from '../../components/States';
 import { useCapabilities } from '../../hooks/chat';
 import { download } from '../../lib/download';
 import { useChat } from '../../store/chat';
+import { useStatus } from '../../store/status';
 import { copyText } from './clipboard';
 import { useFleeting } from './fleeting';
 import { CodePane } from './CodePane';
 import { Composer } from './Composer';
 import { ConversationSettings } from './ConversationSettings';
-import { useEngineName } from './EngineName';
+import { shownModel, useEngineName } from './EngineName';
+import { LocalOffer } from './LocalOffer';
 import type { MessageActions } from './Message';
 import { MessageList } from './MessageList';
 import { ReplyAnnouncer } from './ReplyAnnouncer';
@@ -24,7 +26,7 @@ export function Thread({ id }: { id: string }) {
   const busy = useChat((s) => !!s.running[id]);
   const replyError = useChat((s) => s.replyError[id]);
   const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
-  const { open, regenerate, editOnly, selectVersion, focusMessage, answerTool, loadMore, exportFile } =
+  const { open, update, regenerate, editOnly, selectVersion, focusMessage, answerTool, loadMore, exportFile } =
     useChat.getState();
   const [showSettings, setShowSettings] = useState(false);
   const [showCode, setShowCode] = useState(false);
@@ -35,6 +37,7 @@ export function Thread({ id }: { id: string }) {
   const meta = conv?.meta ?? listMeta;
   const capabilities = useCapabilities(id, meta);
   const engine = useEngineName(meta ?? { backend: 'ollama', provider: 'auto' });
+  const noOllama = useStatus((s) => s.ollama?.reachable === false);
 
   useEffect(() => {
     if (meta && !meta.model) setShowSettings(true);
@@ -87,7 +90,7 @@ export function Thread({ id }: { id: string }) {
         <div className="thread-title">
           <h2 data-testid="thread-title">{meta.title}</h2>
           <span className="muted small thread-engine" title={engine.where}>
-            {`${engine.name} · ${meta.model || 'no model'}`}
+            {`${engine.name} · ${meta.model ? shownModel(meta) : 'no model'}`}
           </span>
         </div>
         <button className="btn btn-ghost" aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
@@ -118,9 +121,16 @@ export function Thread({ id }: { id: string }) {
       )}
       {conv.messages.length === 0 ? (
         <div className="thread-empty">
-          <Empty title={meta.model ? `Start chatting with ${meta.model}` : 'Choose a model to start'}>
-            {engine.where}
-          </Empty>
+          <div className="thread-empty-stack">
+            <Empty title={meta.model ? `Start chatting with ${shownModel(meta)}` : 'Choose a model to start'}>
+              {meta.backend === 'ollama' && noOllama
+                ? 'Ollama is not answering on this computer: start it, or let the built-in engine reply.'
+                : engine.where}
+            </Empty>
+            {meta.backend === 'ollama' && noOllama && (
+              <LocalOffer onUse={(model) => void update(id, { backend: 'local', model })} />
+            )}
+          </div>
         </div>
       ) : (
         <MessageList
