@@ -272,11 +272,12 @@ describe('load plans', () => {
     await lib.addFolder(folderFiles(join(t.home, 'mine'), { 'x.gguf': tiny(1) }));
     let m = (await lib.list()).models[0];
     expect(m.plan).toMatchObject({ verdict: 'partial', gpuLayers: 1, layers: 2 });
+    // A new machine (the Settings override): plans follow without a rescan.
     hw = { ramBytes: 16 * GiB, vramBytes: 8 * GiB, unified: false };
-    m = (await lib.list(true)).models[0];
+    m = (await lib.list()).models[0];
     expect(m.plan).toMatchObject({ verdict: 'vram', gpuLayers: 2 });
     hw = undefined;
-    m = (await lib.list(true)).models[0];
+    m = (await lib.list()).models[0];
     expect(m.plan).toEqual({ contextSize: 512, maxContext: 512, gpuLayers: 0, layers: 2 });
   });
 });

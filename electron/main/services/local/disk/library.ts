@@ -7,8 +7,9 @@ import type { LocalConfigStore } from '../config';
 import { scanHfCache, scanLmStudio, scanUserFolder, type Candidate } from './candidates';
 import { deleteDownloaded, scanDownloads } from './downloaded';
 import { hfCacheDir, lmStudioDirs, normalizeFolder, type Root } from './folders';
-import { HeaderCache } from './gguf-facts';
+import { HeaderCache, type GgufFacts } from './gguf-facts';
 import { buildModel, groupParts, partPaths } from './model';
+import { loadPlan } from './plan';
 import { isDir } from './walk';
 
 export interface LibraryOptions {
@@ -30,12 +31,14 @@ export class LocalLibrary {
   private last: LocalModels | undefined;
   private scanning: Promise<LocalModels> | undefined;
   private readonly headers = new HeaderCache();
+  /** The header facts of each usable model of the last scan: plans follow a change of hardware without a rescan. */
+  private facts = new Map<string, GgufFacts>();
 
   constructor(private readonly opts: LibraryOptions) {}
 
   /** Every model found (scanned again with `refresh`, else from the last scan when there is one). */
   async list(refresh = false): Promise<LocalModels> {
-    if (this.last && !refresh) return this.last;
+    if (this.last && !refresh) return this.replanned(this.last);
     // One scan at a time: a caller arriving mid-scan shares it, unless it asked for a fresh one.
     if (this.scanning && !refresh) return this.scanning;
     const run = (this.scanning ?? Promise.resolve()).catch(() => {}).then(() => this.scan());
@@ -46,6 +49,17 @@ export class LocalLibrary {
     } finally {
       if (this.scanning === run) this.scanning = undefined;
     }
+  }
+
+  /** The last scan with plans for the hardware now (the Settings override may have changed since). */
+  private async replanned(last: LocalModels): Promise<LocalModels> {
+    const hw = await this.opts.hardware().catch(() => undefined);
+    const models = last.models.map((m) => {
+      const facts = this.facts.get(m.id);
+      return facts ? { ...m, plan: loadPlan(facts, m.sizeBytes, hw) } : m;
+    });
+    this.last = { ...last, models };
+    return this.last;
   }
 
   /** The automatic roots, then the user's, in scan order; hidden ones left out. */
@@ -74,23 +88,27 @@ export class LocalLibrary {
     const byId = new Map<string, number>();
     const folders: LocalFolder[] = [];
     const paths = new Set<string>();
+    const facts = new Map<string, GgufFacts>();
     for (const root of roots) {
       const exists = await isDir(root.path);
       const found = exists ? await this.candidates(root) : [];
       let count = 0;
       for (const group of groupParts(found)) {
-        const m = await buildModel(group, this.headers, hw);
+        const { model: m, facts: f } = await buildModel(group, this.headers, hw);
         for (const c of group.parts) if (c) paths.add(c.path);
         const at = byId.get(m.id);
         // The same file in two places: the first root wins (downloads first), unless its copy is unusable.
         if (at !== undefined && !(models[at].problem && !m.problem)) continue;
         if (at !== undefined) models[at] = m;
         else byId.set(m.id, models.push(m) - 1);
+        if (f) facts.set(m.id, f);
+        else facts.delete(m.id);
         count++;
       }
       folders.push({ ...root, exists, models: count });
     }
     this.headers.keepOnly(paths);
+    this.facts = facts;
     return { models, folders };
   }
 

@@ -2,7 +2,7 @@ import { basename, dirname, join, posix } from 'node:path';
 import type { LocalModel } from '@shared/contract/local';
 import type { FitHardware } from '@shared/fit';
 import type { Candidate } from './candidates';
-import { quantFromName, type HeaderCache } from './gguf-facts';
+import { quantFromName, type GgufFacts, type HeaderCache } from './gguf-facts';
 import { loadPlan } from './plan';
 
 const SPLIT = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
@@ -59,8 +59,15 @@ function missingProblem(missing: number[], total: number): string {
   return `parts ${list} of ${total} are missing`;
 }
 
-/** The `LocalModel` for a group: headers read (cached), problems stated, the load plan for this machine. */
-export async function buildModel(g: PartGroup, headers: HeaderCache, hw: FitHardware | undefined): Promise<LocalModel> {
+/**
+ * The `LocalModel` for a group: headers read (cached), problems stated, the load plan for this machine; with the
+ * header facts of a usable model, so its plan can be made again for other hardware.
+ */
+export async function buildModel(
+  g: PartGroup,
+  headers: HeaderCache,
+  hw: FitHardware | undefined,
+): Promise<{ model: LocalModel; facts?: GgufFacts }> {
   const present = g.parts.filter((c): c is Candidate => !!c);
   const first = g.parts[0] ?? present[0];
   const total = g.parts.length;
@@ -79,7 +86,7 @@ export async function buildModel(g: PartGroup, headers: HeaderCache, hw: FitHard
     else if (i === 0) facts = read.facts;
   }
   const repo = first.repo && inRepo ? first.repo : undefined;
-  return {
+  const model: LocalModel = {
     id: repo ? `${repo}/${inRepo}` : path,
     name: displayName(fileName),
     path,
@@ -97,4 +104,5 @@ export async function buildModel(g: PartGroup, headers: HeaderCache, hw: FitHard
     plan: facts && !problem ? loadPlan(facts, sizeBytes, hw) : undefined,
     problem,
   };
+  return { model, facts: problem ? undefined : facts };
 }
