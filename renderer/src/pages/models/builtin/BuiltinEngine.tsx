@@ -140,8 +140,7 @@ export function BuiltinEngine() {
   );
 }
 
+/** The empty state's "Add a folder": to the path field of the Folders card (focus scrolls it into view). */
 function focusFolderField() {
-  const input = document.getElementById(FOLDER_INPUT_ID);
-  input?.scrollIntoView({ block: 'center' });
-  input?.focus();
+  document.getElementById(FOLDER_INPUT_ID)?.focus();
 }

@@ -1,0 +1,59 @@
+import type { Download, EngineStatus, LocalModel, LocalServerStatus } from '@shared/contract/local';
+
+// Answers main gives the built-in engine's screens, shaped by shared/contract/local.ts.
+
+export const gguf = (over: Partial<LocalModel> = {}): LocalModel => ({
+  id: 'org/tiny-GGUF/tiny-Q4_K_M.gguf',
+  name: 'tiny-Q4_K_M',
+  path: '/home/u/.cache/huggingface/hub/models--org--tiny-GGUF/snapshots/abc/tiny-Q4_K_M.gguf',
+  parts: 1,
+  source: 'hf-cache',
+  folder: '/home/u/.cache/huggingface/hub',
+  repo: 'org/tiny-GGUF',
+  quant: 'Q4_K_M',
+  architecture: 'llama',
+  sizeBytes: 524_288,
+  embedding: false,
+  deletable: false,
+  verified: true,
+  plan: {
+    contextSize: 512,
+    maxContext: 512,
+    gpuLayers: 0,
+    layers: 2,
+    verdict: 'ram',
+    explanation: 'Fits in RAM (CPU): needs about 0.1 GB; compared with 8 GB RAM.',
+  },
+  ...over,
+});
+
+export const status = (over: Partial<EngineStatus> = {}): EngineStatus => ({
+  started: false,
+  loaded: [],
+  keepAliveMinutes: 10,
+  ...over,
+});
+
+export const download = (over: Partial<Download> = {}): Download => ({
+  id: 'd1',
+  repo: 'org/tiny-GGUF',
+  revision: 'main',
+  file: 'tiny-Q8_0.gguf',
+  files: ['tiny-Q8_0.gguf'],
+  state: 'downloading',
+  receivedBytes: 250_000_000,
+  totalBytes: 1_000_000_000,
+  bytesPerSecond: 12_500_000,
+  etaSeconds: 60,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  ...over,
+});
+
+export const server = (over: Partial<LocalServerStatus> = {}): LocalServerStatus => ({
+  enabled: false,
+  running: false,
+  port: 11435,
+  keySet: false,
+  keySource: 'none',
+  ...over,
+});

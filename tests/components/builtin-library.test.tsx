@@ -1,0 +1,254 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { heldMain as main } from '../helpers/held-main';
+import { gguf, server, status } from './builtin-fixtures';
+
+vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
+const { ModelsPage } = await import('../../renderer/src/pages/models/ModelsPage');
+const { useRoute } = await import('../../renderer/src/store/route');
+
+const hf = gguf();
+const mine = gguf({
+  id: 'bartowski/Qwen-GGUF/Qwen-Q4_0.gguf',
+  name: 'Qwen-Q4_0',
+  repo: 'bartowski/Qwen-GGUF',
+  quant: 'Q4_0',
+  source: 'downloaded',
+  deletable: true,
+  sizeBytes: 900_000_000,
+  plan: {
+    contextSize: 8192,
+    maxContext: 32768,
+    gpuLayers: 20,
+    layers: 28,
+    verdict: 'partial',
+    explanation: 'Partial offload: 20 of 28 layers.',
+  },
+});
+const broken = gguf({
+  id: '/data/ggufs/half.gguf',
+  name: 'half',
+  repo: undefined,
+  source: 'folder',
+  problem: 'The file is truncated.',
+  plan: undefined,
+  verified: false,
+});
+const embed = gguf({
+  id: '/data/ggufs/nomic-embed.gguf',
+  name: 'nomic-embed',
+  repo: undefined,
+  source: 'folder',
+  embedding: true,
+  verified: false,
+});
+const folders = [
+  { path: '/home/u/.cache/huggingface/hub', source: 'hf-cache' as const, auto: true, exists: true, models: 1 },
+  { path: '/data/ggufs', source: 'folder' as const, auto: false, exists: true, models: 2 },
+];
+const library = { models: [hf, mine, broken, embed], folders };
+const row = (id: string) => screen.getAllByTestId('library-row').find((r) => r.dataset.model === id)!;
+
+beforeEach(() => {
+  main.reset();
+  useRoute.setState({ page: 'models', params: ['builtin'] });
+  main.answer('local.server.status', () => server());
+  main.answer('local.recommend', () => ({}));
+});
+afterEach(cleanup);
+
+async function open(models = library) {
+  render(<ModelsPage />);
+  expect(screen.getByRole('tab', { name: 'Built-in engine' }).getAttribute('aria-selected')).toBe('true');
+  await (await main.stream('local.downloads.watch')).events({ downloads: [] });
+  await (await main.next('local.status')).answer(status());
+  expect(screen.getByText('Looking for GGUF files on disk…')).toBeTruthy();
+  await (await main.next('local.models')).answer(models);
+}
+
+describe('the built-in engine: models on disk', () => {
+  it('lists each GGUF with its repo link, source, fit and marks; a problem row offers no Load; the filter narrows', async () => {
+    await open();
+    expect(screen.getAllByTestId('library-row').map((r) => r.dataset.model)).toEqual(library.models.map((m) => m.id));
+    const h = within(row(hf.id));
+    expect(h.getByRole('link', { name: 'org/tiny-GGUF' }).getAttribute('href')).toBe(
+      '#/catalogue/model/org%2Ftiny-GGUF',
+    );
+    expect(h.getByTestId('source').textContent).toBe('HF cache');
+    expect(h.getByTestId('fit-badge').dataset.verdict).toBe('ram');
+    expect(h.getByRole('tooltip').textContent).toMatch(/needs about 0.1 GB/);
+    expect(h.getByLabelText('verified')).toBeTruthy();
+    expect(h.queryByRole('button', { name: /Delete/ })).toBeNull(); // not HubDesk's file
+    expect(within(row(mine.id)).getByTestId('source').textContent).toBe('Downloaded');
+    expect(within(row(mine.id)).getByRole('button', { name: 'Delete Qwen-Q4_0' })).toBeTruthy();
+
+    const b = within(row(broken.id));
+    expect(b.getByTestId('model-problem').textContent).toBe('The file is truncated.');
+    expect(b.queryByRole('button', { name: /Load/ })).toBeNull();
+    const e = within(row(embed.id));
+    expect(e.getByText('Embeddings')).toBeTruthy();
+    expect(e.queryByRole('link', { name: /Chat/ })).toBeNull();
+
+    await userEvent.type(screen.getByLabelText('Filter models on disk'), 'downloaded');
+    expect(screen.getAllByTestId('library-row').map((r) => r.dataset.model)).toEqual([mine.id]);
+    expect(screen.getByTestId('library-summary').textContent).toMatch(/^1 of 4/);
+  });
+
+  it('Load opens a form pre-filled from the plan; edits are sent; the loaded model shows with its memory, then unloads', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', { name: 'Load Qwen-Q4_0' }));
+    const form = screen.getByTestId('load-form');
+    const ctx = within(form).getByLabelText('Context length (tokens)') as HTMLInputElement;
+    const gpu = within(form).getByLabelText('GPU layers') as HTMLInputElement;
+    expect([ctx.value, gpu.value]).toEqual(['8192', '20']);
+    expect(screen.getByTestId('load-plan').textContent).toMatch(/Partial offload: 20 of 28 layers/);
+
+    await userEvent.clear(gpu);
+    await userEvent.type(gpu, '40'); // more than the model's 28 layers
+    expect(within(form).getByText('Use between 0 and 28.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Load' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.clear(gpu);
+    await userEvent.type(gpu, '12');
+    await userEvent.clear(ctx);
+    await userEvent.type(ctx, '4096');
+    await userEvent.click(screen.getByRole('button', { name: 'Load' }));
+    const load = await main.next('local.load');
+    expect(load.input).toEqual({ id: mine.id, contextSize: 4096, gpuLayers: 12 });
+    expect(screen.getByRole('button', { name: 'Loading…' })).toBeTruthy();
+    const loaded = {
+      id: mine.id,
+      name: mine.name,
+      contextSize: 4096,
+      gpuLayers: 12,
+      memoryBytes: 1_200_000_000,
+      loadedAt: '2026-11-20T10:00:00.000Z',
+      embedding: false,
+    };
+    await load.answer(status({ started: true, gpu: 'cuda', loaded: [loaded] }));
+    expect(screen.queryByTestId('load-form')).toBeNull();
+    const bar = screen.getByTestId('engine-bar');
+    expect(within(bar).getByTestId('engine-backend').textContent).toBe('llama.cpp · cuda');
+    expect(within(bar).getByTestId('loaded-memory').textContent).toBe('1.2 GB in memory');
+    expect(within(bar).getByText(/4,096 tokens · 12 GPU layers/)).toBeTruthy();
+    expect(within(row(mine.id)).getByText('Loaded')).toBeTruthy();
+
+    await userEvent.click(within(row(mine.id)).getByRole('button', { name: 'Unload Qwen-Q4_0' }));
+    const unload = await main.next('local.unload');
+    expect(unload.input).toEqual({ id: mine.id });
+    await unload.answer(status({ started: true, gpu: 'cuda' }));
+    expect(within(row(mine.id)).getByRole('button', { name: 'Load Qwen-Q4_0' })).toBeTruthy();
+    expect(screen.getByTestId('engine-idle')).toBeTruthy();
+  });
+
+  it('a load that fails keeps the form open with main’s message', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', { name: 'Load tiny-Q4_K_M' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Load' }));
+    await (
+      await main.next('local.load')
+    ).fail({ code: 'unavailable', message: 'Not enough memory: close other apps.' });
+    expect(screen.getByTestId('load-form')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Not enough memory: close other apps.');
+  });
+
+  it('Delete asks first, says the files go, and shows the new library', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Qwen-Q4_0' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toMatch(/removes its file from disk/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete files' }));
+    const del = await main.next('local.delete');
+    expect(del.input).toEqual({ id: mine.id });
+    await del.answer({ models: [hf, broken, embed], folders });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getAllByTestId('library-row')).toHaveLength(3);
+  });
+
+  it('folders: add by path (main’s refusal shown), forget a user folder, hide a found one', async () => {
+    await open();
+    const card = within(screen.getByTestId('folders'));
+    expect(card.getByRole('button', { name: 'Hide /home/u/.cache/huggingface/hub' })).toBeTruthy();
+    await userEvent.type(card.getByLabelText('Add a folder'), '/nope{Enter}');
+    const add = await main.next('local.folders.add');
+    expect(add.input).toEqual({ path: '/nope' });
+    await add.fail({ code: 'invalid_input', message: 'No folder at /nope.' });
+    expect(card.getByRole('alert').textContent).toBe('No folder at /nope.');
+    expect((card.getByLabelText('Add a folder') as HTMLInputElement).value).toBe('/nope');
+
+    await userEvent.click(card.getByRole('button', { name: 'Forget /data/ggufs' }));
+    const forget = await main.next('local.folders.forget');
+    expect(forget.input).toEqual({ path: '/data/ggufs' });
+    await forget.answer({ models: [hf, mine], folders: folders.slice(0, 1) });
+    expect(screen.getAllByTestId('folder')).toHaveLength(1);
+    expect(screen.getAllByTestId('library-row')).toHaveLength(2);
+  });
+
+  it('nothing on disk: the recommendation, the note about found folders, Add a folder focuses the path field', async () => {
+    main.reset();
+    main.answer('local.server.status', () => server());
+    await open({ models: [], folders: folders.slice(0, 1) });
+    expect(screen.getByText('No models on disk yet')).toBeTruthy();
+    expect(screen.getByText(/Hugging Face cache and LM Studio’s folder are found automatically/)).toBeTruthy();
+    const rec = await main.next('local.recommend');
+    await rec.answer({
+      recommendation: {
+        repo: 'Qwen/Qwen3-0.6B-GGUF',
+        file: 'Qwen3-0.6B-Q8_0.gguf',
+        quant: 'Q8_0',
+        sizeBytes: 639_000_000,
+        title: 'Qwen3 0.6B',
+        why: 'Small and fits in RAM.',
+      },
+    });
+    await userEvent.click(
+      within(screen.getByTestId('recommendation')).getByRole('button', { name: 'Download and run' }),
+    );
+    const start = await main.next('local.download.start');
+    expect(start.input).toEqual({ repo: 'Qwen/Qwen3-0.6B-GGUF', file: 'Qwen3-0.6B-Q8_0.gguf' });
+    await userEvent.click(screen.getByRole('button', { name: 'Add a folder' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Add a folder'));
+  });
+
+  it('the library cannot be listed: the error with Try again', async () => {
+    render(<ModelsPage />);
+    await (await main.next('local.models')).fail({ code: 'internal', message: 'Could not read the HF cache.' });
+    expect(screen.getByText('Could not list the models on disk')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await (await main.next('local.models')).answer(library);
+    expect(screen.getAllByTestId('library-row')).toHaveLength(4);
+  });
+
+  it('Ollama not reachable: its tab offers the built-in engine; the arrow key switches tabs', async () => {
+    main.answer('ollama.status', () => ({ host: 'http://127.0.0.1:11434', reachable: false }));
+    main.answer('local.recommend', () => ({
+      recommendation: {
+        repo: 'org/tiny-GGUF',
+        file: 'tiny-Q4_K_M.gguf',
+        quant: 'Q4_K_M',
+        sizeBytes: 524_288,
+        title: 'Tiny',
+        why: 'Fits.',
+        modelId: hf.id,
+      },
+    }));
+    useRoute.setState({ page: 'models', params: [] });
+    render(<ModelsPage />);
+    await (await main.next('ollama.list')).fail({ code: 'unavailable', message: 'Ollama is not running.' });
+    const offer = within(await screen.findByTestId('no-ollama'));
+    expect(offer.getByRole('heading').textContent).toBe('No Ollama? Run models inside HubDesk');
+    await userEvent.click(await offer.findByRole('button', { name: 'Load' }));
+    expect(location.hash).toBe(`#/models/builtin/load/${encodeURIComponent(hf.id)}`);
+
+    await vi.waitFor(() => expect(screen.getByRole('tab', { name: 'Built-in engine', selected: true })).toBeTruthy());
+
+    await act(async () => void (location.hash = '#/models'));
+    await vi.waitFor(() => expect(screen.getByRole('tab', { name: 'Ollama', selected: true })).toBeTruthy());
+    screen.getByRole('tab', { name: 'Ollama' }).focus();
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(location.hash).toBe('#/models/builtin');
+    // The new tab list keeps the keyboard's place.
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('Built-in engine'));
+  });
+});
