@@ -47,6 +47,7 @@ export class Downloads {
   private listeners = new Set<() => void>();
   private disposed = false;
   private lastEmit = 0;
+  private trailing?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly opts: DownloadsOptions) {
     // What was running when the app stopped comes back paused, with the bytes its `.part` files hold.
@@ -150,6 +151,7 @@ export class Downloads {
   /** Pauses what runs (its partial files stay, to resume at the next start). */
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearTimeout(this.trailing);
     await Promise.all(this.jobs.filter((j) => ACTIVE.has(j.d.state)).map((j) => this.stop(j, 'paused')));
   }
 
@@ -176,10 +178,15 @@ export class Downloads {
     this.changed(true);
   }
 
-  /** Tells the listeners; a state change is also written to the queue file (progress only every so often). */
+  /** Tells the listeners; a state change is also written to the queue file. Progress: every 50 ms, and the last. */
   private changed(persist: boolean): void {
     const now = performance.now();
-    if (!persist && now - this.lastEmit < 50) return;
+    if (!persist && now - this.lastEmit < 50) {
+      this.trailing ??= setTimeout(() => this.changed(false), 50);
+      return;
+    }
+    clearTimeout(this.trailing);
+    this.trailing = undefined;
     this.lastEmit = now;
     if (persist)
       writeQueue(
