@@ -108,6 +108,32 @@ describe('functionCallGguf', () => {
     ]);
   });
 
+  it('answers after the function result, so a LlamaChatSession tool loop ends', async () => {
+    const { LlamaChatSession, defineChatSessionFunction } = await import('node-llama-cpp');
+    const path = join(dir, 'loop.gguf');
+    writeFileSync(path, functionCallGguf({ answer: ['▁Sunny', '▁today', '.'] }));
+    const model = await llama.loadModel({ modelPath: path });
+    const context = await model.createContext({ contextSize: 512, threads: 1 });
+    try {
+      const session = new LlamaChatSession({ contextSequence: context.getSequence(), systemPrompt: 'Be brief.' });
+      const calls: unknown[] = [];
+      const get_weather = defineChatSessionFunction({
+        ...weather.get_weather,
+        handler: (params) => (calls.push(params), 'sunny'),
+      });
+      const text = await session.prompt('Weather in Paris?', { maxTokens: 60, functions: { get_weather } });
+      expect(calls).toEqual([{ city: 'Paris' }]);
+      expect(text.trim()).toBe('Sunny today.');
+      expect(session.getChatHistory().at(-1)).toMatchObject({
+        type: 'model',
+        response: [{ type: 'functionCall', name: 'get_weather', result: 'sunny' }, 'Sunny today.'],
+      });
+    } finally {
+      await context.dispose();
+      await model.dispose();
+    }
+  });
+
   it('answers in plain text when no functions are offered', async () => {
     const { res, text } = await respond('call-plain.gguf', functionCallGguf(), user('Weather in Paris?'));
     expect(res.functionCalls ?? []).toHaveLength(0);
