@@ -93,8 +93,9 @@ export default defineConfig({
       // Bundled (and tree-shaken) rather than required file by file from node_modules: main starts faster.
       externalizeDeps: false,
       rollupOptions: {
-        // libsql is a native module (N-API prebuilt per platform): required at run time, never bundled.
-        external: ['libsql'],
+        // libsql is a native module (N-API prebuilt per platform): required at run time, never bundled. So is
+        // node-llama-cpp (its Electron guide: bundling breaks the file layout it finds its llama.cpp binaries by).
+        external: ['libsql', /^node-llama-cpp(\/|$)/],
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
           web: resolve(__dirname, 'electron/main/web.ts'),
