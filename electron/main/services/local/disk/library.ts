@@ -160,7 +160,12 @@ export class LocalLibrary {
     const model = await this.find(id);
     if (!model) throw new AppError('not_found', `No local model "${id}": it was moved or deleted already.`);
     if (!model.deletable || model.source !== 'downloaded') throw new AppError('forbidden', FORBIDDEN);
-    await deleteDownloaded(this.opts.downloadsDir, this.opts.log, this.partsOf(model));
+    try {
+      await deleteDownloaded(this.opts.downloadsDir, this.opts.log, this.partsOf(model));
+    } catch (e) {
+      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new AppError('unavailable', `Could not delete ${model.name} (${reason}): is the file in use or read-only?`);
+    }
     this.opts.log.info('local model deleted', { id, parts: model.parts });
     return this.list(true);
   }

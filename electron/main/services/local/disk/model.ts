@@ -77,7 +77,7 @@ export async function buildModel(
   const sizeBytes = present.reduce((a, c) => a + c.size, 0);
   const missing = g.parts.flatMap((c, i) => (c ? [] : [i + 1]));
 
-  let problem = missing.length ? missingProblem(missing, total) : first.problem;
+  let problem = missing.length ? missingProblem(missing, total) : present.find((c) => c.problem)?.problem;
   let facts;
   for (const [i, c] of g.parts.entries()) {
     if (!c || problem) break;
