@@ -73,7 +73,7 @@ describe('scriptedGguf', () => {
   it('is byte-identical for the same script, under 1 MB, and rejects a piece with two successors', () => {
     const [a, b] = [scriptedGguf({ script: ['▁a', '▁b'] }), scriptedGguf({ script: ['▁a', '▁b'] })];
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
-    expect(a.length).toBeLessThan(1_000_000);
+    for (const bytes of [a, functionCallGguf(), thinkingGguf()]) expect(bytes.length).toBeLessThan(1_000_000);
     expect(Buffer.from(a).equals(Buffer.from(scriptedGguf({ script: ['▁a', '▁c'] })))).toBe(false);
     expect(() => scriptedGguf({ script: ['▁a', '▁b', '▁a', '▁c'] })).toThrow(/two successors/);
   });
