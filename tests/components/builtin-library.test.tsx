@@ -80,6 +80,9 @@ describe('the built-in engine: models on disk', () => {
     expect(h.getByTestId('fit-badge').dataset.verdict).toBe('ram');
     expect(h.getByRole('tooltip').textContent).toMatch(/needs about 0.1 GB/);
     expect(h.getByLabelText('verified')).toBeTruthy();
+    expect(h.getByRole('link', { name: 'Chat with tiny-Q4_K_M' }).getAttribute('href')).toBe(
+      `#/chat/new/local/${encodeURIComponent(hf.id)}`,
+    );
     expect(h.queryByRole('button', { name: /Delete/ })).toBeNull(); // not HubDesk's file
     expect(within(row(mine.id)).getByTestId('source').textContent).toBe('Downloaded');
     expect(within(row(mine.id)).getByRole('button', { name: 'Delete Qwen-Q4_0' })).toBeTruthy();

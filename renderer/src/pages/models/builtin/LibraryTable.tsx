@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { LoadedModel, LocalModel } from '@shared/contract/local';
 import { verdictLabels } from '@shared/fit';
 import { formatBytes } from '../../../lib/format';
-import { hrefFor } from '../../../store/route';
+import { newChatHref } from '../../../store/route';
 import { catalogueHref } from '../../catalogue/links';
 import { sourceLabels } from './format';
 import '../../catalogue/fit.css';
@@ -132,7 +132,11 @@ export function LibraryTable({
                 </button>
               )}
               {!m.problem && !m.embedding && (
-                <a className="btn btn-sm btn-ghost" href={hrefFor('chat')} aria-label={`Chat with ${m.name}`}>
+                <a
+                  className="btn btn-sm btn-ghost"
+                  href={newChatHref('local', m.id)}
+                  aria-label={`Chat with ${m.name}`}
+                >
                   Chat
                 </a>
               )}
