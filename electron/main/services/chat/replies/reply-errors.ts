@@ -51,8 +51,10 @@ export function replyError(e: unknown, ctx: { backend: ChatBackend; model: strin
     return err;
   }
   const retry = ['unavailable', 'timeout', 'rate_limited', 'upstream'].includes(err.code);
-  // An endpoint's errors already name it and say what to do (engines/endpoint-errors.ts); they get the button.
-  if (ctx.backend === 'endpoint') return retry ? withAction(err, err.message, { kind: 'retry' }) : err;
+  // An endpoint's errors already name it and say what to do (engines/endpoint-errors.ts), as do the built-in
+  // engine's (engines/local.ts); they get the button.
+  if (ctx.backend === 'endpoint' || ctx.backend === 'local')
+    return retry ? withAction(err, err.message, { kind: 'retry' }) : err;
   if (err.status === 402)
     return withAction(
       err,
