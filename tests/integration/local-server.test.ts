@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyGguf } from '../fixtures/tiny-gguf';
-import { scriptedGguf } from '../fixtures/scripted-gguf';
+import { bigramGguf, functionCallGguf, scriptedGguf, START, thinkingGguf } from '../fixtures/scripted-gguf';
 import { closedPort } from '../helpers/ports';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
@@ -21,6 +21,9 @@ let home: { path: string; remove(): void };
 let port: number;
 let chatId: string;
 let tinyId: string;
+let loopId: string;
+let toolId: string;
+let thinkId: string;
 let client: OpenAI;
 
 /** A raw request, to see what the client libraries hide (headers, exact bodies). */
@@ -52,10 +55,22 @@ beforeAll(async () => {
   mkdirSync(folder);
   writeFileSync(join(folder, 'scripted-chat.gguf'), scriptedGguf({ script: SCRIPT }));
   writeFileSync(join(folder, 'tiny-llama.gguf'), tinyGguf({ seed: 7 }));
+  // "yes no yes no …" until the context is full: a reply that only a stop ends early.
+  const loop: [string, string][] = [
+    [START, '▁yes'],
+    ['▁yes', '▁no'],
+    ['▁no', '▁yes'],
+  ];
+  writeFileSync(join(folder, 'looping.gguf'), bigramGguf({ edges: loop }));
+  writeFileSync(join(folder, 'weather-tool.gguf'), functionCallGguf());
+  writeFileSync(join(folder, 'thinking.gguf'), thinkingGguf());
   app = await startTestApp({ local: { home: home.path, runtime: { gpu: false, threads: 1 } } });
   const { models } = await app.client.call('local.folders.add', { path: folder });
   chatId = models.find((m) => m.path.endsWith('scripted-chat.gguf'))!.id;
   tinyId = models.find((m) => m.path.endsWith('tiny-llama.gguf'))!.id;
+  loopId = models.find((m) => m.path.endsWith('looping.gguf'))!.id;
+  toolId = models.find((m) => m.path.endsWith('weather-tool.gguf'))!.id;
+  thinkId = models.find((m) => m.path.endsWith('thinking.gguf'))!.id;
   port = await closedPort();
 }, 60_000);
 
@@ -195,6 +210,71 @@ describe('local server: the OpenAI API over the built-in engine', () => {
     expect(cut.choices[0].message.content?.trim()).toBe('Hello from');
   });
 
+  it('streams tool calls (index, id, name, JSON arguments, finish "tool_calls"), then answers the tool result', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_weather',
+          description: 'Weather of a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ];
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+    const stream = await client.chat.completions.create({ model: toolId, messages, tools, stream: true });
+    const calls: { id?: string; name?: string; arguments: string }[] = [];
+    let finish: string | null | undefined;
+    for await (const c of stream) {
+      for (const d of c.choices[0]?.delta.tool_calls ?? []) {
+        calls[d.index] ??= { arguments: '' };
+        if (d.id) calls[d.index].id = d.id;
+        if (d.function?.name) calls[d.index].name = d.function.name;
+        calls[d.index].arguments += d.function?.arguments ?? '';
+      }
+      finish = c.choices[0]?.finish_reason ?? finish;
+    }
+    expect(finish).toBe('tool_calls');
+    expect(calls).toHaveLength(1);
+    expect(calls[0].name).toBe('get_weather');
+    expect(JSON.parse(calls[0].arguments)).toEqual({ city: 'Paris' });
+    expect(calls[0].id).toBeTruthy();
+    const answer = await client.chat.completions.create({
+      model: toolId,
+      tools,
+      messages: [
+        ...messages,
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: calls[0].id!, type: 'function', function: { name: 'get_weather', arguments: calls[0].arguments } },
+          ],
+        },
+        { role: 'tool', tool_call_id: calls[0].id!, content: '{"sky":"sunny"}' },
+      ],
+    });
+    expect(answer.choices[0].finish_reason).toBe('stop');
+    expect(answer.choices[0].message.content?.trim()).toBe('Sunny in Paris.');
+  });
+
+  it("streams a thinking model's thought as reasoning_content, apart from its answer", async () => {
+    const stream = await client.chat.completions.create({
+      model: thinkId,
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+    });
+    let thought = '';
+    let text = '';
+    for await (const c of stream) {
+      const d = c.choices[0]?.delta as { content?: string | null; reasoning_content?: string } | undefined;
+      thought += d?.reasoning_content ?? '';
+      text += d?.content ?? '';
+    }
+    expect(thought.trim()).toBe('Let me think');
+    expect(text.trim()).toBe('Hello.');
+  });
+
   it('embeds a string and a list, as floats and as the base64 the client asks for by default', async () => {
     const one = await client.embeddings.create({ model: tinyId, input: 'hello world' });
     expect(one.object).toBe('list');
@@ -217,26 +297,32 @@ describe('local server: the OpenAI API over the built-in engine', () => {
       .opts.engine;
     const original = engine.turn;
     let seen: AbortSignal | undefined;
-    let settled: Promise<unknown> | undefined;
+    let outcome: Promise<string> | undefined;
     engine.turn = function (this: unknown, ...args: never[]) {
       seen = (args[0] as { signal: AbortSignal }).signal;
       const result = Promise.resolve(original.apply(this, args));
-      settled = result.catch(() => {});
+      outcome = result.then(
+        () => 'completed',
+        (e: { code?: string }) => e.code ?? 'failed',
+      );
       return result;
     } as typeof engine.turn;
     try {
       const ac = new AbortController();
       const stream = await client.chat.completions.create(
-        { model: tinyId, messages: [{ role: 'user', content: 'hello' }], stream: true, max_tokens: 400 },
+        { model: loopId, messages: [{ role: 'user', content: 'hello' }], stream: true, max_tokens: 100_000 },
         { signal: ac.signal },
       );
-      await expect(
-        (async () => {
-          for await (const c of stream) if (c.choices[0]?.delta.content) ac.abort();
-        })(),
-      ).rejects.toThrow();
+      // The client's stream ends quietly on an abort (the SDK swallows it); the server must see the socket close.
+      let text = '';
+      for await (const c of stream) {
+        text += c.choices[0]?.delta.content ?? '';
+        if (text.includes('yes')) ac.abort();
+      }
+      expect(text.trim()).toBe('yes');
       await expect.poll(() => seen?.aborted).toBe(true);
-      await settled;
+      // The engine's turn ends as stopped, not by running on to the end of the context.
+      expect(await outcome).toBe('aborted');
     } finally {
       engine.turn = original;
     }
