@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { Download } from '@shared/contract/local';
 import { ChatWithModel } from '../../components/ChatWithModel';
 import { useDownloadActions, useDownloads, useLocalLibrary } from '../../hooks/local';
@@ -85,6 +85,16 @@ export function DownloadInline({
   const actionError = [actions.start, actions.pause, actions.resume, actions.cancel, actions.dismiss].find(
     (a) => a.error,
   )?.error;
+  // After the user acts here, the control they used may go (Download becomes Pause, Pause becomes Resume): the focus
+  // moves to this panel's first control rather than falling to the page, so a keyboard user stays in place.
+  const box = useRef<HTMLDivElement>(null);
+  const acted = useRef(false);
+  const shown = download?.state ?? (onDisk ? 'on-disk' : 'none');
+  useEffect(() => {
+    const now = document.activeElement;
+    if (!acted.current || (now && now !== document.body)) return;
+    box.current?.querySelector<HTMLElement>('button:not(:disabled), a[href]')?.focus();
+  }, [shown]);
   const start = async () => {
     // A failed or cancelled try leaves the list, so the new one is the only one shown for this file.
     if (download && (download.state === 'failed' || download.state === 'cancelled'))
@@ -135,7 +145,12 @@ export function DownloadInline({
     );
   }
   return (
-    <div className="pull-inline local-download" data-testid="local-download-inline">
+    <div
+      className="pull-inline local-download"
+      data-testid="local-download-inline"
+      ref={box}
+      onClickCapture={() => (acted.current = true)}
+    >
       {body}
       {actionError && (
         <p className="field-error" role="alert" data-testid="local-download-error">
@@ -169,7 +184,6 @@ function Progress({ download: d, actions }: { download: Download; actions: Retur
           <button
             className="btn btn-sm"
             onClick={() => void actions.resume.run(d.id)}
-            disabled={actions.resume.busy}
             data-testid="local-download-resume"
           >
             Resume
@@ -179,7 +193,6 @@ function Progress({ download: d, actions }: { download: Download; actions: Retur
             <button
               className="btn btn-ghost btn-sm"
               onClick={() => void actions.pause.run(d.id)}
-              disabled={actions.pause.busy}
               data-testid="local-download-pause"
             >
               Pause
@@ -190,7 +203,6 @@ function Progress({ download: d, actions }: { download: Download; actions: Retur
           <button
             className="btn btn-ghost btn-sm"
             onClick={() => void actions.cancel.run(d.id)}
-            disabled={actions.cancel.busy}
             data-testid="local-download-cancel"
           >
             Cancel

@@ -1,0 +1,202 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startHubFixture, type HubFixture } from '../fixtures/hub';
+import { bigramGguf, START } from '../fixtures/scripted-gguf';
+import { tempDir } from '../helpers/app';
+import { closedPort } from '../helpers/ports';
+import { openApp, screenshot, type WebApp } from './harness';
+
+/** The machine is shared and busy: give the page time rather than fail on a slow frame. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, { timeout });
+
+const REPO = 'acme/Tiny-Chat-GGUF';
+const FILE = 'Tiny-Chat-Q8_0.gguf';
+const ID = `${REPO}/${FILE}`;
+/**
+ * A GGUF llama.cpp really runs, whose greedy reply is "Hello from llama." over and over (a bigram loop): a short
+ * reply under "max tokens", and one that runs until Stop without it.
+ */
+const LOOP: [string, string][] = [
+  [START, '▁Hello'],
+  ['▁Hello', '▁from'],
+  ['▁from', '▁llama'],
+  ['▁llama', '.'],
+  ['.', '▁Hello'],
+];
+const gguf = bigramGguf({ edges: LOOP, name: 'Tiny Chat' });
+
+/**
+ * No Ollama, in Chromium: a GGUF repo's page → pick the quant → "Download and run in HubDesk" → progress, Pause,
+ * Resume → done → "Chat with it" → a conversation on the built-in engine → "hello" streams a real llama.cpp reply →
+ * Stop keeps a longer one, marked stopped.
+ */
+describe('download a GGUF from its model page and chat with the built-in engine (web mode, Chromium)', () => {
+  const home = tempDir('hubdesk-e2e-home-');
+  const data = tempDir('hubdesk-e2e-localchat-');
+  let hub: HubFixture;
+  let app: WebApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    hub = await startHubFixture({
+      models: [
+        {
+          id: REPO,
+          pipeline_tag: 'text-generation',
+          library_name: 'gguf',
+          tags: ['gguf', 'llama', 'conversational', 'text-generation'],
+          gguf: { total: 1_000_000, architecture: 'llama', context_length: 512 },
+          files: { [FILE]: gguf, 'README.md': '# Tiny Chat (GGUF)\n\nA tiny model for tests.\n' },
+          siblings: [
+            { rfilename: 'README.md', size: 44 },
+            { rfilename: FILE, size: gguf.length },
+          ],
+        },
+      ],
+    });
+    mkdirSync(data.path, { recursive: true });
+    writeFileSync(join(data.path, 'local.json'), JSON.stringify({ threads: 1 }));
+    writeFileSync(join(data.path, 'settings.json'), JSON.stringify({ version: 1, values: { hubAccess: 'online' } }));
+    const cache = join(home.path, 'hf-cache');
+    mkdirSync(cache, { recursive: true });
+    ({ app, browser, page, errors } = await openApp({
+      dataDir: data.path,
+      env: {
+        HOME: home.path,
+        HF_HUB_CACHE: cache,
+        HF_ENDPOINT: hub.url,
+        OLLAMA_HOST: `http://127.0.0.1:${await closedPort()}`,
+      },
+    }));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await hub?.stop();
+    home.remove();
+    data.remove();
+  });
+
+  /** Both widths the layout must look finished at. */
+  async function shots(name: string) {
+    for (const width of [1400, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `${name}-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+
+  /** Tabs until `testid` has the focus (a keyboard-only walk), or fails after `max` presses. */
+  async function tabTo(testid: string, max = 25) {
+    for (let i = 0; i < max; i++) {
+      if (await page.evaluate((t) => document.activeElement?.getAttribute('data-testid') === t, testid)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error(`Tab never reached ${testid}`);
+  }
+
+  const inline = () => page.getByTestId('local-download-inline');
+  const state = () => inline().getByTestId('local-download-state');
+  const assistant = () => page.getByTestId('msg-assistant');
+
+  it('no Ollama and no conversation: the chat page offers the built-in engine', async () => {
+    await page.getByTestId('nav-chat').click();
+    const offer = page.getByTestId('local-offer');
+    await offer.waitFor({ timeout: 30_000 });
+    await poll(() => offer.textContent()).toMatch(/Or chat with the built-in engine/);
+    await poll(
+      async () =>
+        (await offer.getByTestId('local-offer-rec').count()) > 0 ||
+        /Local models/.test((await offer.textContent()) ?? ''),
+    ).toBe(true);
+    await shots('local-chat-offer');
+  });
+
+  it('the model page: pick the quant, then Download and run (keyboard), progress, Pause, Resume, done', async () => {
+    hub.cdn.stallAfter = 200_000;
+    await page.evaluate((h) => (location.hash = h), `#/catalogue/model/${encodeURIComponent(REPO)}`);
+    const quants = page.getByTestId('model-quants');
+    await quants.getByTestId('quant-row').first().waitFor({ timeout: 30_000 });
+    const radio = quants.getByRole('radio', { name: 'Q8_0' });
+    await radio.focus();
+    await page.keyboard.press('Space');
+    await poll(() => radio.isChecked()).toBe(true);
+    await inline().getByTestId('local-download').waitFor();
+    expect(await inline().getByTestId('local-download').textContent()).toBe('Download and run in HubDesk');
+    await tabTo('local-download');
+    await page.keyboard.press('Enter');
+
+    // Held by the CDN after 200 kB: the progress line says how far, and Pause/Cancel are offered.
+    await poll(() => state().getAttribute('data-state')).toBe('downloading');
+    await poll(() => state().textContent()).toMatch(/^Downloading · 200 KB of [\d.]+ KB · \d+%/);
+    await inline().getByTestId('local-download-pause').waitFor();
+    await shots('local-chat-download-progress');
+
+    await tabTo('local-download-pause');
+    await page.keyboard.press('Space');
+    await poll(() => state().getAttribute('data-state')).toBe('paused');
+    await poll(() => state().textContent()).toMatch(/^Paused\. · 200 KB of/);
+    await shots('local-chat-download-paused');
+
+    hub.cdn.stallAfter = undefined;
+    await tabTo('local-download-resume');
+    await page.keyboard.press('Enter');
+    await poll(() => state().textContent(), 60_000).toBe('downloaded');
+    expect(await inline().getByTestId('local-chat').getAttribute('href')).toBe(
+      `#/chat/new/local/${encodeURIComponent(ID)}`,
+    );
+    expect(await inline().getByTestId('local-open-models').getAttribute('href')).toBe('#/models/builtin');
+    await shots('local-chat-download-done');
+  });
+
+  it('Chat with it: a conversation on the built-in engine; "hello" streams a real llama.cpp reply', async () => {
+    await inline().getByTestId('local-chat').click();
+    const thread = page.getByTestId('thread');
+    await thread.waitFor({ timeout: 30_000 });
+    await poll(() => page.locator('.thread-engine').textContent()).toBe('Built-in engine · Tiny-Chat-Q8_0');
+    // A short first reply: max tokens 12 (three times round the loop).
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByTestId('conv-settings');
+    await poll(() => settings.getByRole('radio', { name: 'Built-in (llama.cpp)' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    await poll(() => settings.getByTestId('local-model-select').inputValue()).toBe(ID);
+    await settings.getByLabel('max tokens').fill('12');
+    await settings.getByLabel('max tokens').press('Tab');
+    await shots('local-chat-settings');
+
+    await page.getByTestId('composer').fill('hello');
+    await page.getByTestId('composer').press('Enter');
+    const done = assistant().and(page.locator('[data-status="complete"]'));
+    await done.waitFor({ timeout: 90_000 });
+    expect((await done.locator('.msg-body').textContent())?.trim()).toBe(
+      'Hello from llama. Hello from llama. Hello from llama.',
+    );
+    expect(errors).toEqual([]);
+    await shots('local-chat-reply');
+  });
+
+  it('Stop keeps a longer reply as far as it got, marked stopped', async () => {
+    const settings = page.getByTestId('conv-settings');
+    await settings.getByLabel('max tokens').fill('100000');
+    await settings.getByLabel('max tokens').press('Tab');
+    await page.getByTestId('composer').fill('tell me more');
+    await page.getByTestId('send').click();
+    const streaming = page.getByTestId('msg-streaming');
+    await streaming.waitFor({ timeout: 60_000 });
+    await poll(async () => (await streaming.textContent())?.length ?? 0, 60_000).toBeGreaterThan(200);
+    await shots('local-chat-streaming');
+    await page.getByTestId('stop').click();
+    const stopped = assistant().and(page.locator('[data-status="stopped"]'));
+    await stopped.waitFor({ timeout: 30_000 });
+    const text = (await stopped.locator('.msg-body').textContent()) ?? '';
+    expect(text).toMatch(/^Hello from llama\.( Hello from llama\.)+/);
+    await stopped.getByTestId('msg-stopped').waitFor();
+    await shots('local-chat-stopped');
+    expect(errors).toEqual([]);
+  });
+});
