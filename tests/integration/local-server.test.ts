@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyGguf } from '../fixtures/tiny-gguf';
 import { bigramGguf, functionCallGguf, scriptedGguf, START, thinkingGguf } from '../fixtures/scripted-gguf';
 import { closedPort } from '../helpers/ports';
+import { AppError } from '@shared/errors';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
 // The local OpenAI-compatible server end to end: the real services, the real engine (node-llama-cpp on tiny GGUFs)
@@ -359,9 +360,59 @@ describe('local server: the OpenAI API over the built-in engine', () => {
     expect(stdout.trim()).toBe('Hello from HubDesk.');
   });
 
+  it('a mid-stream failure ends the stream with an error event and no [DONE]', async () => {
+    const engine = (app.services.local.server as unknown as { opts: { engine: { turn: (...a: never[]) => unknown } } })
+      .opts.engine;
+    const original = engine.turn;
+    // The real engine streams its reply, then the turn fails (as a model that crashes before it ends would).
+    engine.turn = async function (this: unknown, ...args: never[]) {
+      await original.apply(this, args);
+      throw new AppError('internal', 'The model stopped answering.');
+    } as typeof engine.turn;
+    try {
+      const r = await raw('/v1/chat/completions', {
+        method: 'POST',
+        body: JSON.stringify({ model: chatId, messages: [{ role: 'user', content: 'hello' }], stream: true }),
+      });
+      expect(r.status).toBe(200);
+      const events = r.text.split('\n\n').filter(Boolean);
+      expect(events[0]).toMatch(/"role":"assistant"/);
+      expect(JSON.parse(events.at(-1)!.slice('data: '.length))).toMatchObject({
+        error: { message: 'The model stopped answering.', type: 'server_error' },
+      });
+      expect(r.text).not.toContain('[DONE]');
+    } finally {
+      engine.turn = original;
+    }
+  });
+
   it('turns off, and closes its port', async () => {
     const s = await app.client.call('local.server.set', { enabled: false });
     expect(s).toMatchObject({ enabled: false, running: false });
     await expect(raw('/v1/models')).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('local server at launch', () => {
+  it('starts with the app when it was left on, with the key from HUBDESK_LOCAL_SERVER_KEY', async () => {
+    const data = tempDir();
+    const launchPort = await closedPort();
+    writeFileSync(join(data.path, 'local.json'), JSON.stringify({ server: { enabled: true, port: launchPort } }));
+    const again = await startTestApp({
+      dataDir: data.path,
+      env: { HUBDESK_LOCAL_SERVER_KEY: KEY },
+      local: { home: home.path, runtime: { gpu: false, threads: 1 } },
+    });
+    try {
+      await expect.poll(() => again.services.local.server.status().running).toBe(true);
+      expect(again.services.local.server.status()).toMatchObject({ keySource: 'env', last4: KEY.slice(-4) });
+      // Nothing of llama.cpp is started by it: the runtime starts on the first chat or embedding request.
+      expect(again.services.local.runtime.status().started).toBe(false);
+      const c = new OpenAI({ baseURL: `http://127.0.0.1:${launchPort}/v1`, apiKey: KEY, maxRetries: 0 });
+      expect((await c.models.list()).data).toEqual([]);
+    } finally {
+      await again.close();
+      data.remove();
+    }
   });
 });
