@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Download } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
 import { Downloads, type DownloadsOptions } from '../../electron/main/services/local/download/downloads';
+import { hasherFor } from '../../electron/main/services/local/download/hasher';
 import { createLogger } from '../../electron/main/services/log';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
 import { tinyGguf } from '../fixtures/tiny-gguf';
@@ -162,6 +163,19 @@ describe('Downloads from the Hub', () => {
       expect(JSON.stringify(hub.cdn.requests.map((r) => r.headers))).not.toContain(TOKEN);
     } finally {
       await app.close();
+    }
+  });
+
+  it('hashes a large part on a thread with the same sha256, in pieces, and starts over on reset', async () => {
+    const big = Buffer.concat([one, ...parts, one, ...parts, one]);
+    const h = hasherFor(big.length, 0);
+    try {
+      h.update(big.subarray(0, 1000));
+      h.reset();
+      for (let at = 0; at < big.length; at += 300_001) h.update(big.subarray(at, at + 300_001));
+      expect(await h.digest()).toBe(sha(big));
+    } finally {
+      h.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { hubParts, hubRefusal, partNames, resolveUrl, type PartInfo } from './hu
 import { formatBytes, SpeedMeter } from './meter';
 import { checkSpace, sleep } from './disk-space';
 import { CutError, fetchPart } from './part-fetch';
-import { readManifest, readQueue, recordDownload, writeQueue } from './store';
+import { QueueWriter, readManifest, readQueue, recordDownload } from './store';
 
 export interface DownloadsOptions {
   /** `<data dir>/models`: files go to `<dir>/<repo>/<file>`; the manifest of verified downloads sits beside them. */
@@ -48,8 +48,10 @@ export class Downloads {
   private disposed = false;
   private lastEmit = 0;
   private trailing?: ReturnType<typeof setTimeout>;
+  private readonly queue: QueueWriter;
 
   constructor(private readonly opts: DownloadsOptions) {
+    this.queue = new QueueWriter(opts.dir, opts.log);
     // What was running when the app stopped comes back paused, with the bytes its `.part` files hold.
     this.jobs = readQueue(opts.dir, opts.log).map(({ d, parts }) => {
       const job: Job = { d: { ...d }, parts, meter: new SpeedMeter() };
@@ -153,6 +155,7 @@ export class Downloads {
     this.disposed = true;
     clearTimeout(this.trailing);
     await Promise.all(this.jobs.filter((j) => ACTIVE.has(j.d.state)).map((j) => this.stop(j, 'paused')));
+    await this.queue.flushed();
   }
 
   private job(id: string): Job {
@@ -188,11 +191,7 @@ export class Downloads {
     clearTimeout(this.trailing);
     this.trailing = undefined;
     this.lastEmit = now;
-    if (persist)
-      writeQueue(
-        this.opts.dir,
-        this.jobs.map(({ d, parts }) => ({ d, parts })),
-      );
+    if (persist) this.queue.save(this.jobs.map(({ d, parts }) => ({ d, parts })));
     for (const fn of this.listeners) fn();
   }
 

@@ -1,8 +1,8 @@
-import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { stat, truncate } from 'node:fs/promises';
 import { once } from 'node:events';
 import { AppError } from '@shared/errors';
+import { hasherFor, type Hasher } from './hasher';
 
 /** The connection broke mid-file (reset, truncated body, refused range): worth another try with Range. */
 export class CutError extends Error {}
@@ -30,9 +30,13 @@ async function sizeOnDisk(path: string): Promise<number> {
 }
 
 /** Feeds the first `n` bytes on disk to the hash: a resumed part's sha256 covers what an earlier run wrote. */
-async function hashFile(path: string, n: number, hash: Hash, signal: AbortSignal): Promise<void> {
-  for await (const chunk of createReadStream(path, { start: 0, end: n - 1, signal })) hash.update(chunk as Buffer);
+async function hashFile(path: string, n: number, hash: Hasher, signal: AbortSignal): Promise<void> {
+  for await (const chunk of createReadStream(path, { start: 0, end: n - 1, signal, highWaterMark: BATCH }))
+    hash.update(chunk as Buffer);
 }
+
+/** Reads of a resumed part's first bytes. */
+const BATCH = 1024 * 1024;
 
 const reason = (e: unknown) => {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
@@ -45,8 +49,16 @@ const reason = (e: unknown) => {
  * never held in memory. Throws CutError when the connection breaks, the AbortSignal's reason when aborted.
  */
 export async function fetchPart(job: PartJob): Promise<string> {
+  const hash = hasherFor(job.size);
+  try {
+    return await fetchInto(job, hash);
+  } finally {
+    hash.close();
+  }
+}
+
+async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
   const { path, size, signal } = job;
-  let hash = createHash('sha256');
   let have = await sizeOnDisk(path);
   if (have > size) {
     await truncate(path, 0);
@@ -54,7 +66,7 @@ export async function fetchPart(job: PartJob): Promise<string> {
   }
   if (have > 0) await hashFile(path, have, hash, signal);
   job.onProgress(have);
-  if (have === size) return hash.digest('hex');
+  if (have === size) return hash.digest();
 
   let res: Response;
   try {
@@ -71,14 +83,14 @@ export async function fetchPart(job: PartJob): Promise<string> {
   if (!res.ok || !res.body) throw job.refuse(res);
   const from = Number(/^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1] ?? 0);
   if (have > 0 && (res.status !== 206 || from !== have)) {
-    // The server sent the file from its start (or from elsewhere): start over.
-    hash = createHash('sha256');
+    if (res.status === 206) {
+      await res.body.cancel();
+      throw new CutError('the server sent the wrong range');
+    }
+    // The server sent the file from its start: start over.
+    hash.reset();
     have = 0;
     job.onProgress(0);
-  }
-  if (res.status === 206 && from !== have) {
-    await res.body.cancel();
-    throw new CutError('the server sent the wrong range');
   }
 
   const out = createWriteStream(path, { flags: have ? 'a' : 'w' });
@@ -113,7 +125,7 @@ export async function fetchPart(job: PartJob): Promise<string> {
     await truncate(path, 0);
     throw new AppError('upstream', `The Hub sent more bytes than the file has (${have} of ${size}).`);
   }
-  return hash.digest('hex');
+  return hash.digest();
 }
 
 async function drained(out: WriteStream, signal: AbortSignal): Promise<void> {

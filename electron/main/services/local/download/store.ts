@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Download } from '@shared/contract/local';
@@ -69,8 +70,43 @@ export function readQueue(dir: string, log: Logger): QueuedDownload[] {
   return q.downloads as unknown as QueuedDownload[];
 }
 
-export function writeQueue(dir: string, downloads: QueuedDownload[]): void {
-  writeFileAtomic(join(dir, QUEUE_FILE), JSON.stringify({ version: 1, downloads }, null, 1));
+/**
+ * Writes the queue off the download's path: async, whole (a temp file renamed over), without an fsync — at worst a
+ * power cut forgets the list, never the files. Writes are chained, and a burst of changes makes one write.
+ */
+export class QueueWriter {
+  private latest?: QueuedDownload[];
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dir: string,
+    private readonly log: Logger,
+  ) {}
+
+  save(downloads: QueuedDownload[]): void {
+    const idle = this.latest === undefined;
+    this.latest = downloads;
+    if (idle) this.writing = this.writing.then(() => this.write());
+  }
+
+  /** Resolves once what was saved is on disk. */
+  flushed(): Promise<void> {
+    return this.writing;
+  }
+
+  private async write(): Promise<void> {
+    const downloads = this.latest!;
+    this.latest = undefined;
+    const path = join(this.dir, QUEUE_FILE);
+    const tmp = `${path}.${process.pid}.tmp`;
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await writeFile(tmp, JSON.stringify({ version: 1, downloads }, null, 1), { mode: 0o600 });
+      await rename(tmp, path);
+    } catch (e) {
+      this.log.warn('could not save the download list', { reason: String(e) });
+    }
+  }
 }
 
 export function readManifest(dir: string, log: Logger): Manifest {
