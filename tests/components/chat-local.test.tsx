@@ -17,6 +17,7 @@ const { useStatus } = await import('../../renderer/src/store/status');
 const { useRoute } = await import('../../renderer/src/store/route');
 const { ConversationSettings } = await import('../../renderer/src/pages/chat/ConversationSettings');
 const { ChatPage } = await import('../../renderer/src/pages/chat/ChatPage');
+const { Thread } = await import('../../renderer/src/pages/chat/Thread');
 const { useEngineName, shownModel } = await import('../../renderer/src/pages/chat/EngineName');
 
 const MB = 1_000_000;
@@ -207,6 +208,24 @@ describe('a new chat on the built-in engine, and the engine offered without Olla
     expect(within(rec).getByRole('link', { name: 'Start chatting' }).getAttribute('href')).toBe(
       `#/chat/new/local/${encodeURIComponent(qwen)}`,
     );
+  });
+
+  it('a new Ollama conversation while Ollama does not answer: a model on disk switches it to the built-in engine', async () => {
+    main.answer('chat.models', () => {
+      throw { code: 'unavailable', message: 'Ollama is not running at http://127.0.0.1:11434.' };
+    });
+    useStatus.setState({ ollama: { host: 'http://127.0.0.1:11434', reachable: false } });
+    const m = meta({ model: '' });
+    useChat.setState({ list: [m], convs: { c_1: { meta: m, messages: [], loading: false } }, currentId: 'c_1' });
+    render(<Thread id="c_1" />);
+    await (await main.next('local.models')).answer({ models: library, folders: [] });
+    expect(
+      screen.getByText(/Ollama is not answering on this computer: start it, or let the built-in engine reply/),
+    ).toBeTruthy();
+    await userEvent.click(
+      within(screen.getByTestId('local-offer')).getByRole('button', { name: 'Chat with Qwen3 0.6B' }),
+    );
+    expect((await main.next('chat.update')).input).toEqual({ id: 'c_1', patch: { backend: 'local', model: qwen } });
   });
 
   it('with Ollama answering, the empty chat page keeps its Ollama wording and offers nothing more', async () => {

@@ -3,6 +3,7 @@ import type { ConversationMeta } from '@shared/contract/chat';
 import { useSendBlock } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
+import { shownModel } from './EngineName';
 
 function readImage(file: File): Promise<string> {
   return new Promise((ok, fail) => {
@@ -68,7 +69,9 @@ export function Composer({ meta, capabilities }: { meta: ConversationMeta; capab
           aria-label="Message"
           data-testid="composer"
           placeholder={
-            meta.model ? `Message ${meta.model}…  (Enter to send, Shift+Enter for a new line)` : 'Choose a model first'
+            meta.model
+              ? `Message ${shownModel(meta)}…  (Enter to send, Shift+Enter for a new line)`
+              : 'Choose a model first'
           }
           value={draft}
           rows={3}

@@ -6,6 +6,7 @@ import { useStartChat } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { ChatFiles } from './ChatFiles';
+import { shownModel } from './EngineName';
 import { SearchResults } from './SearchResults';
 
 function ConversationItem({
@@ -50,7 +51,7 @@ function ConversationItem({
           </span>
           <span className="conv-sub">
             {streaming && <span className="live-dot" aria-label="streaming" />}
-            {meta.model || 'no model'} · {meta.messageCount} msg
+            {meta.model ? shownModel(meta) : 'no model'} · {meta.messageCount} msg
           </span>
         </button>
       )}
