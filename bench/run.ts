@@ -6,6 +6,7 @@ import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
 import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
 import { localDownload } from './figures/local-download';
+import { localEngine } from './figures/local-engine';
 import { longChat } from './figures/long-chat';
 import { markdown } from './figures/markdown';
 import { modelPage } from './figures/model-page';
@@ -31,6 +32,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'endpoint-engine': endpointEngine,
   'endpoint-stop': endpointStop,
   'endpoint-doctor': endpointDoctor,
+  'local-engine': localEngine,
   'local-download': localDownload,
 };
 
