@@ -154,6 +154,15 @@ describe('chat with the built-in llama.cpp engine', () => {
     expect((await app.client.call('local.status', {})).loaded.map((l) => l.id)).not.toContain(ids.odd);
   });
 
+  it('answers a conversation longer than the loaded context (node-llama-cpp shortens the history)', async () => {
+    await app.client.call('local.load', { id: ids.tiny, contextSize: 128 });
+    const conv = await create(ids.tiny, { params: { max_tokens: 8, temperature: 0 } });
+    const { error, result } = await send(conv.id, 'hello world '.repeat(200));
+    expect(error).toBeUndefined();
+    expect(reply(result!.messages)).toMatchObject({ status: 'complete', figures: { evalTokens: 8 } });
+    await app.client.call('local.unload', {});
+  });
+
   it('embeds texts with local.embed', async () => {
     const { embeddings } = await app.client.call('local.embed', { id: ids.tiny, input: ['hello', 'world'] });
     expect(embeddings.map((v) => v.length)).toEqual([64, 64]);
