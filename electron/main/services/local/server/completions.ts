@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { ChatEngine, TurnResult } from '../../engines/types';
 import { HttpError, sendEvent, sendJson, toHttpError } from './http';
-import { toParams, toTools, toTurns, type ChatRequest } from './wire';
+import { fromOpenAIMessages, toParams, toTools, type ChatRequest } from './wire';
 
 /** OpenAI's finish reason for a finished turn: its tool calls, a cut at max_tokens, or a stop. */
 function finishReason(r: TurnResult): 'stop' | 'length' | 'tool_calls' {
@@ -86,7 +86,7 @@ export async function chatCompletion(
     result = await engine.turn(
       {
         model,
-        turns: toTurns(body.messages),
+        turns: fromOpenAIMessages(body.messages),
         tools: toTools(body),
         params: toParams(body),
         signal,

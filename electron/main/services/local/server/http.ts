@@ -24,6 +24,8 @@ export class HttpError extends Error {
 const STATUS_OF: Partial<Record<ErrorCode, [number, string]>> = {
   invalid_input: [400, 'invalid_request_error'],
   not_found: [404, 'not_found_error'],
+  conflict: [409, 'conflict_error'],
+  rate_limited: [429, 'rate_limit_error'],
   aborted: [499, 'aborted'],
   timeout: [504, 'timeout_error'],
   unavailable: [503, 'unavailable_error'],

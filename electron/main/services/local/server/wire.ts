@@ -115,7 +115,7 @@ function parseArguments(text: string): Pick<ToolCall, 'arguments' | 'rawArgument
 }
 
 /** OpenAI messages as the neutral turns every engine takes (tool results named after the call they answer). */
-export function toTurns(messages: ChatRequest['messages']): Turn[] {
+export function fromOpenAIMessages(messages: ChatRequest['messages']): Turn[] {
   const callNames = new Map<string, string>();
   return messages.map((m): Turn => {
     const role = m.role === 'developer' ? 'system' : m.role;
