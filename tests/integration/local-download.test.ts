@@ -6,6 +6,7 @@ import type { Download } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
 import { Downloads, type DownloadsOptions } from '../../electron/main/services/local/download/downloads';
 import { hasherFor } from '../../electron/main/services/local/download/hasher';
+import { formatBytes, SpeedMeter } from '../../electron/main/services/local/download/meter';
 import { createLogger } from '../../electron/main/services/log';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
 import { tinyGguf } from '../fixtures/tiny-gguf';
@@ -100,6 +101,15 @@ describe('Downloads from the Hub', () => {
     expect(hub.cdn.gets()).toHaveLength(1);
   });
 
+  it('the same file asked twice at once is one download', async () => {
+    const dl = downloads();
+    const [a, b] = await Promise.all([dl.start({ repo: REPO, file: FILE }), dl.start({ repo: REPO, file: FILE })]);
+    expect(a.id).toBe(b.id);
+    expect(hub.requestsTo(`/api/models/${REPO}/tree/main`)).toHaveLength(1);
+    expect(await until(dl, a.id, settled)).toMatchObject({ state: 'done' });
+    expect(dl.list()).toHaveLength(1);
+  });
+
   it('fetches every part of a split GGUF, whichever part is chosen', async () => {
     const dl = downloads();
     const started = await dl.start({ repo: REPO, file: SPLIT[1] });
@@ -177,5 +187,16 @@ describe('Downloads from the Hub', () => {
     } finally {
       h.close();
     }
+  });
+
+  it('reports speed over the last seconds only, and sizes as the Hub writes them', () => {
+    let now = 0;
+    const meter = new SpeedMeter(5000, () => now);
+    for (; now <= 12_000; now += 500) meter.add(now < 6000 ? now * 1000 : 6_000_000); // 1 MB/s, then a stall
+    expect(meter.bytesPerSecond()).toBe(0);
+    meter.reset();
+    for (now = 0; now <= 2000; now += 500) meter.add(now * 2000);
+    expect(meter.bytesPerSecond()).toBe(2_000_000);
+    expect([formatBytes(999), formatBytes(150_000), formatBytes(1_321_083_200)]).toEqual(['999 B', '150 KB', '1.3 GB']);
   });
 });

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { statfs } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { rm, statfs } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
 import { AppError } from '@shared/errors';
+import type { PartInfo } from './hub-files';
 import { formatBytes } from './meter';
 
 /** Kept free on the disk beyond what a download needs. */
@@ -27,10 +28,26 @@ export async function checkSpace(
     );
 }
 
-/** Waits `ms`, or less when the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((ok) => {
-    const t = setTimeout(ok, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), ok()), { once: true });
-  });
+/** `<dir>/<repo>/<file>`, refusing anything that would land outside `dir`. */
+export function filePath(dir: string, repo: string, file: string): string {
+  const root = resolve(dir);
+  const p = resolve(root, repo, file);
+  if (!p.startsWith(root + sep)) throw new AppError('invalid_input', `${file} is not a file name HubDesk can use.`);
+  return p;
+}
+
+const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false })?.size;
+
+/** The bytes the parts' `.part` files already hold. */
+export function partBytes(dir: string, repo: string, parts: PartInfo[]): number {
+  return parts.reduce((n, p) => n + Math.min(sizeOf(`${filePath(dir, repo, p.file)}.part`) ?? 0, p.size), 0);
+}
+
+/** Every part is there under its final name, at its full size. */
+export function allOnDisk(dir: string, repo: string, parts: PartInfo[]): boolean {
+  return parts.every((p) => sizeOf(filePath(dir, repo, p.file)) === p.size);
+}
+
+export async function removePartFiles(dir: string, repo: string, parts: PartInfo[]): Promise<void> {
+  await Promise.all(parts.map((p) => rm(`${filePath(dir, repo, p.file)}.part`, { force: true })));
 }

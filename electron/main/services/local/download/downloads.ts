@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Download } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
 import { hubParts, hubRefusal, partNames, resolveUrl, type PartInfo } from './hub-files';
 import { formatBytes, SpeedMeter } from './meter';
-import { checkSpace, sleep } from './disk-space';
-import { CutError, fetchPart } from './part-fetch';
+import { allOnDisk, checkSpace, filePath, partBytes, removePartFiles } from './disk-space';
+import { fetchPart, retryCuts } from './part-fetch';
 import { QueueWriter, readManifest, readQueue, recordDownload } from './store';
 
 export interface DownloadsOptions {
@@ -49,6 +49,7 @@ export class Downloads {
   private lastEmit = 0;
   private trailing?: ReturnType<typeof setTimeout>;
   private readonly queue: QueueWriter;
+  private readonly starting = new Map<string, Promise<Download>>();
 
   constructor(private readonly opts: DownloadsOptions) {
     this.queue = new QueueWriter(opts.dir, opts.log);
@@ -65,7 +66,17 @@ export class Downloads {
     return this.jobs.map((j) => this.view(j));
   }
 
-  async start(req: { repo: string; file: string; revision?: string }): Promise<Download> {
+  /** Queues a file (every part of a split one); the same file asked twice at once is looked up once. */
+  start(req: { repo: string; file: string; revision?: string }): Promise<Download> {
+    const key = `${req.repo}/${req.revision ?? 'main'}/${partNames(req.file)[0]}`;
+    const running = this.starting.get(key);
+    if (running) return running;
+    const p = this.queueFile(req).finally(() => this.starting.delete(key));
+    this.starting.set(key, p);
+    return p;
+  }
+
+  private async queueFile(req: { repo: string; file: string; revision?: string }): Promise<Download> {
     const { repo } = req;
     const revision = req.revision ?? 'main';
     const first = partNames(req.file)[0];
@@ -81,8 +92,7 @@ export class Downloads {
     const base = { repo, revision, file: req.file, files, totalBytes: total, bytesPerSecond: 0, createdAt: now };
 
     const known = readManifest(dir, log).files[`${repo}/${first}`];
-    const onDisk = parts.every((p) => statSync(this.path(repo, p.file), { throwIfNoEntry: false })?.size === p.size);
-    if (known && onDisk && known.sha256.join() === parts.map((p) => p.sha256).join()) {
+    if (known && allOnDisk(dir, repo, parts) && known.sha256.join() === parts.map((p) => p.sha256).join()) {
       const done = this.jobs.find((j) => same(j) && j.d.state === 'done');
       if (done) return this.view(done);
       const d: Download = {
@@ -195,20 +205,12 @@ export class Downloads {
     for (const fn of this.listeners) fn();
   }
 
-  /** `<dir>/<repo>/<file>`, refusing anything that would land outside `dir`. */
   private path(repo: string, file: string): string {
-    const root = resolve(this.opts.dir);
-    const p = resolve(root, repo, file);
-    if (!p.startsWith(root + sep)) throw new AppError('invalid_input', `${file} is not a file name HubDesk can use.`);
-    return p;
+    return filePath(this.opts.dir, repo, file);
   }
 
   private bytesOnDisk(job: Job): number {
-    return job.parts.reduce((n, p) => {
-      const at = this.path(job.d.repo, p.file);
-      const size = statSync(`${at}.part`, { throwIfNoEntry: false })?.size ?? 0;
-      return n + Math.min(size, p.size);
-    }, 0);
+    return partBytes(this.opts.dir, job.d.repo, job.parts);
   }
 
   private async checkSpace(needed: number): Promise<void> {
@@ -253,7 +255,7 @@ export class Downloads {
       this.set(job, { state: 'verifying' });
       const bad = job.parts.filter((p, i) => sums[i] !== p.sha256);
       if (bad.length) {
-        await Promise.all(bad.map((p) => rm(`${this.path(repo, p.file)}.part`, { force: true })));
+        await removePartFiles(this.opts.dir, repo, bad);
         throw new AppError(
           'upstream',
           `The file's checksum does not match the Hub's (sha256 ${bad[0].sha256.slice(0, 12)}…): it was deleted. Try again.`,
@@ -281,36 +283,30 @@ export class Downloads {
   }
 
   /** One part, tried again with Range after a cut (waiting longer each time) while it keeps failing to progress. */
-  private async withRetries(job: Job, signal: AbortSignal, before: number, part: PartInfo, at: string) {
+  private withRetries(job: Job, signal: AbortSignal, before: number, part: PartInfo, at: string): Promise<string> {
     const { repo, revision } = job.d;
     const url = resolveUrl(this.opts.endpoint(), repo, revision, part.file);
-    const retries = this.opts.retries ?? 4;
-    let failures = 0;
-    let progressAtCut = -1;
-    for (;;) {
-      try {
-        return await fetchPart({
-          ...{ url, path: `${at}.part`, size: part.size, fetch: this.opts.fetch, signal },
-          refuse: (res) => hubRefusal(res, repo, part.file, revision),
-          onProgress: (have) => {
-            job.d.receivedBytes = before + have;
-            job.meter.add(job.d.receivedBytes);
-            this.changed(false);
-          },
-        });
-      } catch (e) {
-        if (!(e instanceof CutError) || signal.aborted) throw e;
-        failures = job.d.receivedBytes > progressAtCut ? 1 : failures + 1;
-        progressAtCut = job.d.receivedBytes;
-        const got = `${formatBytes(job.d.receivedBytes)} of ${formatBytes(job.d.totalBytes)}`;
-        if (failures > retries) throw new AppError('unavailable', `The download stopped at ${got}: ${e.message}.`);
-        this.opts.log.info('download cut; trying again', { file: part.file, at: job.d.receivedBytes, failures });
-        await sleep((this.opts.retryDelayMs ?? 1000) * 2 ** (failures - 1), signal);
-      }
-    }
+    const attempt = () =>
+      fetchPart({
+        ...{ url, path: `${at}.part`, size: part.size, fetch: this.opts.fetch, signal },
+        refuse: (res) => hubRefusal(res, repo, part.file, revision),
+        onProgress: (have) => {
+          job.d.receivedBytes = before + have;
+          job.meter.add(job.d.receivedBytes);
+          this.changed(false);
+        },
+      });
+    const got = () => `${formatBytes(job.d.receivedBytes)} of ${formatBytes(job.d.totalBytes)}`;
+    return retryCuts({
+      ...{ attempt, signal, retries: this.opts.retries ?? 4, delayMs: this.opts.retryDelayMs ?? 1000 },
+      progress: () => job.d.receivedBytes,
+      stopped: (why) => new AppError('unavailable', `The download stopped at ${got()}: ${why}.`),
+      onRetry: (failures) =>
+        this.opts.log.info('download cut; trying again', { file: part.file, at: job.d.receivedBytes, failures }),
+    });
   }
 
-  private async removeParts(job: Job): Promise<void> {
-    await Promise.all(job.parts.map((p) => rm(`${this.path(job.d.repo, p.file)}.part`, { force: true })));
+  private removeParts(job: Job): Promise<void> {
+    return removePartFiles(this.opts.dir, job.d.repo, job.parts);
   }
 }

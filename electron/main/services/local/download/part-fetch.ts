@@ -133,3 +133,41 @@ async function drained(out: WriteStream, signal: AbortSignal): Promise<void> {
     if (!signal.aborted) throw e;
   });
 }
+
+/**
+ * Runs `attempt` again after a CutError, waiting `delayMs`, then twice that…, until it succeeds or fails `retries`
+ * times in a row without progress (a connection that keeps moving forward is never given up on).
+ */
+export async function retryCuts<T>(o: {
+  attempt: () => Promise<T>;
+  progress: () => number;
+  retries: number;
+  delayMs: number;
+  signal: AbortSignal;
+  /** The error once it gives up. */
+  stopped: (why: string) => AppError;
+  onRetry: (failures: number) => void;
+}): Promise<T> {
+  let failures = 0;
+  let progressAtCut = -1;
+  for (;;) {
+    try {
+      return await o.attempt();
+    } catch (e) {
+      if (!(e instanceof CutError) || o.signal.aborted) throw e;
+      failures = o.progress() > progressAtCut ? 1 : failures + 1;
+      progressAtCut = o.progress();
+      if (failures > o.retries) throw o.stopped(e.message);
+      o.onRetry(failures);
+      await sleep(o.delayMs * 2 ** (failures - 1), o.signal);
+    }
+  }
+}
+
+/** Waits `ms`, or less when the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((ok) => {
+    const t = setTimeout(ok, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), ok()), { once: true });
+  });
+}
