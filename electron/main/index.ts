@@ -40,6 +40,7 @@ if (!app.requestSingleInstanceLock()) {
       openExternal: (url) => shell.openExternal(url),
       saveDialog: saveDialogPort(() => win),
       approveHost: approveHostDialog(() => win),
+      local: { serve: true },
     });
     const router = new Router(createHandlers(services), services.log);
     handleAppProtocol(join(__dirname, '../renderer'), () => landingIsFirstScreen(settingsFile(dataDir)));

@@ -129,7 +129,7 @@ describe('local server at launch', () => {
     const again = await startTestApp({
       dataDir: data.path,
       env: { HUBDESK_LOCAL_SERVER_KEY: KEY },
-      local: { home: t.home.path, runtime: { gpu: false, threads: 1 } },
+      local: { home: t.home.path, runtime: { gpu: false, threads: 1 }, serve: true },
     });
     try {
       await expect.poll(() => again.services.local.server.status().running).toBe(true);
@@ -140,6 +140,22 @@ describe('local server at launch', () => {
       expect((await c.models.list()).data).toEqual([]);
     } finally {
       await again.close();
+      data.remove();
+    }
+  });
+
+  it('is not started by services built without `serve` (the CLI), even when left on', async () => {
+    const data = tempDir();
+    writeFileSync(
+      join(data.path, 'local.json'),
+      JSON.stringify({ server: { enabled: true, port: await closedPort() } }),
+    );
+    const cli = await startTestApp({ dataDir: data.path, env: { HUBDESK_LOCAL_SERVER_KEY: KEY } });
+    try {
+      await new Promise((ok) => setTimeout(ok, 50));
+      expect(cli.services.local.server.status()).toMatchObject({ enabled: true, running: false });
+    } finally {
+      await cli.close();
       data.remove();
     }
   });

@@ -27,6 +27,8 @@ export interface LocalOptions {
   hardware: () => Promise<FitHardware | undefined>;
   /** Tests and the bench: CPU only, one thread. */
   runtime?: Pick<RuntimeOptions, 'threads' | 'gpu'>;
+  /** The app's entries (desktop, web mode): start the local server if the user left it on. Not the CLI. */
+  serve?: boolean;
   /** Tests: a full disk. */
   freeBytes?: (dir: string) => Promise<number>;
 }
@@ -77,6 +79,7 @@ export class LocalService {
       runtime: this.runtime,
       log,
       engine: new LocalEngine(this),
+      serveAtLaunch: opts.serve,
     });
   }
 

@@ -16,6 +16,8 @@ export interface LocalServerOptions {
   log: Logger;
   /** The built-in chat engine: the server answers with the same conversion and template as a chat in the app. */
   engine: Pick<ChatEngine, 'turn'>;
+  /** The app (desktop, web mode) starts it at launch when the user left it on; the CLI and tests do not. */
+  serveAtLaunch?: boolean;
 }
 
 const MIN_KEY = 16;
@@ -35,8 +37,8 @@ export class LocalServer {
   private disposed = false;
 
   constructor(private readonly opts: LocalServerOptions) {
-    // At launch: on only when the user left it on (nothing is bound by default).
-    if (opts.config.get().server.enabled) void this.apply();
+    // At launch: on only when the user left it on (nothing is bound by default), and only in the app.
+    if (opts.serveAtLaunch && opts.config.get().server.enabled) void this.apply();
   }
 
   status(): LocalServerStatus {
