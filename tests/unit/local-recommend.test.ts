@@ -31,12 +31,15 @@ describe('recommend', () => {
     expect(r?.modelId).toBeUndefined();
   });
 
-  test('the largest that fits fully: 16 GB without GPU runs the 7B on the CPU', () => {
+  test('the largest that fits fully, up to 3B on a CPU: 16 GB without GPU gets the 3B, not the slow 7B', () => {
     expect(recommend(cpu(16), [])).toMatchObject({
-      repo: 'bartowski/Qwen2.5-7B-Instruct-GGUF',
-      file: 'Qwen2.5-7B-Instruct-Q4_K_M.gguf',
-      why: 'Fits in RAM (CPU) on this machine: 16 GB RAM, no GPU.',
+      repo: 'bartowski/Llama-3.2-3B-Instruct-GGUF',
+      file: 'Llama-3.2-3B-Instruct-Q4_K_M.gguf',
+      why: 'Fits in RAM (CPU) on this machine: 16 GB RAM, no GPU. Larger models answer slowly without a GPU.',
     });
+    expect(recommend({ ramBytes: 16 * GiB, vramBytes: 8 * GiB, unified: false }, [])?.repo).toBe(
+      'bartowski/Qwen2.5-7B-Instruct-GGUF',
+    );
     expect(recommend(cpu(4), [])?.repo).toBe('bartowski/Llama-3.2-3B-Instruct-GGUF');
     expect(recommend(cpu(2), [])?.repo).toBe('bartowski/Llama-3.2-1B-Instruct-GGUF');
   });

@@ -51,6 +51,11 @@ export const PICKS: Pick[] = [
 ];
 
 const CONTEXT = 4096;
+/**
+ * Without a GPU, tokens come from the CPU at roughly memory bandwidth ÷ file size: a 7B Q4 answers at a few words a
+ * second on a laptop. The CPU pick stops at 3B, which stays readable as it streams.
+ */
+const CPU_MAX_BYTES = 2.5 * GiB;
 const FALLBACK = PICKS[1];
 
 const gb = (n: number) => `${Math.round(n / GiB)} GB`;
@@ -69,11 +74,15 @@ export function recommend(hw: FitHardware | undefined, models: LocalModel[]): Re
       p,
       verdict: fitQuant(p.sizeBytes, kvCacheBytes(p.shape, CONTEXT), hw, CONTEXT, p.shape).verdict,
     }));
-    const full = fits.filter((f) => f.verdict === 'vram' || f.verdict === 'ram');
+    const cpuOnly = hw.vramBytes === 0;
+    const full = fits.filter(
+      (f) => f.verdict === 'vram' || (f.verdict === 'ram' && (!cpuOnly || f.p.sizeBytes <= CPU_MAX_BYTES)),
+    );
     const chosen = full[full.length - 1] ?? fits[0];
     pick = chosen.p;
+    const capped = cpuOnly && full.length < fits.filter((f) => f.verdict === 'ram').length;
     why = full.length
-      ? `${verdictLabels[chosen.verdict]} on this machine: ${machine(hw)}.`
+      ? `${verdictLabels[chosen.verdict]} on this machine: ${machine(hw)}.${capped ? ' Larger models answer slowly without a GPU.' : ''}`
       : `The smallest suggested model; even it is tight on this machine: ${machine(hw)}.`;
   }
   const id = `${pick.repo}/${pick.file}`.toLowerCase();
