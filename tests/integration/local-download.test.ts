@@ -159,9 +159,14 @@ describe('Downloads from the Hub', () => {
     expect(dl.list()).toEqual([]);
   });
 
-  it('sends the HF token to the Hub endpoint only, never to the CDN (HF_ENDPOINT honoured)', async () => {
+  it('sends the HF token to the Hub endpoint only, never to the CDN (HF_ENDPOINT and Hub access honoured)', async () => {
     const app = await startTestApp({ env: { HF_TOKEN: TOKEN, HF_ENDPOINT: hub.url } });
     try {
+      // Nothing goes to the Hub until the user allows live Hub access.
+      const off = await app.client.call('local.download.start', { repo: GATED, file: FILE }).catch((e) => e);
+      expect(off).toMatchObject({ code: 'forbidden', message: /Live Hub access is off/ });
+      expect(hub.requests).toHaveLength(0);
+      await app.client.call('settings.update', { hubAccess: 'online' });
       const started = await app.client.call('local.download.start', { repo: GATED, file: FILE });
       const d = await until(app.services.local.downloads, started.id, settled);
       expect(d).toMatchObject({ state: 'done', modelId: `${GATED}/${FILE}` });

@@ -168,6 +168,7 @@ export function createServices(opts: ServicesOptions): Services {
     cipher: opts.cipher,
     hubEndpoint: () => settings.get().hubEndpoint,
     hubFetch: hfFetch,
+    hubEnabled,
     hardware: async () => {
       try {
         return fitHardware((await hardware.view()).effective);

@@ -24,6 +24,8 @@ export interface LocalOptions {
   hubEndpoint: () => string;
   /** The key-bound fetch for the Hub (the HF token goes to the Hub endpoint only). */
   hubFetch: typeof fetch;
+  /** Live Hub access allowed (Settings → Hub access): downloads refuse without it. */
+  hubEnabled?: () => boolean;
   hardware: () => Promise<FitHardware | undefined>;
   /** Tests and the bench: CPU only, one thread. */
   runtime?: Pick<RuntimeOptions, 'threads' | 'gpu'>;
@@ -62,6 +64,7 @@ export class LocalService {
       dir: downloadsDir,
       endpoint: opts.hubEndpoint,
       fetch: opts.hubFetch,
+      enabled: opts.hubEnabled,
       log,
       freeBytes: opts.freeBytes,
       onDone: () => void this.library.list(true).catch(() => {}),

@@ -4,6 +4,7 @@ import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Download } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
+import { hubOffError } from '@shared/hub-off';
 import type { Logger } from '../../log';
 import { hubParts, hubRefusal, partNames, resolveUrl, type PartInfo } from './hub-files';
 import { formatBytes, SpeedMeter } from './meter';
@@ -29,7 +30,11 @@ export interface DownloadsOptions {
   retries?: number;
   /** The first wait before trying again, doubled each time (default 1 s). */
   retryDelayMs?: number;
+  /** Whether the user allows live Hub access (Settings → Hub access): nothing is fetched without it. */
+  enabled?: () => boolean;
 }
+
+const OFF = 'Live Hub access is off: choose "Use the Hub" in Settings → Hub access to download models.';
 
 const ACTIVE = new Set(['queued', 'downloading', 'verifying']);
 
@@ -77,6 +82,7 @@ export class Downloads {
   }
 
   private async queueFile(req: { repo: string; file: string; revision?: string }): Promise<Download> {
+    this.allowed();
     const { repo } = req;
     const revision = req.revision ?? 'main';
     const first = partNames(req.file)[0];
@@ -128,6 +134,7 @@ export class Downloads {
   async resume(id: string): Promise<Download> {
     const job = this.job(id);
     if (job.d.state !== 'paused' && job.d.state !== 'failed') return this.view(job);
+    this.allowed();
     await this.checkSpace(job.d.totalBytes - this.bytesOnDisk(job));
     this.set(job, { state: 'queued', error: undefined });
     this.pump();
@@ -166,6 +173,10 @@ export class Downloads {
     clearTimeout(this.trailing);
     await Promise.all(this.jobs.filter((j) => ACTIVE.has(j.d.state)).map((j) => this.stop(j, 'paused')));
     await this.queue.flushed();
+  }
+
+  private allowed(): void {
+    if (this.opts.enabled && !this.opts.enabled()) throw hubOffError(OFF);
   }
 
   private job(id: string): Job {
