@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Download } from '@shared/contract/local';
@@ -135,5 +135,11 @@ describe('interrupted downloads', () => {
     expect(await until(second, id, settled)).toMatchObject({ state: 'done', modelId: `${REPO}/${FILE}` });
     expect(ranges().at(-1)).toBe('bytes=120000-');
     expect(sha(readFileSync(final()))).toBe(sha(bytes));
+  });
+
+  it('a damaged list file is set aside: the list starts empty', () => {
+    mkdirSync(join(dir.path, 'models'), { recursive: true });
+    writeFileSync(join(dir.path, 'models', '.hubdesk-queue.json'), '{"version":1,"downloads":[{"d":{"id":1}}]}');
+    expect(downloads().list()).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Download } from '@shared/contract/local';
+import { downloadStateSchema, type Download } from '@shared/contract/local';
 import { writeFileAtomic } from '../../fs/atomic-write';
 import type { Logger } from '../../log';
 import type { PartInfo } from './hub-files';
@@ -22,7 +22,20 @@ const queueSchema = z.object({
   version: z.literal(1),
   downloads: z.array(
     z.object({
-      d: z.record(z.string(), z.unknown()),
+      // What the list needs to show and resume it; the rest (error, modelId…) is carried as it was written.
+      d: z
+        .object({
+          id: z.string(),
+          repo: z.string(),
+          revision: z.string(),
+          file: z.string(),
+          files: z.array(z.string()).min(1),
+          state: downloadStateSchema,
+          receivedBytes: z.number(),
+          totalBytes: z.number(),
+          createdAt: z.string(),
+        })
+        .passthrough(),
       parts: z.array(z.object({ file: z.string(), size: z.number(), sha256: z.string() })),
     }),
   ),
