@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
 import { bigramGguf, START } from '../fixtures/scripted-gguf';
+import { tinyGguf } from '../fixtures/tiny-gguf';
 import { tempDir } from '../helpers/app';
 import { closedPort } from '../helpers/ports';
 import { openApp, screenshot, type WebApp } from './harness';
@@ -14,9 +15,20 @@ const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, 
 const REPO = 'acme/Tiny-Chat-GGUF';
 const FILE = 'Tiny-Chat-Q8_0.gguf';
 const ID = `${REPO}/${FILE}`;
+/** The GGUF with its trained context length set to `n` (a reply runs at most that many tokens). */
+function withContextLength(bytes: Uint8Array, n: number): Uint8Array {
+  const buf = Buffer.from(bytes);
+  const key = buf.indexOf('llama.context_length');
+  const type = key + 'llama.context_length'.length;
+  if (key < 0 || buf.readUInt32LE(type) !== 4) throw new Error('no u32 llama.context_length in the header');
+  buf.writeUInt32LE(n, type + 4);
+  return new Uint8Array(buf);
+}
+
 /**
  * A GGUF llama.cpp really runs, whose greedy reply is "Hello from llama." over and over (a bigram loop): a short
- * reply under "max tokens", and one that runs until Stop without it.
+ * reply under "max tokens", and one that runs until Stop without it (a 32k context: minutes of tokens, where 512
+ * would end in about two seconds, too soon to be sure Stop comes first).
  */
 const LOOP: [string, string][] = [
   [START, '▁Hello'],
@@ -25,7 +37,10 @@ const LOOP: [string, string][] = [
   ['▁llama', '.'],
   ['.', '▁Hello'],
 ];
-const gguf = bigramGguf({ edges: LOOP, name: 'Tiny Chat' });
+const gguf = withContextLength(bigramGguf({ edges: LOOP, name: 'Tiny Chat' }), 32_768);
+/** A second quant, served corrupted once: the checksum refusal in words, then a good download. */
+const OTHER = 'Tiny-Chat-Q4_0.gguf';
+const other = tinyGguf({ seed: 7, name: 'Tiny Chat' });
 
 /**
  * No Ollama, in Chromium: a GGUF repo's page → pick the quant → "Download and run in HubDesk" → progress, Pause,
@@ -49,11 +64,12 @@ describe('download a GGUF from its model page and chat with the built-in engine 
           pipeline_tag: 'text-generation',
           library_name: 'gguf',
           tags: ['gguf', 'llama', 'conversational', 'text-generation'],
-          gguf: { total: 1_000_000, architecture: 'llama', context_length: 512 },
-          files: { [FILE]: gguf, 'README.md': '# Tiny Chat (GGUF)\n\nA tiny model for tests.\n' },
+          gguf: { total: 1_000_000, architecture: 'llama', context_length: 32_768 },
+          files: { [FILE]: gguf, [OTHER]: other, 'README.md': '# Tiny Chat (GGUF)\n\nA tiny model for tests.\n' },
           siblings: [
             { rfilename: 'README.md', size: 44 },
             { rfilename: FILE, size: gguf.length },
+            { rfilename: OTHER, size: other.length },
           ],
         },
       ],
@@ -190,13 +206,43 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     await streaming.waitFor({ timeout: 60_000 });
     await poll(async () => (await streaming.textContent())?.length ?? 0, 60_000).toBeGreaterThan(200);
     await shots('local-chat-streaming');
-    await page.getByTestId('stop').click();
+    await page.getByTestId('stop').focus();
+    await page.keyboard.press('Enter');
     const stopped = assistant().and(page.locator('[data-status="stopped"]'));
     await stopped.waitFor({ timeout: 30_000 });
     const text = (await stopped.locator('.msg-body').textContent()) ?? '';
     expect(text).toMatch(/^Hello from llama\.( Hello from llama\.)+/);
     await stopped.getByTestId('msg-stopped').waitFor();
     await shots('local-chat-stopped');
+    expect(errors).toEqual([]);
+  });
+
+  it('a download whose bytes do not match the Hub’s checksum fails in words; Try again downloads it', async () => {
+    hub.cdn.corrupt = true;
+    await page.evaluate((h) => (location.hash = h), `#/catalogue/model/${encodeURIComponent(REPO)}`);
+    const quants = page.getByTestId('model-quants');
+    // The default quant follows the fit once this machine is known (the largest that fits): pick after that.
+    await quants.getByTestId('fit-hardware').waitFor({ timeout: 30_000 });
+    await poll(() => quants.getByRole('radio', { name: 'Q8_0' }).isChecked()).toBe(true);
+    const radio = quants.getByRole('radio', { name: 'Q4_0' });
+    await radio.focus();
+    await page.keyboard.press('Space');
+    await poll(() => inline().locator('.mono').first().textContent()).toBe(OTHER);
+    await tabTo('local-download');
+    await page.keyboard.press('Enter');
+    const failed = inline().getByRole('alert');
+    await failed.waitFor({ timeout: 30_000 });
+    expect(await failed.textContent()).toMatch(/^The download failed: .*(checksum|sha256|match)/i);
+    await shots('local-chat-download-failed');
+    hub.cdn.corrupt = false;
+    // The focus stayed in the panel: Try again is reachable without the mouse.
+    await tabTo('local-download');
+    expect(await inline().getByTestId('local-download').textContent()).toBe('Try again');
+    await page.keyboard.press('Enter');
+    await poll(() => state().textContent(), 60_000).toBe('downloaded');
+    expect(await inline().getByTestId('local-chat').getAttribute('href')).toBe(
+      `#/chat/new/local/${encodeURIComponent(`${REPO}/${OTHER}`)}`,
+    );
     expect(errors).toEqual([]);
   });
 });
