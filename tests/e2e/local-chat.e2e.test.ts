@@ -7,6 +7,7 @@ import { bigramGguf, START } from '../fixtures/scripted-gguf';
 import { tinyGguf } from '../fixtures/tiny-gguf';
 import { tempDir } from '../helpers/app';
 import { closedPort } from '../helpers/ports';
+import { checkBothThemes } from './a11y';
 import { openApp, screenshot, type WebApp } from './harness';
 
 /** The machine is shared and busy: give the page time rather than fail on a slow frame. */
@@ -97,13 +98,14 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     data.remove();
   });
 
-  /** Both widths the layout must look finished at. */
-  async function shots(name: string) {
+  /** Both widths the layout must look finished at; `axe`: a settled state, checked by axe-core in both themes. */
+  async function shots(name: string, axe = false) {
     for (const width of [1400, 1024]) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, `${name}-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+    if (axe) expect(await checkBothThemes(page, name)).toEqual([]);
   }
 
   /** Tabs until `testid` has the focus (a keyboard-only walk), or fails after `max` presses. */
@@ -129,7 +131,7 @@ describe('download a GGUF from its model page and chat with the built-in engine 
         (await offer.getByTestId('local-offer-rec').count()) > 0 ||
         /Local models/.test((await offer.textContent()) ?? ''),
     ).toBe(true);
-    await shots('local-chat-offer');
+    await shots('local-chat-offer', true);
   });
 
   it('the model page: pick the quant, then Download and run (keyboard), progress, Pause, Resume, done', async () => {
@@ -156,7 +158,7 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     await page.keyboard.press('Space');
     await poll(() => state().getAttribute('data-state')).toBe('paused');
     await poll(() => state().textContent()).toMatch(/^Paused\. · 200 KB of/);
-    await shots('local-chat-download-paused');
+    await shots('local-chat-download-paused', true);
 
     hub.cdn.stallAfter = undefined;
     await tabTo('local-download-resume');
@@ -166,7 +168,7 @@ describe('download a GGUF from its model page and chat with the built-in engine 
       `#/chat/new/local/${encodeURIComponent(ID)}`,
     );
     expect(await inline().getByTestId('local-open-models').getAttribute('href')).toBe('#/models/builtin');
-    await shots('local-chat-download-done');
+    await shots('local-chat-download-done', true);
   });
 
   it('Chat with it: a conversation on the built-in engine; "hello" streams a real llama.cpp reply', async () => {
@@ -183,7 +185,7 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     await poll(() => settings.getByTestId('local-model-select').inputValue()).toBe(ID);
     await settings.getByLabel('max tokens').fill('12');
     await settings.getByLabel('max tokens').press('Tab');
-    await shots('local-chat-settings');
+    await shots('local-chat-settings', true);
 
     await page.getByTestId('composer').fill('hello');
     await page.getByTestId('composer').press('Enter');
@@ -213,7 +215,7 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     const text = (await stopped.locator('.msg-body').textContent()) ?? '';
     expect(text).toMatch(/^Hello from llama\.( Hello from llama\.)+/);
     await stopped.getByTestId('msg-stopped').waitFor();
-    await shots('local-chat-stopped');
+    await shots('local-chat-stopped', true);
     expect(errors).toEqual([]);
   });
 
@@ -233,7 +235,7 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     const failed = inline().getByRole('alert');
     await failed.waitFor({ timeout: 30_000 });
     expect(await failed.textContent()).toMatch(/^The download failed: .*(checksum|sha256|match)/i);
-    await shots('local-chat-download-failed');
+    await shots('local-chat-download-failed', true);
     hub.cdn.corrupt = false;
     // The focus stayed in the panel: Try again is reachable without the mouse.
     await tabTo('local-download');
