@@ -14,7 +14,7 @@ export type LocalSource = z.infer<typeof localSourceSchema>;
  * A local model's id: `<org>/<name>/<file>.gguf` when its Hub repo is known from the path (stable across cache
  * revisions and shared by a download and a cached copy of the same file), else the file's absolute path.
  */
-export const localModelIdSchema = z.string().trim().min(3).max(1024);
+const localModelIdSchema = z.string().trim().min(3).max(1024);
 
 const loadPlanSchema = z.object({
   /** The context length the fit verdict proposes (the model's trained length, capped by what fits). */

@@ -15,7 +15,7 @@ export const chatReady = (models: readonly LocalModel[] | undefined): LocalModel
   (models ?? []).filter((m) => !m.problem && !m.embedding);
 
 /** A local model as the picker names it: its title (or file name), quantization and size. */
-export const localModelLabel = (m: LocalModel): string =>
+const localModelLabel = (m: LocalModel): string =>
   [m.title || m.name, m.quant, formatBytes(m.sizeBytes)].filter(Boolean).join(' · ');
 
 /**

@@ -18,7 +18,7 @@ export interface Candidate extends FoundFile {
 }
 
 /** How deep below a user's folder GGUFs are looked for. */
-export const FOLDER_DEPTH = 4;
+const FOLDER_DEPTH = 4;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 

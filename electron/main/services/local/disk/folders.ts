@@ -38,7 +38,7 @@ export async function lmStudioDirs(home: string): Promise<string[]> {
 }
 
 /** `~` and `~/…` as the user's home folder. */
-export function expandHome(path: string, home: string): string {
+function expandHome(path: string, home: string): string {
   if (path === '~') return home;
   if (path.startsWith('~/') || path.startsWith('~\\')) return join(home, path.slice(2));
   return path;

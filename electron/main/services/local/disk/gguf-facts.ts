@@ -84,7 +84,7 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
  * Reads a GGUF's header (not its weights) and checks the file holds all the tensor data the header declares.
  * @huggingface/gguf reads a header cut short as zeros rather than failing, hence the explicit length checks.
  */
-export async function readGgufHeader(path: string, size: number): Promise<HeaderRead> {
+async function readGgufHeader(path: string, size: number): Promise<HeaderRead> {
   let head: string;
   try {
     head = await magic(path);

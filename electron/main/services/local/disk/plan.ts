@@ -11,7 +11,7 @@ import {
 import type { GgufFacts } from './gguf-facts';
 
 /** The longest context proposed by default: longer ones cost KV memory few chats use (the user may ask for more). */
-export const MAX_DEFAULT_CONTEXT = 8192;
+const MAX_DEFAULT_CONTEXT = 8192;
 const MIN_CONTEXT = 512;
 
 /**

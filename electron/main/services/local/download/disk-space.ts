@@ -6,7 +6,7 @@ import type { PartInfo } from './hub-files';
 import { formatBytes } from './meter';
 
 /** Kept free on the disk beyond what a download needs. */
-export const DISK_MARGIN = 256 * 1024 * 1024;
+const DISK_MARGIN = 256 * 1024 * 1024;
 
 async function freeOn(dir: string): Promise<number> {
   const s = await statfs(existsSync(dir) ? dir : dirname(dir));

@@ -10,7 +10,8 @@ import { hubParts, hubRefusal, partNames, resolveUrl, type PartInfo } from './hu
 import { formatBytes, SpeedMeter } from './meter';
 import { allOnDisk, checkSpace, filePath, partBytes, removePartFiles } from './disk-space';
 import { fetchPart, retryCuts } from './part-fetch';
-import { QueueWriter, readManifest, readQueue, recordDownload } from './store';
+import { readManifest, recordDownload } from '../manifest';
+import { QueueWriter, readQueue } from './store';
 
 export interface DownloadsOptions {
   /** `<data dir>/models`: files go to `<dir>/<repo>/<file>`; the manifest of verified downloads sits beside them. */

@@ -57,7 +57,7 @@ export function hubRefusal(res: Response, repo: string, file: string, revision: 
 }
 
 /** A request that never got an answer (refused, reset, DNS). */
-export function unreachable(url: string, e: unknown): AppError {
+function unreachable(url: string, e: unknown): AppError {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (e as Error).message;
   return new AppError('unavailable', `Could not reach ${new URL(url).origin} (${why}).`);

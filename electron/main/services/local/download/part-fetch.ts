@@ -5,7 +5,7 @@ import { AppError } from '@shared/errors';
 import { hasherFor, type Hasher } from './hasher';
 
 /** The connection broke mid-file (reset, truncated body, refused range): worth another try with Range. */
-export class CutError extends Error {}
+class CutError extends Error {}
 
 export interface PartJob {
   /** The `resolve` URL (the fetch follows its redirect to the CDN). */

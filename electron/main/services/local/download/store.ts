@@ -3,15 +3,13 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { downloadStateSchema, type Download } from '@shared/contract/local';
-import { writeFileAtomic } from '../../fs/atomic-write';
 import type { Logger } from '../../log';
 import type { PartInfo } from './hub-files';
 
-// Two files beside the models: the queue (so a restart shows interrupted downloads, paused) and the manifest of
-// verified downloads (the library reads it to mark files as HubDesk's own and verified).
+// The queue beside the models, so a restart shows interrupted downloads, paused (the verified ones are in
+// ../manifest.ts).
 
-export const QUEUE_FILE = '.hubdesk-queue.json';
-export const MANIFEST_FILE = '.hubdesk-downloads.json';
+const QUEUE_FILE = '.hubdesk-queue.json';
 
 export interface QueuedDownload {
   d: Download;
@@ -40,34 +38,6 @@ const queueSchema = z.object({
     }),
   ),
 });
-
-export interface ManifestEntry {
-  repo: string;
-  revision: string;
-  /** The first (or only) part. */
-  file: string;
-  parts: string[];
-  sha256: string[];
-  size: number;
-  downloadedAt: string;
-}
-
-const manifestSchema = z.object({
-  version: z.literal(1),
-  files: z.record(
-    z.string(),
-    z.object({
-      repo: z.string(),
-      revision: z.string(),
-      file: z.string(),
-      parts: z.array(z.string()),
-      sha256: z.array(z.string()),
-      size: z.number(),
-      downloadedAt: z.string(),
-    }),
-  ),
-});
-export type Manifest = z.infer<typeof manifestSchema>;
 
 function readJson<T>(path: string, schema: z.ZodType<T>, log: Logger, fallback: T): T {
   try {
@@ -120,15 +90,4 @@ export class QueueWriter {
       this.log.warn('could not save the download list', { reason: String(e) });
     }
   }
-}
-
-export function readManifest(dir: string, log: Logger): Manifest {
-  return readJson(join(dir, MANIFEST_FILE), manifestSchema, log, { version: 1, files: {} });
-}
-
-/** Adds (or replaces) a verified download: read, changed and written at once, atomically. */
-export function recordDownload(dir: string, log: Logger, entry: ManifestEntry): void {
-  const m = readManifest(dir, log);
-  m.files[`${entry.repo}/${entry.file}`] = entry;
-  writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(m, null, 1));
 }

@@ -3,7 +3,7 @@ import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
 
 /** llama.cpp's recent error lines: node-llama-cpp's own error only says "Failed to load model", the log says why. */
-export class LlamaLog {
+class LlamaLog {
   private lines: { n: number; text: string }[] = [];
   private count = 0;
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toAppError, type ErrorCode } from '@shared/errors';
 
 /** The largest request body taken (a long conversation with a few images fits). */
-export const MAX_BODY = 10 * 1024 * 1024;
+const MAX_BODY = 10 * 1024 * 1024;
 
 /** An answer other than 200, in OpenAI's error shape. */
 export class HttpError extends Error {

@@ -7,7 +7,7 @@ export type EngineTab = 'builtin' | 'ollama';
 const items: readonly EngineTab[] = ['builtin', 'ollama'];
 const labels: Record<EngineTab, string> = { builtin: 'Built-in engine', ollama: 'Ollama' };
 
-export const ENGINE_TABS = 'engine';
+const ENGINE_TABS = 'engine';
 export const enginePanelId = 'engine-panel';
 export const engineTabLabel = (tab: EngineTab) => tabId(ENGINE_TABS, tab);
 
