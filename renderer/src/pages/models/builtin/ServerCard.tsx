@@ -125,7 +125,7 @@ export function ServerCard() {
               </div>
               <p className={keyError ? 'field-error' : 'help'}>
                 {keyError ??
-                  'Required: apps send it as a Bearer token. Stored encrypted; only its last four characters are shown.'}
+                  'Required: apps send it as a Bearer token. Kept encrypted by the OS keychain (without one, for this run only: set HUBDESK_LOCAL_SERVER_KEY to keep it); only its last four characters are shown.'}
               </p>
             </form>
           )}
