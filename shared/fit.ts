@@ -102,7 +102,8 @@ export function defaultContext(max?: number): number {
   return max && max < DEFAULT_CONTEXT ? max : DEFAULT_CONTEXT;
 }
 
-const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
+/** Memory sizes as the fit verdicts say them: `7.6 GB`, `24 GB` (GiB, one decimal under 10). */
+export const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
 
 export const verdictLabels: Record<Verdict, string> = {
   vram: 'Fits in VRAM',

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { GiB, verdictLabels, type FitResult } from '@shared/fit';
+import { gb, verdictLabels, type FitResult } from '@shared/fit';
 import { formatBytes } from '../../lib/format';
 import { hrefFor } from '../../store/route';
 import { DownloadInline, firstGgufFile } from './DownloadInline';
@@ -37,8 +37,7 @@ function HardwareLine({ plan }: { plan: FitPlan }) {
     (m, g) => (!m || g.vramTotal > m.vramTotal ? g : m),
     undefined,
   );
-  const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
-  return (
+    return (
     <span className="fit-hardware" data-testid="fit-hardware">
       {h.source === 'override' ? 'Your hardware (set in Settings): ' : 'This machine: '}
       {gb(h.effective.ramTotal)} RAM

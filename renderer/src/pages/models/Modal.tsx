@@ -46,3 +46,42 @@ export function ErrorLine({ error }: { error?: AppErrorShape }) {
     </p>
   );
 }
+
+/** "Delete <name>?": Keep it, or the danger button; the body says what goes, the error line why it failed. */
+export function ConfirmDelete({
+  name,
+  confirm,
+  busy,
+  error,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  name: string;
+  confirm: string;
+  busy: boolean;
+  error?: AppErrorShape;
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      title={`Delete ${name}?`}
+      onClose={onClose}
+      footer={
+        <>
+          <button className="btn" onClick={onClose}>
+            Keep it
+          </button>
+          <button className="btn btn-danger" onClick={onConfirm} disabled={busy}>
+            {busy ? 'Deleting…' : confirm}
+          </button>
+        </>
+      }
+    >
+      {children}
+      <ErrorLine error={error} />
+    </Modal>
+  );
+}

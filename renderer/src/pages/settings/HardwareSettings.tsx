@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { AppError } from '@shared/errors';
-import { GiB } from '@shared/fit';
+import { gb } from '@shared/fit';
 import { useHardware } from '../../hooks/app';
 import { useSettings } from '../../store/settings';
 import './hardware.css';
 
-const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
 
 /** What main detected, and the user's own figures (like huggingface.co's hardware picker) for the fit verdicts. */
 export function HardwareSettings() {

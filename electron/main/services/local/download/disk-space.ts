@@ -3,7 +3,7 @@ import { rm, statfs } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { AppError } from '@shared/errors';
 import type { PartInfo } from './hub-files';
-import { formatBytes } from './meter';
+import { formatBytes } from '@shared/format-bytes';
 
 /** Kept free on the disk beyond what a download needs. */
 const DISK_MARGIN = 256 * 1024 * 1024;

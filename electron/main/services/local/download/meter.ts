@@ -28,15 +28,3 @@ export class SpeedMeter {
     return Math.max(0, ((last.bytes - first.bytes) * 1000) / (last.t - first.t));
   }
 }
-
-/** `812 MB`, `1.3 GB`: decimal units, as the Hub shows sizes. */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let i = 0;
-  let v = n;
-  while (v >= 1000 && i < units.length - 1) {
-    v /= 1000;
-    i++;
-  }
-  return `${i === 0 || v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
-}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { LocalModel } from '@shared/contract/local';
 import { useLibraryActions } from '../../../hooks/local';
 import { formatBytes } from '../../../lib/format';
-import { ErrorLine, Modal } from '../Modal';
+import { ConfirmDelete, ErrorLine, Modal } from '../Modal';
 import { formatTokens } from './format';
 import type { EngineControl } from './types';
 
@@ -134,26 +134,19 @@ export function DeleteLocalDialog({
 }) {
   const { remove } = actions;
   return (
-    <Modal
-      title={`Delete ${model.name}?`}
+    <ConfirmDelete
+      name={model.name}
+      confirm="Delete files"
+      busy={remove.busy}
+      error={remove.error}
+      onConfirm={() => void remove.run(model.id)}
       onClose={onClose}
-      footer={
-        <>
-          <button className="btn" onClick={onClose}>
-            Keep it
-          </button>
-          <button className="btn btn-danger" onClick={() => void remove.run(model.id)} disabled={remove.busy}>
-            {remove.busy ? 'Deleting…' : 'Delete files'}
-          </button>
-        </>
-      }
     >
       <p>
         HubDesk downloaded this model; deleting removes its file{model.parts > 1 ? `s (${model.parts} parts)` : ''} from
         disk and frees {formatBytes(model.sizeBytes)}. You can download it again from its model page.
       </p>
       <p className="muted small mono">{model.path}</p>
-      <ErrorLine error={remove.error} />
-    </Modal>
+    </ConfirmDelete>
   );
 }
