@@ -14,7 +14,7 @@ import { figure, type BenchContext, type Figure } from '../lib/measure';
 
 const REPO = 'bench/big-GGUF';
 const FILE = 'big-Q4_K_M.gguf';
-const SIZE = 64 * 1024 * 1024;
+const SIZE = 256 * 1024 * 1024;
 const TOKEN = 'hf_benchToken00000001';
 
 /** A plain fetch of the same URL (following the same redirect to the CDN), piped to a file: the baseline. */
@@ -39,8 +39,8 @@ async function hashedFetch(url: string, path: string): Promise<void> {
 }
 
 /**
- * Download throughput from the same local Hub fixture (resolve → 302 → CDN on another origin), a 64 MB file of
- * random bytes with its true sha256: HubDesk's Downloads (the tree lookup, the gated probe, the key-bound fetch,
+ * Download throughput from the same local Hub fixture (resolve → 302 → CDN on another origin), a 256 MB file of
+ * random bytes with its true sha256 (large enough that the per-download calls, tree and HEAD, weigh as little as on a real GGUF): HubDesk's Downloads (the tree lookup, the gated probe, the key-bound fetch,
  * streaming to `.part` while hashing, the sha256 check, the rename and the manifest) against a plain fetch piped to
  * a file, alternating, in MB/s. Target: ≥ 0.9× the plain fetch.
  */
@@ -102,7 +102,7 @@ export async function localDownload(ctx: BenchContext): Promise<Figure[]> {
     figure('local-download', 'MB/s', ours, {
       baseline: plain,
       target: '≥ 0.9× a plain fetch to disk',
-      note: '64 MB from the local Hub fixture via its CDN redirect, sha256 checked',
+      note: '256 MB from the local Hub fixture via its CDN redirect, sha256 checked',
     }),
     figure('local-download-floor', 'MB/s', floor, {
       baseline: plain,
