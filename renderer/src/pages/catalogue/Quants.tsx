@@ -37,7 +37,7 @@ function HardwareLine({ plan }: { plan: FitPlan }) {
     (m, g) => (!m || g.vramTotal > m.vramTotal ? g : m),
     undefined,
   );
-    return (
+  return (
     <span className="fit-hardware" data-testid="fit-hardware">
       {h.source === 'override' ? 'Your hardware (set in Settings): ' : 'This machine: '}
       {gb(h.effective.ramTotal)} RAM

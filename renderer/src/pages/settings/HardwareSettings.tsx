@@ -5,7 +5,6 @@ import { useHardware } from '../../hooks/app';
 import { useSettings } from '../../store/settings';
 import './hardware.css';
 
-
 /** What main detected, and the user's own figures (like huggingface.co's hardware picker) for the fit verdicts. */
 export function HardwareSettings() {
   const { view, update } = useSettings();
