@@ -1,8 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { stat, truncate } from 'node:fs/promises';
 import { once } from 'node:events';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import { AppError } from '@shared/errors';
 import { hasherFor, type Hasher } from './hasher';
@@ -96,26 +95,28 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
     job.onProgress(0);
   }
 
-  // One pipeline (network → hash and count → file) with the streams' own backpressure: a loop of awaited writes
-  // measured at two thirds of a plain fetch's throughput on loopback.
+  // The body as a Node stream (iterating the web stream itself measured at two thirds of a plain fetch's speed on
+  // loopback), written with backpressure in 1 MB writes. On a cut, what arrived is still written (end, not destroy),
+  // so the next try continues from it.
   const out = createWriteStream(path, { flags: have ? 'a' : 'w', highWaterMark: 1024 * 1024 });
   let writeError: Error | undefined;
   out.on('error', (e) => (writeError = e));
-  const count = new Transform({
-    transform(chunk: Buffer, _enc, done) {
+  try {
+    for await (const chunk of Readable.fromWeb(res.body as WebStream<Uint8Array>, {
+      signal,
+    }) as AsyncIterable<Buffer>) {
+      if (writeError) break;
       hash.update(chunk);
       have += chunk.byteLength;
+      if (!out.write(chunk)) await drained(out, signal);
       job.onProgress(have);
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(Readable.fromWeb(res.body as WebStream<Uint8Array>), count, out, { signal });
+    }
   } catch (e) {
     if (signal.aborted) throw signal.reason;
     if (!writeError) throw new CutError(reason(e));
   } finally {
-    // Closed before anything else looks at the file: a resume continues from exactly what was hashed.
+    // Flushed and closed before anything else looks at the file: a resume continues from exactly what was hashed.
+    out.end();
     if (!out.closed) await once(out, 'close').catch(() => {});
   }
   if (writeError) {
@@ -132,6 +133,12 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
     throw new AppError('upstream', `The Hub sent more bytes than the file has (${have} of ${size}).`);
   }
   return hash.digest();
+}
+
+async function drained(out: WriteStream, signal: AbortSignal): Promise<void> {
+  await once(out, 'drain', { signal }).catch((e) => {
+    if (!signal.aborted) throw e;
+  });
 }
 
 /**
