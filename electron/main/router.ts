@@ -11,6 +11,7 @@ import {
   type StreamResult,
 } from '@shared/contract';
 import { AppError, toAppError } from '@shared/errors';
+import { describeInputIssues } from '@shared/input-labels';
 import type { StreamPayload } from '@shared/transport';
 import type { Logger } from './services/log';
 import type { StreamContext } from './services/stream-context';
@@ -32,12 +33,12 @@ export interface RunningStream {
 /** Minimum gap between two event batches: at most one batch per animation frame. */
 export const BATCH_MS = 16;
 
-function parseInput(schema: z.ZodType, raw: unknown, name: string): unknown {
+/** The message names fields in words (shared/input-labels.ts); `details.issues` keeps the paths for field errors. */
+function parseInput(schema: z.ZodType, raw: unknown): unknown {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
-  const summary = issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
-  return new AppError('invalid_input', `Invalid input for ${name}: ${summary}`, { details: { issues } });
+  return new AppError('invalid_input', describeInputIssues(issues), { details: { issues } });
 }
 
 /** Maps contract calls to handlers; validates every input; never throws anything but AppError. */
@@ -50,7 +51,7 @@ export class Router {
 
   async call(name: string, raw: unknown): Promise<unknown> {
     if (!isCallName(name)) throw new AppError('invalid_input', `Unknown call: ${String(name).slice(0, 80)}`);
-    const input = parseInput(contract[name].input, raw, name);
+    const input = parseInput(contract[name].input, raw);
     if (input instanceof AppError) throw input;
     try {
       const handler = this.handlers[name] as (i: unknown) => unknown;
@@ -69,7 +70,7 @@ export class Router {
       return { cancel: () => {}, done: Promise.resolve() };
     };
     if (!isStreamName(name)) return fail(new AppError('invalid_input', `Unknown stream: ${String(name).slice(0, 80)}`));
-    const input = parseInput(contract[name].input, raw, name);
+    const input = parseInput(contract[name].input, raw);
     if (input instanceof AppError) return fail(input);
 
     let buffer: unknown[] = [];

@@ -42,8 +42,16 @@ describe('router input validation', () => {
     const { router, dir } = realRouter();
     const err = (await router.call('settings.update', { theme: 'purple' }).catch((e: unknown) => e)) as AppError;
     expect(err.code).toBe('invalid_input');
-    expect(err.message).toMatch(/^Invalid input for settings\.update: theme: /);
+    expect(err.message).toMatch(/^Theme: /);
     expect(err.details).toEqual({ issues: [expect.objectContaining({ path: ['theme'] })] });
+    dir.remove();
+  });
+
+  it("names fields in words, never the call or the field's code name", async () => {
+    const { router, dir } = realRouter();
+    const err = (await router.call('settings.update', { ollamaHost: 'ftp://x' }).catch((e: unknown) => e)) as AppError;
+    expect(err.message).toBe('Ollama address: must be an http(s) URL');
+    expect(err.details).toEqual({ issues: [{ path: ['ollamaHost'], message: 'must be an http(s) URL' }] });
     dir.remove();
   });
 
