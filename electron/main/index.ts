@@ -43,7 +43,11 @@ if (!app.requestSingleInstanceLock()) {
       local: { serve: true },
     });
     const router = new Router(createHandlers(services), services.log);
-    handleAppProtocol(join(__dirname, '../renderer'), () => landingIsFirstScreen(settingsFile(dataDir)));
+    handleAppProtocol(
+      join(__dirname, '../renderer'),
+      () => landingIsFirstScreen(settingsFile(dataDir)),
+      () => services.settings.get().hubEndpoint,
+    );
     registerIpc(ipcMain, router, (e) =>
       isTrustedSender(e, win && !win.isDestroyed() ? win.webContents.id : undefined, APP_ORIGIN),
     );

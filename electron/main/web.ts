@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { defaultDataDir, settingsFile } from './services/data-dir';
 import { landingIsFirstScreen } from './services/first-screen';
 import type { Logger } from './services/log';
+import { hubEndpointIn } from './services/settings';
 import { launchFile, parseWebArgs, type WebArgs } from './web/args';
 import { lazyRouter } from './web/lazy-router';
 import { startWebServer } from './web/server';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
     log,
     staticDir: join(__dirname, '../renderer'),
     landingFirst: () => landingIsFirstScreen(settingsFile(dataDir)),
+    hubEndpoint: () => hubEndpointIn(settingsFile(dataDir), process.env),
     port: args.port,
   });
   process.stdout.write(`HubDesk web: ${server.url}\n`);

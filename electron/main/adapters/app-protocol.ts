@@ -1,7 +1,14 @@
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { markFirstScreen } from '../services/first-screen';
-import { APP_SCHEME, CONTENT_SECURITY_POLICY, lookupAppUrl, mimeFor } from '../services/static-files';
+import {
+  APP_SCHEME,
+  CONTENT_SECURITY_POLICY,
+  contentSecurityPolicy,
+  lookupAppUrl,
+  mimeFor,
+  withImageSources,
+} from '../services/static-files';
 
 /**
  * Must run before `app` is ready: `app://` behaves like https (secure context, fetch, its own origin). `corsEnabled`
@@ -15,20 +22,22 @@ export function registerAppScheme(): void {
 
 /**
  * Serves the built renderer on `app://hubdesk/`, with the app's CSP; nothing else is reachable through it.
- * `landingFirst`: whether index.html's prerendered catalogue landing is the first screen (services/first-screen.ts).
+ * `landingFirst`: whether index.html's prerendered catalogue landing is the first screen (services/first-screen.ts);
+ * `hubEndpoint`: the Hub endpoint in use, whose images the page's CSP allows (a mirror's included).
  */
-export function handleAppProtocol(rendererDir: string, landingFirst: () => boolean): void {
+export function handleAppProtocol(rendererDir: string, landingFirst: () => boolean, hubEndpoint: () => string): void {
   protocol.handle(APP_SCHEME, async (req) => {
     const found = lookupAppUrl(rendererDir, req.method, req.url);
     if (found.status !== 200) return new Response(null, { status: found.status });
-    const body =
-      found.rel === '/index.html'
-        ? markFirstScreen(await readFile(found.file, 'utf8'), landingFirst())
-        : await readFile(found.file);
+    const page = found.rel === '/index.html';
+    const hub = page ? hubEndpoint() : undefined;
+    const body = page
+      ? withImageSources(markFirstScreen(await readFile(found.file, 'utf8'), landingFirst()), hub)
+      : await readFile(found.file);
     return new Response(body, {
       headers: {
         'content-type': mimeFor(found.file),
-        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'content-security-policy': page ? contentSecurityPolicy(hub) : CONTENT_SECURITY_POLICY,
         'x-content-type-options': 'nosniff',
       },
     });

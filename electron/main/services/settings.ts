@@ -93,6 +93,21 @@ export function readSettingsFile(file: string): Partial<Settings> | undefined {
   return parsed.data;
 }
 
+/**
+ * The Hub endpoint the settings service would use (the user's, else the environment's, else the Hub), read without
+ * it: the page's CSP is served before the services start (web mode). A file the service would set aside counts as
+ * nothing set.
+ */
+export function hubEndpointIn(file: string, env: Env): string {
+  try {
+    const stored = readSettingsFile(file)?.hubEndpoint;
+    if (stored) return userEndpoint('hubEndpoint', stored);
+  } catch {
+    // Unreadable or refused: the service starts from the environment and defaults too.
+  }
+  return endpointsFromEnv(env).hubEndpoint ?? defaultSettings.hubEndpoint;
+}
+
 /** The user's settings, persisted as JSON in the data dir; environment values fill what the user has not set. */
 export class SettingsService {
   private user: Partial<Settings> = {};

@@ -8,7 +8,13 @@ import { MAX_BODY_BYTES, MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits
 import { WEB, type Reply } from '@shared/transport';
 import { markFirstScreen } from '../services/first-screen';
 import type { Logger } from '../services/log';
-import { CONTENT_SECURITY_POLICY, lookupStatic, mimeFor } from '../services/static-files';
+import {
+  CONTENT_SECURITY_POLICY,
+  contentSecurityPolicy,
+  lookupStatic,
+  mimeFor,
+  withImageSources,
+} from '../services/static-files';
 import type { Router } from '../router';
 
 /** How long nothing is sent before the page's first burst of file requests counts as over. */
@@ -27,6 +33,8 @@ interface WebServerOptions {
   secret?: string;
   /** Whether index.html's prerendered catalogue landing is the first screen (services/first-screen.ts). */
   landingFirst?: () => boolean;
+  /** The Hub endpoint in use, read each time index.html is served: its images are allowed by the page's CSP. */
+  hubEndpoint?: () => string;
 }
 
 export interface WebServer {
@@ -248,14 +256,18 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     const { file, rel } = found;
+    const page = rel === '/index.html';
+    const hub = page ? opts.hubEndpoint?.() : undefined;
     const body =
-      rel === '/index.html' && opts.landingFirst
-        ? Buffer.from(markFirstScreen(fileBytes(file).toString('utf8'), opts.landingFirst()))
+      page && (opts.landingFirst || hub)
+        ? Buffer.from(
+            withImageSources(markFirstScreen(fileBytes(file).toString('utf8'), opts.landingFirst?.() ?? false), hub),
+          )
         : fileBytes(file);
     const headers: Record<string, string | number> = {
       'content-type': mimeFor(file),
       'content-length': body.length,
-      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'content-security-policy': page ? contentSecurityPolicy(hub) : CONTENT_SECURITY_POLICY,
       'cache-control': rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
     res.writeHead(200, headers);
