@@ -229,6 +229,41 @@ describe('Workbench: "Use this model"', () => {
     expect(pane.getAttribute('aria-labelledby')).toBe(`${selected('Language')} ${selected('Client')}`);
   });
 
+  it('an edited pane keeps its text when the user goes to other tabs and back, until Reset', async () => {
+    render(<Workbench model={model} />);
+    const r = generated('py hub');
+    r.sections[0].snippets.push(
+      { kind: 'inference', language: 'python', client: 'requests', content: 'py requests' },
+      { kind: 'inference', language: 'js', client: 'fetch', content: 'js fetch' },
+      { kind: 'inference', language: 'js', client: 'huggingface.js', content: 'js hub' },
+    );
+    r.sections.push({
+      kind: 'local-server',
+      snippets: [{ kind: 'local-server', language: 'sh', client: 'curl', content: 'curl it' }],
+    });
+    await (await main.next('snippets.generate')).answer(r);
+    const tab = (list: string, name: string | RegExp) =>
+      userEvent.click(within(screen.getByRole('tablist', { name: list })).getByRole('tab', { name }));
+    const requests = () => screen.getByLabelText<HTMLTextAreaElement>('python requests snippet');
+
+    await tab('Client', 'requests');
+    await userEvent.type(requests(), ' # mine');
+    // Another language, another of its clients, another kind: then back.
+    await tab('Language', 'JavaScript');
+    await tab('Client', 'huggingface.js');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('js huggingface.js snippet').value).toBe('js hub');
+    await tab('Snippet kind', /Local server/);
+    expect(screen.getByLabelText<HTMLTextAreaElement>('sh curl snippet').value).toBe('curl it');
+    await tab('Snippet kind', /Inference/);
+    expect(screen.getByLabelText<HTMLTextAreaElement>('js huggingface.js snippet').value).toBe('js hub');
+    await tab('Language', 'Python');
+    expect(requests().value).toBe('py requests # mine');
+    expect(screen.getByText('edited')).toBeTruthy();
+
+    await userEvent.click(screen.getByTestId('reset-snippet'));
+    expect(requests().value).toBe('py requests');
+  });
+
   it('a failed generation shows the error with Try again, which asks again', async () => {
     render(<Workbench model={model} />);
     expect(screen.getByText('Generating snippets…')).toBeTruthy();

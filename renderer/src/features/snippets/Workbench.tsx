@@ -5,8 +5,9 @@ import { tabId } from '../../components/Tabs';
 import { useSettings } from '../../store/settings';
 import { snippetFileName } from './file-name';
 import { Deeplinks, TokenConfirm } from './TokenConfirm';
-import { copyText, Countdown, unique, useToast } from './workbench-helpers';
+import { copyText, Countdown, useToast } from './workbench-helpers';
 import type { SnippetWorkbenchProps } from './types';
+import { usePanePicks } from './usePanePicks';
 import { useSnippetOptions } from './useSnippetOptions';
 import { useSnippets } from '../../hooks/snippets';
 import './snippets.css';
@@ -43,9 +44,6 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
     setKind(runsLocally(model) ? 'local-app' : 'inference');
   }
   const tokenSet = useSettings((s) => !!s.view?.secrets.find((x) => x.name === 'hfToken')?.set);
-  const [language, setLanguage] = useState<string>();
-  const [client, setClient] = useState<string>();
-  const [variant, setVariant] = useState(0);
   /** The user's edits per pane, with the generated text they were made on (a new generation shows the new text). */
   const [edits, setEdits] = useState<Record<string, { base: string; text: string }>>({});
   const [confirmToken, setConfirmToken] = useState(false);
@@ -64,13 +62,7 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
 
   const section = result?.sections.find((s) => s.kind === kind);
   const snippets = kind === 'inference' && overlay ? overlay.snippets : (section?.snippets ?? []);
-  const languages = unique(snippets.map((s) => s.language));
-  const lang = language && languages.includes(language) ? language : languages[0];
-  const clients = unique(snippets.filter((s) => s.language === lang).map((s) => s.client));
-  const cli = client && clients.includes(client) ? client : clients[0];
-  const variants = snippets.filter((s) => s.language === lang && s.client === cli);
-  const idx = variant < variants.length ? variant : 0;
-  const current = variants[idx];
+  const { languages, lang, clients, cli, variants, idx, current, ...pick } = usePanePicks(kind, snippets);
   const key = current ? `${kind}|${current.language}|${current.client}|${idx}` : '';
   const edit = current && edits[key]?.base === current.content ? edits[key].text : undefined;
   const content = current ? (edit ?? current.content) : '';
@@ -94,14 +86,9 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
 
   const savePane = () => current && void save(snippetFileName(model.id, current.language, current.client), content);
 
-  const pickKind = (k: SnippetKind) => {
-    setKind(k);
-    setVariant(0);
-  };
-
   return (
     <section className="card snippet-workbench" data-testid="snippet-workbench" aria-label="Use this model">
-      <KindTabs kind={kind} result={result} onPick={pickKind} />
+      <KindTabs kind={kind} result={result} onPick={setKind} />
       <div id="sw-kind-panel" role="tabpanel" aria-labelledby={tabId('sw-kind', kind)}>
         {(kind === 'inference' || kind === 'local-server') && (
           <div className="sw-options" aria-label="Snippet options">
@@ -206,15 +193,9 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
               client={cli}
               variants={variants}
               variant={idx}
-              onLanguage={(l) => {
-                setLanguage(l);
-                setVariant(0);
-              }}
-              onClient={(c) => {
-                setClient(c);
-                setVariant(0);
-              }}
-              onVariant={setVariant}
+              onLanguage={pick.pickLanguage}
+              onClient={pick.pickClient}
+              onVariant={pick.pickVariant}
             />
             {current && <SnippetNotes snippet={current} onCopy={(text) => void copy(text, 'Install command')} />}
 
