@@ -4,6 +4,7 @@ import type { AppError } from '@shared/errors';
 import type { ModelRecord } from '@shared/model-record';
 import { Loading } from '../../components/States';
 import { useLibrarySample } from '../../hooks/catalogue';
+import { librarySampleModel } from '../../lib/library-sample';
 import { useCatalogue } from '../../store/catalogue';
 import { CatLink } from './links';
 import './fit.css';
@@ -12,19 +13,13 @@ type State =
   { state: 'loading' } | { state: 'ok'; snippet?: Snippet; notice?: string } | { state: 'error'; error: AppError };
 
 /**
- * A sample of the library's own snippet generator (MODEL_LIBRARIES_UI_ELEMENTS, run by main's engine): on the
- * most-cited embedded model of the library when there is one, else on a placeholder repo id.
+ * A sample of the library's own snippet generator (MODEL_LIBRARIES_UI_ELEMENTS, run by main's engine): on an
+ * embedded model of the library when there is one (lib/library-sample.ts), else on a placeholder repo id.
  */
 export function LibrarySample({ lib }: { lib: CatalogueLibrary }) {
   const models = useCatalogue((s) => s.view?.models);
-  // The richest record makes the best sample: generators read transformersInfo and config when they are there.
-  const richness = (m: ModelRecord) => (m.transformersInfo ? 4 : 0) + (m.config ? 2 : 0) + (m.pipeline_tag ? 1 : 0);
-  const sample = [...(models?.values() ?? [])]
-    .filter((m) => m.library_name === lib.id)
-    .sort((a, b) => richness(b) - richness(a) || b.tasks.length - a.tasks.length || a.id.localeCompare(b.id))[0];
-  const record: ModelRecord = sample
-    ? (({ tasks: _t, widget: _w, ...rest }) => rest)(sample)
-    : { id: 'your-org/your-model', library_name: lib.id, tags: [lib.id] };
+  const sample = librarySampleModel(lib.id, models?.values() ?? []);
+  const record: ModelRecord = sample ?? { id: 'your-org/your-model', library_name: lib.id, tags: [lib.id] };
   const query = useLibrarySample(record, lib.hasSnippets);
   let out: State = { state: 'loading' };
   if (query.state === 'error') out = { state: 'error', error: query.error as AppError };
