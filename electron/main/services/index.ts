@@ -9,6 +9,7 @@ import { HubService } from './hub/service';
 import { GgufHeaderReader } from './fit/gguf-header';
 import { HardwareService, type RunTool } from './hardware/service';
 import { createLogger, type Logger } from './log';
+import { ollamaModelDirs } from './ollama/disk-check';
 import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
 import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
@@ -157,6 +158,11 @@ export function createServices(opts: ServicesOptions): Services {
     keyedFetch: ollamaKeyFetch,
     log,
     timeoutMs: opts.ollama?.timeoutMs,
+    pullDisk: {
+      size: async (repo, quant) =>
+        (await hub.model(repo)).quants.find((q) => q.label.toLowerCase() === quant.toLowerCase())?.size,
+      dirs: () => ollamaModelDirs(env),
+    },
   });
   const hubEnabled = () => !!opts.hub?.consented || settings.get().hubAccess === 'online';
   const hardware = new HardwareService({ override: () => settings.get().hardwareOverride, log, ...opts.hardware });

@@ -13,6 +13,7 @@ import { timeoutFetch } from '../http/timeout-fetch';
 import type { Logger } from '../log';
 import { AppError } from '@shared/errors';
 import { pushTarget } from '@shared/push-target';
+import { checkPullDisk, type PullDiskCheck } from './disk-check';
 import { isMissingEndpoint, missingEndpointError, ollamaError } from './errors';
 import { skipInvalidJsonLines } from './ndjson';
 
@@ -23,6 +24,8 @@ interface OllamaServiceOptions {
   log: Logger;
   /** How long to wait for response headers. */
   timeoutMs?: number;
+  /** The free-space check before an `hf.co/…` pull to a local Ollama (sizes from the Hub). */
+  pullDisk?: PullDiskCheck;
 }
 
 function isLoopback(host: string): boolean {
@@ -119,6 +122,8 @@ export class OllamaService {
     input: { model: string; insecure?: boolean },
     ctx: StreamContext<ProgressEvent>,
   ): Promise<{ status: 'success' }> {
+    // A remote Ollama writes to its own disk, which this machine cannot see.
+    if (this.opts.pullDisk && isLoopback(this.host)) await checkPullDisk(input.model, this.opts.pullDisk);
     return this.progressStream('pull', input.model, ctx, (c) =>
       c.pull({ model: input.model, insecure: input.insecure, stream: true }),
     );
