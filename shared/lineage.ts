@@ -9,11 +9,24 @@ interface BaseModelRef {
 const RELATIONS: readonly LineageRelation[] = ['finetune', 'adapter', 'merge', 'quantized'];
 const ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)?$/;
 
+/** Hub ids compare without case (`Org/Model` and `org/model` are one repo). */
+const sameRepo = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** A model is never listed in its own tree: some cards name themselves as their base, and their tags follow. */
+export function withoutSelf<T extends { id: string }>(models: readonly T[], self: string): T[] {
+  return models.filter((m) => !sameRepo(m.id, self));
+}
+
 /**
  * The base models of a model: from the card's `base_model` (a string or a list) and the Hub's
- * `base_model:<relation>:<id>` tags, which also say how it derives. Pure, for the model page and tests.
+ * `base_model:<relation>:<id>` tags, which also say how it derives; the model itself is left out when `self` is
+ * given. Pure, for the model page and tests.
  */
-export function baseModels(cardData: Record<string, unknown> | undefined, tags: readonly string[]): BaseModelRef[] {
+export function baseModels(
+  cardData: Record<string, unknown> | undefined,
+  tags: readonly string[],
+  self?: string,
+): BaseModelRef[] {
   const out = new Map<string, BaseModelRef>();
   for (const t of tags) {
     const m = /^base_model:(finetune|adapter|merge|quantized):(.+)$/.exec(t);
@@ -31,7 +44,8 @@ export function baseModels(cardData: Record<string, unknown> | undefined, tags: 
       });
     }
   }
-  return [...out.values()];
+  const all = [...out.values()];
+  return self ? withoutSelf(all, self) : all;
 }
 
 /** How the page words a relation, as a heading over the models derived that way. */

@@ -1,5 +1,5 @@
 import type { LineageRelation } from '@shared/contract/hub-repo';
-import { baseModels, derivedHeading } from '@shared/lineage';
+import { baseModels, derivedHeading, withoutSelf } from '@shared/lineage';
 import type { ModelRecord } from '@shared/model-record';
 import { useDerivedRepos } from '../../hooks/hub';
 import { LINEAGE_RELATIONS as RELATIONS } from '../../store/hub-answers';
@@ -15,10 +15,12 @@ const relationWord: Record<LineageRelation, string> = {
 
 /** Base models (up the tree) and the Hub repos derived from this one (down the tree), both as links. */
 export function Lineage({ model }: { model: ModelRecord }) {
-  const bases = baseModels(model.cardData, model.tags);
+  const bases = baseModels(model.cardData, model.tags, model.id);
   const { derived, error } = useDerivedRepos(model.id);
+  // A repo whose card names itself as its base comes back in its own "derived" lists: it is left out of them.
+  const listed = (r: LineageRelation) => withoutSelf(derived[r]?.models ?? [], model.id);
 
-  const lists = RELATIONS.filter((r) => (derived[r]?.models.length ?? 0) > 0);
+  const lists = RELATIONS.filter((r) => listed(r).length > 0);
   if (bases.length === 0 && lists.length === 0 && !error) return null;
   return (
     <section className="card cat-section" data-testid="model-lineage">
@@ -40,12 +42,12 @@ export function Lineage({ model }: { model: ModelRecord }) {
           <h3 className="cat-h3">
             {derivedHeading[r]}{' '}
             <span className="muted small">
-              {derived[r]!.models.length}
+              {listed(r).length}
               {derived[r]!.more ? '+' : ''}
             </span>
           </h3>
           <ul className="cat-list">
-            {derived[r]!.models.map((m) => (
+            {listed(r).map((m) => (
               <li key={m.id}>
                 <CatLink kind="model" id={m.id}>
                   <span className="mono">{m.id}</span>
