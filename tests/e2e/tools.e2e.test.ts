@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { mcpConfigText, stdioEntry } from '../fixtures/mcp-fixture';
+import { checkBothThemes } from './a11y';
 import { openApp, screenshot, type WebApp } from './harness';
 
 const SECRET = 'sk-e2e-secret-value-9876';
@@ -64,29 +65,87 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
   });
 
   it('saves a config for the stdio fixture server, shows it ready with its tools, and masks the secret', async () => {
-    await setEditorText(mcpConfigText({ fixture: stdioEntry({ API_KEY: SECRET }) }));
+    await setEditorText(mcpConfigText({ fixture: stdioEntry({ API_KEY: SECRET }, ['--rich-schema']) }));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved mcp.json.').waitFor();
-    await card('fixture').getByTestId('mcp-state').getByText('ready · 9 tools').waitFor({ timeout: 20_000 });
+    await card('fixture').getByTestId('mcp-state').getByText('ready · 10 tools').waitFor({ timeout: 20_000 });
     const editorText = async () => (await page.getByTestId('mcp-editor').innerText()).replace(/\u00a0/g, ' ');
     await expect.poll(editorText).toContain('"API_KEY": "•••• 9876"');
     expect(await page.content()).not.toContain(SECRET);
     await card('fixture').getByText('hubdesk-fixture 1.2.3').waitFor();
   });
 
-  it('runs a tool from the "Try it" form and shows its result', async () => {
+  it('runs a tool from the "Try it" form, checks required fields first, and keeps the raw JSON as an option', async () => {
     await card('fixture').getByRole('button', { name: /^add/ }).click();
-    const args = card('fixture').getByLabel('Arguments (JSON)');
-    await args.fill('{ "a": 2, "b": 40 }');
-    await card('fixture').getByRole('button', { name: 'Run add' }).click();
-    await card('fixture').getByTestId('mcp-result').getByText('42', { exact: true }).waitFor();
+    const form = card('fixture').getByRole('form', { name: 'Try add' });
+    await form.getByRole('button', { name: 'Run add' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Not run: check a, b.');
+    await expect.poll(() => form.getByText('Required: fill this in.').count()).toBe(2);
+    await form.getByLabel('a required', { exact: true }).fill('2');
+    await form.getByLabel('b required', { exact: true }).fill('40');
+    await form.getByRole('button', { name: 'Run add' }).click();
+    await form.getByTestId('mcp-result').getByText('42', { exact: true }).waitFor();
     await screenshot(page, 'tools-ready');
+    // The raw editor holds what the form held, and takes over until toggled back.
+    await form.getByRole('button', { name: 'Raw JSON' }).click();
+    const args = form.getByLabel('Arguments (JSON)');
+    await expect.poll(async () => JSON.parse(await args.inputValue())).toEqual({ a: 2, b: 40 });
     await args.fill('{ "a": 2, ');
-    await card('fixture').getByRole('button', { name: 'Run add' }).click();
-    await card('fixture')
+    await form.getByRole('button', { name: 'Run add' }).click();
+    await form
       .getByRole('alert')
       .getByText(/The arguments are not valid JSON/)
       .waitFor();
+    await args.fill('{ "a": 5, "b": 6 }');
+    await form.getByRole('button', { name: 'Raw JSON' }).click();
+    await expect.poll(() => form.getByLabel('a required', { exact: true }).inputValue()).toBe('5');
+  });
+
+  it('builds the form from a rich input schema and is run with the keyboard alone', async () => {
+    const search = card('fixture').getByRole('button', { name: /^search/ });
+    await search.focus();
+    await page.keyboard.press('Enter');
+    const form = card('fixture').getByRole('form', { name: 'Try search' });
+    await page.keyboard.press('Tab');
+    await page.keyboard.insertText('llama');
+    await page.keyboard.press('Tab');
+    await page.keyboard.insertText('huggingface.co');
+    await page.keyboard.press('Tab'); // sort: relevance → date
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab'); // limit, prefilled 10
+    await page.keyboard.press('Tab'); // exact
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab'); // tags, one per line
+    await page.keyboard.insertText('gguf');
+    await page.keyboard.press('Enter');
+    await page.keyboard.insertText('chat');
+    await page.keyboard.press('Control+Enter');
+    // The address is checked before the call, said at its field, which gets the focus back.
+    const site = form.getByLabel('site', { exact: true });
+    await form.getByText('Not a full address: it should start with https:// or similar.').waitFor();
+    await expect.poll(() => site.evaluate((e) => e === document.activeElement)).toBe(true);
+    await screenshot(page, 'tools-form-error');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('https://huggingface.co');
+    await page.keyboard.press('Control+Enter');
+    const result = form.getByTestId('mcp-result').locator('pre');
+    await result.waitFor();
+    expect(JSON.parse(await result.innerText())).toEqual({
+      query: 'llama',
+      site: 'https://huggingface.co',
+      sort: 'date',
+      limit: 10,
+      exact: true,
+      tags: ['gguf', 'chat'],
+    });
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, 'tools-form-1400');
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await form.getByRole('group', { name: /filter/ }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'tools-form-1024');
+    expect(await checkBothThemes(page, 'tools form')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('is keyboard-complete: open a tool with Enter, run with Ctrl+Enter', async () => {
@@ -95,9 +154,8 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => echo.getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.insertText('{"text": "typed with the keyboard"}');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('try-fixture-echo-text');
+    await page.keyboard.insertText('typed with the keyboard');
     await page.keyboard.press('Control+Enter');
     await card('fixture').getByTestId('mcp-result').getByText('typed with the keyboard').waitFor();
   });
@@ -105,9 +163,9 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
   it('shows the server’s stderr log with secrets masked', async () => {
     await card('fixture').getByRole('button', { name: /^log/ }).click();
     await card('fixture')
-      .getByLabel('Arguments (JSON)')
-      .last()
-      .fill(JSON.stringify({ text: `key=${SECRET}` }));
+      .getByRole('form', { name: 'Try log' })
+      .getByLabel('text', { exact: true })
+      .fill(`key=${SECRET}`);
     await card('fixture').getByRole('button', { name: 'Run log' }).click();
     await card('fixture').getByTestId('mcp-result').last().getByText('logged').waitFor();
     await card('fixture').getByRole('button', { name: 'Log', exact: true }).click();
@@ -122,7 +180,7 @@ describe('Tools screen: MCP servers in Chromium (web mode)', () => {
     await card('fixture').getByRole('button', { name: 'Stop', exact: true }).click();
     await card('fixture').getByTestId('mcp-state').getByText('stopped').waitFor();
     await card('fixture').getByRole('button', { name: 'Start', exact: true }).click();
-    await card('fixture').getByTestId('mcp-state').getByText('ready · 9 tools').waitFor({ timeout: 20_000 });
+    await card('fixture').getByTestId('mcp-state').getByText('ready · 10 tools').waitFor({ timeout: 20_000 });
   });
 
   it('imports another app’s file, and follows edits of mcp.json on disk', async () => {
