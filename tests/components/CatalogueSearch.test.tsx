@@ -27,6 +27,11 @@ const activeOption = () => {
   const id = box().getAttribute('aria-activedescendant');
   return id ? document.getElementById(id) : null;
 };
+/** How many embedded tasks and libraries (chips) sit before the Hub's rows in the search's list. */
+const chipCount = () => {
+  const chips = screen.queryByRole('group', { name: 'Tasks and libraries' });
+  return chips ? within(chips).getAllByRole('option').length : 0;
+};
 /** The Hub's first pages for the current query: answers the waiting search of each kind. */
 async function hubAnswers(answer: (kind: HubKind) => HubRepoSummary[] | Error) {
   await vi.waitFor(() => expect(main.waiting('hub.search')).toHaveLength(3));
@@ -60,7 +65,7 @@ beforeEach(() => {
       ]),
     ) as never,
   });
-  useSearchListbox.setState({ active: -1 });
+  useSearchListbox.setState({ active: undefined });
   location.hash = '#/catalogue';
 });
 afterEach(cleanup);
@@ -74,7 +79,7 @@ describe('Catalogue search, Hub access off: the embedded catalogue', () => {
     );
     render(<CataloguePage />);
     await userEvent.type(box(), 'whisper');
-    const results = await screen.findByRole('listbox', { name: 'Results in the embedded catalogue' });
+    const results = await screen.findByRole('group', { name: 'Results in the embedded catalogue' });
     const options = within(results).getAllByRole('option');
     expect(options.length).toBeGreaterThan(1);
     expect(box().getAttribute('aria-expanded')).toBe('true');
@@ -98,7 +103,7 @@ describe('Catalogue search, Hub access off: the embedded catalogue', () => {
     render(<CataloguePage />);
     useSearchFocus.getState().focus('#/models');
     await userEvent.type(box(), 'whisper');
-    await screen.findByRole('listbox', { name: 'Results in the embedded catalogue' });
+    await screen.findByRole('group', { name: 'Results in the embedded catalogue' });
     await userEvent.keyboard('{ArrowDown}');
     expect(activeOption()).not.toBeNull();
 
@@ -138,14 +143,15 @@ describe('Catalogue search, Hub access on: the Hub list is the result list', () 
     expect(main.waiting('hub.search')[0].input).toMatchObject({ search: 'llama' });
 
     await hubAnswers((kind) => [repo(kind, `meta/llama-${kind}-1`), repo(kind, `meta/llama-${kind}-2`)]);
-    const list = screen.getByRole('listbox', { name: 'Models on the Hub' });
+    const list = screen.getByRole('group', { name: 'Models on the Hub' });
     expect(
       within(list)
         .getAllByRole('option')
         .map((o) => o.dataset.id),
     ).toEqual(['meta/llama-models-1', 'meta/llama-models-2']);
     expect(screen.getByTestId('hub-tab-datasets').textContent).toMatch(/2$/);
-    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    // The embedded tasks and libraries come first in the list: ↓ goes through them to the Hub's rows.
+    await userEvent.keyboard('{ArrowDown}'.repeat(chipCount() + 2));
     expect(activeOption()?.dataset.id).toBe('meta/llama-models-2');
     await userEvent.keyboard('{Enter}');
     expect(location.hash).toBe('#/catalogue/model/meta%2Fllama-models-2');
@@ -168,7 +174,7 @@ describe('Catalogue search, Hub access on: the Hub list is the result list', () 
     const again = await main.next('hub.search');
     expect(again.input).toMatchObject({ kind: 'datasets', search: 'nothing-like-this' });
     await again.answer({ results: [repo('datasets', 'org/found')], freshness });
-    expect(screen.getByRole('listbox', { name: 'Datasets on the Hub' }).textContent).toMatch(/org\/found/);
+    expect(screen.getByRole('group', { name: 'Datasets on the Hub' }).textContent).toMatch(/org\/found/);
   });
 
   it('a late answer for an earlier query does not replace the rows of the current one', async () => {
@@ -183,7 +189,7 @@ describe('Catalogue search, Hub access on: the Hub list is the result list', () 
     expect(late.input).toMatchObject({ search: 'ab' });
     await late.answer({ results: [repo('models', 'org/ab')], freshness });
     await early.answer({ results: [repo('models', 'org/a')], freshness });
-    const list = screen.getByRole('listbox', { name: 'Models on the Hub' });
+    const list = screen.getByRole('group', { name: 'Models on the Hub' });
     expect(
       within(list)
         .getAllByRole('option')
@@ -196,7 +202,7 @@ describe('Catalogue search, Hub access on: the Hub list is the result list', () 
     await hubAnswers(() => []);
     await userEvent.type(box(), 'qwen');
     await hubAnswers((kind) => [1, 2, 3].map((i) => repo(kind, `org/${kind}-${i}`)));
-    const rows = within(screen.getByRole('listbox', { name: 'Models on the Hub' })).getAllByRole('option');
+    const rows = within(screen.getByRole('group', { name: 'Models on the Hub' })).getAllByRole('option');
     const asked = () => main.waiting().filter((c) => c.name !== 'hub.search');
 
     // The pointer crosses row 1 on its way to row 2 and rests there.
@@ -211,15 +217,13 @@ describe('Catalogue search, Hub access on: the Hub list is the result list', () 
     // From the search box, ↓ to a result: the same once the active option stays.
     await userEvent.unhover(rows[1]);
     box().focus();
-    await userEvent.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
+    await userEvent.keyboard('{ArrowDown}'.repeat(chipCount() + 3));
     await sleep(INTENT_MS * 2);
     expect(asked().map((c) => c.input.id)).toEqual(['org/models-2', 'org/models-2', 'org/models-3', 'org/models-3']);
 
     // A dataset's row asks for the dataset's details and card.
     await userEvent.click(screen.getByTestId('hub-tab-datasets'));
-    await userEvent.hover(
-      within(screen.getByRole('listbox', { name: 'Datasets on the Hub' })).getAllByRole('option')[0],
-    );
+    await userEvent.hover(within(screen.getByRole('group', { name: 'Datasets on the Hub' })).getAllByRole('option')[0]);
     await sleep(INTENT_MS * 2);
     expect(
       asked()

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
+import { checkBothThemes } from './a11y';
 import { openApp, screenshot, type WebApp } from './harness';
 
 const GGUF = 'unsloth/Llama-3.2-1B-Instruct-GGUF';
@@ -90,7 +91,7 @@ describe('keyboard paths (web mode, Chromium)', () => {
     await expect.poll(() => active('id')).toBe('catalogue-search');
   });
 
-  it('search box as a combobox: ↑/↓ move the active result, Escape steps back, Enter opens', async () => {
+  it('search box as a combobox: ↓ walks the chips into the Hub rows as one list; Enter opens either; Escape steps back', async () => {
     await page.keyboard.type('llama');
     const list = page.getByTestId('hub-list-models');
     await list.locator(`a[data-id="${GGUF}"]`).waitFor();
@@ -99,25 +100,55 @@ describe('keyboard paths (web mode, Chromium)', () => {
     expect(await box.getAttribute('aria-expanded')).toBe('true');
     const listbox = page.locator(`#${await box.getAttribute('aria-controls')}`);
     expect(await listbox.getAttribute('role')).toBe('listbox');
-    const count = await listbox.getByRole('option').count();
-    expect(count).toBeGreaterThan(1);
+    // The groups sit where they are shown (tabs and filters between them); the listbox owns them.
+    expect(await listbox.getAttribute('aria-owns')).toBe('search-group-chips search-group-hub');
+    const chips = page.getByRole('group', { name: 'Tasks and libraries' }).getByRole('option');
+    const nChips = await chips.count();
+    expect(nChips).toBeGreaterThan(0);
     expect(await activeOption()).toBeNull();
 
     await page.keyboard.press('ArrowDown');
-    expect(await activeOption()).toMatchObject({ id: 'search-option-0', selected: 'true' });
+    expect(await activeOption()).toMatchObject({ id: 'search-option-chips-0', selected: 'true' });
+    for (let i = 0; i < nChips; i++) await page.keyboard.press('ArrowDown');
+    expect(await activeOption()).toMatchObject({ id: 'search-option-hub-0', selected: 'true' });
     await page.keyboard.press('ArrowDown');
-    expect(await activeOption()).toMatchObject({ id: 'search-option-1', selected: 'true' });
-    expect(await listbox.locator('[aria-selected="true"]').count()).toBe(1);
+    expect(await activeOption()).toMatchObject({ id: 'search-option-hub-1', selected: 'true' });
+    expect(await page.locator('[role="option"][aria-selected="true"]').count()).toBe(1);
     await screenshot(page, 'keyboard-search-active');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'keyboard-search-active-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.keyboard.press('ArrowUp');
-    expect(await activeOption()).toMatchObject({ id: 'search-option-0' });
+    await page.keyboard.press('ArrowUp');
+    expect(await activeOption()).toMatchObject({ id: `search-option-chips-${nChips - 1}` });
     // The focus never left the box.
     expect(await active('id')).toBe('catalogue-search');
+    expect(await checkBothThemes(page, 'search list open on a chip')).toEqual([]);
+    for (const [width, height] of [
+      [1400, 900],
+      [1024, 700],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await screenshot(page, `keyboard-search-chip-active-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Enter on a chip opens its page; the box is empty there (it is not that page's search), Back brings it again.
+    await page.keyboard.press('Home');
+    expect(await activeOption()).toMatchObject({ id: 'search-option-chips-0' });
+    const chipHref = await chips.first().getAttribute('href');
+    await page.keyboard.press('Enter');
+    await expect.poll(hash).toBe(chipHref);
+    await expect.poll(() => box.inputValue()).toBe('');
+    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    await page.goBack();
+    await expect.poll(() => box.inputValue()).toBe('llama');
+    await list.locator(`a[data-id="${GGUF}"]`).waitFor();
+    await page.keyboard.press('Control+k');
 
     // Escape: out of the list first (the query stays), then the query is cleared.
+    await page.keyboard.press('ArrowDown');
+    expect(await activeOption()).not.toBeNull();
     await page.keyboard.press('Escape');
     expect(await activeOption()).toBeNull();
     expect(await box.inputValue()).toBe('llama');
@@ -318,7 +349,7 @@ describe('keyboard paths (web mode, Chromium)', () => {
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 
-  it('offline, the embedded results are the listbox (the Hub pages seen before are a plain list beside it)', async () => {
+  it('offline: the embedded rows, then the Hub rows seen before, one list; Enter opens a row of either', async () => {
     await page.keyboard.press('Control+,');
     await expect.poll(hash).toBe('#/settings');
     // A radio group: one tab stop (the checked choice); the arrow key moves and checks.
@@ -330,10 +361,13 @@ describe('keyboard paths (web mode, Chromium)', () => {
     expect(await active('data-testid')).toBe('hub-access-offline');
     await expect.poll(() => page.getByTestId('hub-access-offline').getAttribute('aria-checked')).toBe('true');
     await page.keyboard.press('Control+k');
-    await page.keyboard.type('whisper');
+    await page.keyboard.type('llama');
     const results = page.getByTestId('catalogue-results');
     await results.getByRole('option').first().waitFor();
-    expect(await results.getAttribute('role')).toBe('listbox');
+    expect(await results.getAttribute('role')).toBe('group');
+    // Hub rows for "llama" were seen online above: they come from the cache, after the embedded rows.
+    const seen = page.getByRole('group', { name: 'Models seen on the Hub' });
+    await seen.getByRole('option').first().waitFor();
     // The kind filter after the box is a radio group too.
     await page.keyboard.press('Tab');
     expect(await active('aria-checked')).toBe('true');
@@ -344,14 +378,27 @@ describe('keyboard paths (web mode, Chromium)', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Shift+Tab');
     expect(await active('id')).toBe('catalogue-search');
-    expect(await page.locator('#catalogue-search').getAttribute('aria-controls')).toBe(
-      await results.getAttribute('id'),
+    const listbox = page.locator(`#${await page.locator('#catalogue-search').getAttribute('aria-controls')}`);
+    expect(await listbox.getAttribute('aria-owns')).toBe(
+      `${await results.getAttribute('id')} ${await seen.getAttribute('id')}`,
     );
+    // End: the last row of all, a cached one; Enter opens it.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    const last = await activeOption();
+    expect(last?.id).toMatch(/^search-option-seen-\d+$/);
+    expect(await checkBothThemes(page, 'offline search list open on a cached row')).toEqual([]);
+    await screenshot(page, 'keyboard-search-offline-seen');
+    await page.keyboard.press('Enter');
+    await expect.poll(hash).toBe(`#/catalogue/model/${encodeURIComponent(last!.repo!)}`);
+    await page.goBack();
+    await results.getByRole('option').first().waitFor();
+    await page.keyboard.press('Control+k');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     const opt = await activeOption();
-    expect(opt).toMatchObject({ id: 'search-option-1', selected: 'true' });
-    const href = await page.locator('#search-option-1').getAttribute('href');
+    expect(opt).toMatchObject({ id: 'search-option-embedded-1', selected: 'true' });
+    const href = await page.locator('#search-option-embedded-1').getAttribute('href');
     await page.keyboard.press('Enter');
     await expect.poll(hash).toBe(href);
   });

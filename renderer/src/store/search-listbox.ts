@@ -1,62 +1,86 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { intendLink } from '../lib/link-intent';
+import { navigate, type GroupSize, type ListPos, type NavMove } from '../lib/listbox-nav';
 
-/** The id of the result list the search box controls (one list is the search's answer at a time). */
+/** The id of the search box's one listbox: it owns (aria-owns) the result groups wherever they sit on the page. */
 export const SEARCH_LISTBOX_ID = 'search-results';
-export const searchOptionId = (index: number) => `search-option-${index}`;
 
-/** What the result list on screen lends the search box: its size, a way to bring a row in, and each row's link. */
+/** The search's result groups, in the order shown: Hub mode's chips and rows, offline's embedded and cached rows. */
+export const searchGroups = ['chips', 'hub', 'embedded', 'seen'] as const;
+export type SearchGroup = (typeof searchGroups)[number];
+
+export const searchGroupId = (group: SearchGroup) => `search-group-${group}`;
+export const searchOptionId = (group: SearchGroup, index: number) => `search-option-${group}-${index}`;
+
+/** What a result group on screen lends the search box: its size, a way to bring a row in, and each row's link. */
 export interface SearchList {
   count: number;
-  scrollTo(index: number): void;
+  /** Brings row `index` into its scroller (a virtual list renders it there); plain lists need none. */
+  scrollTo?(index: number): void;
   href(index: number): string;
 }
 
 interface SearchListboxState {
-  list?: SearchList;
-  /** The result the arrow keys have reached (-1: none, the search box itself). */
-  active: number;
-  setList(list: SearchList | undefined): void;
-  move(step: number): void;
+  lists: Partial<Record<SearchGroup, SearchList>>;
+  /** The result the arrow keys have reached (undefined: none, the search box itself). */
+  active?: ListPos<SearchGroup>;
+  setList(group: SearchGroup, list: SearchList | undefined): void;
+  move(move: NavMove): void;
   reset(): void;
 }
 
-/** The search box as a combobox: ↑/↓ move an active result in the list on screen; Enter opens it. */
+/** The groups on screen with at least one row, in order. */
+export function shownGroups(lists: SearchListboxState['lists']): GroupSize<SearchGroup>[] {
+  return searchGroups.flatMap((key) => {
+    const count = lists[key]?.count ?? 0;
+    return count > 0 ? [{ key, count }] : [];
+  });
+}
+
+/** The active result's link, if any. */
+export function activeHref(s: Pick<SearchListboxState, 'lists' | 'active'>): string | undefined {
+  return s.active && s.lists[s.active.group]?.href(s.active.index);
+}
+
+/** The search box as a combobox: ↑/↓/Home/End move one active result through every group; Enter opens it. */
 export const useSearchListbox = create<SearchListboxState>((set, get) => ({
-  active: -1,
-  setList: (list) => set((s) => ({ list, active: list && s.active < list.count ? s.active : -1 })),
-  move: (step) => {
-    const { list, active } = get();
-    if (!list || list.count === 0) return;
-    const to = Math.max(-1, Math.min(list.count - 1, active + step));
-    if (to >= 0) list.scrollTo(to);
+  lists: {},
+  setList: (group, list) =>
+    set((s) => {
+      const gone = s.active?.group === group && (!list || s.active.index >= list.count);
+      return { lists: { ...s.lists, [group]: list }, active: gone ? undefined : s.active };
+    }),
+  move: (move) => {
+    const { lists, active } = get();
+    const to = navigate(shownGroups(lists), active, move);
+    if (to) lists[to.group]?.scrollTo?.(to.index);
     set({ active: to });
     // The active result is the one the user rests on, as the pointer on a link would be.
-    intendLink(to >= 0 ? list.href(to) : undefined);
+    intendLink(activeHref({ lists, active: to }));
   },
-  reset: () => set({ active: -1 }),
+  reset: () => set({ active: undefined }),
 }));
 
 /**
- * A result list registers itself as the search box's listbox while it is on screen, and gets the active row back
- * (`active` is -1 when the list is not the registered one).
+ * A result group registers itself with the search box while it is on screen (undefined or empty: none), and gets
+ * its active row back (-1: none in this group). A new list for the same group keeps the active row if it still exists.
  */
-export function useSearchOptions(list: SearchList | undefined): number {
+export function useSearchOptions(group: SearchGroup, list: SearchList | undefined): number {
   const setList = useSearchListbox((s) => s.setList);
-  useEffect(() => {
-    setList(list);
-    return () => {
-      if (useSearchListbox.getState().list === list) setList(undefined);
-    };
-  }, [list, setList]);
-  return useSearchListbox((s) => (s.list === list ? s.active : -1));
+  useEffect(() => setList(group, list), [group, list, setList]);
+  useEffect(() => () => setList(group, undefined), [group, setList]);
+  return useSearchListbox((s) => (s.active?.group === group ? s.active.index : -1));
 }
 
-/** The attributes of row `index` of the search's listbox. */
-export function optionProps(index: number, active: number, count: number) {
+/** The attributes of a result group's element. */
+export const groupProps = (group: SearchGroup, label: string) =>
+  ({ id: searchGroupId(group), role: 'group', 'aria-label': label }) as const;
+
+/** The attributes of row `index` of a group (`count` -1: its size is not known yet). */
+export function optionProps(group: SearchGroup, index: number, active: number, count: number) {
   return {
-    id: searchOptionId(index),
+    id: searchOptionId(group, index),
     role: 'option',
     'aria-selected': index === active,
     'aria-setsize': count,

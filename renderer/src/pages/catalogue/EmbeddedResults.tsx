@@ -4,7 +4,7 @@ import { hubKindInfo, hubKindOfPage } from '@shared/hub-kinds';
 import { Empty } from '../../components/States';
 import type { SearchKind, SearchRecord } from '../../lib/catalogue-search';
 import type { CatalogueView } from '../../store/catalogue';
-import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
+import { groupProps, optionProps, useSearchOptions } from '../../store/search-listbox';
 import { catalogueHref } from './links';
 import { virtualRowStyle } from '../../lib/virtual-row';
 
@@ -29,7 +29,7 @@ function ResultRow({ r, view, option }: { r: SearchRecord; view: CatalogueView; 
   );
 }
 
-/** The embedded catalogue's matches, virtualised: the search box's listbox with Hub access off. */
+/** The embedded catalogue's matches, virtualised: the search box's first group with Hub access off. */
 export function EmbeddedResults({ view, indices }: { view: CatalogueView; indices: number[] }) {
   const parent = useRef<HTMLDivElement>(null);
   const virt = useVirtualizer({
@@ -49,16 +49,14 @@ export function EmbeddedResults({ view, indices }: { view: CatalogueView; indice
     }),
     [indices, view, virt],
   );
-  const active = useSearchOptions(list);
+  const active = useSearchOptions('embedded', indices.length ? list : undefined);
   if (indices.length === 0) return <Empty title="Nothing matches">Check the spelling, or clear a filter.</Empty>;
   return (
     <div
       ref={parent}
       className="cat-results"
       data-testid="catalogue-results"
-      id={SEARCH_LISTBOX_ID}
-      role="listbox"
-      aria-label="Results in the embedded catalogue"
+      {...groupProps('embedded', 'Results in the embedded catalogue')}
       style={{ height: `min(calc(100vh - 230px), ${virt.getTotalSize() + 2}px)` }}
     >
       <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
@@ -67,7 +65,7 @@ export function EmbeddedResults({ view, indices }: { view: CatalogueView; indice
             <ResultRow
               r={view.index.records[indices[v.index]]}
               view={view}
-              option={optionProps(v.index, active, indices.length)}
+              option={optionProps('embedded', v.index, active, indices.length)}
             />
           </div>
         ))}

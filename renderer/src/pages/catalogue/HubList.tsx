@@ -6,7 +6,7 @@ import { ErrorState } from '../../components/States';
 import { formatAge } from '../../lib/format';
 import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';
-import { optionProps, SEARCH_LISTBOX_ID, useSearchOptions } from '../../store/search-listbox';
+import { groupProps, optionProps, useSearchOptions, type SearchGroup } from '../../store/search-listbox';
 import { embeddedRepos } from './embedded';
 import { catalogueHref } from './links';
 import { afterPaint } from '../../lib/after-paint';
@@ -24,15 +24,17 @@ const inCatalogue = (view: CatalogueView, r: HubRepoSummary) => embeddedRepos(vi
 const HubRow = memo(function HubRow({
   r,
   view,
+  group,
   index,
   active,
   count,
 }: {
   r: HubRepoSummary;
   view: CatalogueView;
+  group: SearchGroup;
   index: number;
-  /** Whether this row is the search box's active option (undefined: a plain list); the list's size, -1 unknown. */
-  active: boolean | undefined;
+  /** Whether this row is the search box's active option; the list's size, -1 unknown. */
+  active: boolean;
   count: number;
 }) {
   const age = r.lastModified ? formatAge(r.lastModified) : undefined;
@@ -42,7 +44,7 @@ const HubRow = memo(function HubRow({
       href={catalogueHref(hubKindInfo[r.kind].page, r.id)}
       data-index={index}
       data-id={r.id}
-      {...(active !== undefined && optionProps(index, active ? index : -1, count))}
+      {...optionProps(group, index, active ? index : -1, count)}
     >
       <span className="cat-row-main">
         <span className="cat-row-title">
@@ -80,13 +82,13 @@ function HubList({
   kind,
   st,
   view,
-  listbox,
+  group,
 }: {
   kind: HubKind;
   st: KindResults;
   view: CatalogueView;
-  /** Whether this list is the search box's listbox (the Hub's answer), or a list beside it (seen before, cached). */
-  listbox: boolean;
+  /** The search box's group these rows are: the Hub's answer, or pages seen before (cached, offline). */
+  group: SearchGroup;
 }) {
   const more = useHubSearch((s) => s.more);
   const parent = useRef<HTMLDivElement>(null);
@@ -113,17 +115,14 @@ function HubList({
   }, [st.results, kind]);
 
   const list = useMemo(
-    () =>
-      listbox
-        ? {
-            count: st.results.length,
-            scrollTo: (i: number) => virt.scrollToIndex(i),
-            href: (i: number) => catalogueHref(hubKindInfo[kind].page, st.results[i].id),
-          }
-        : undefined,
-    [listbox, st.results, kind, virt],
+    () => ({
+      count: st.results.length,
+      scrollTo: (i: number) => virt.scrollToIndex(i),
+      href: (i: number) => catalogueHref(hubKindInfo[kind].page, st.results[i].id),
+    }),
+    [st.results, kind, virt],
   );
-  const active = useSearchOptions(list);
+  const active = useSearchOptions(group, list);
 
   const rows = items.filter((v) => v.index < st.results.length);
   const end = items.find((v) => v.index >= st.results.length);
@@ -138,18 +137,17 @@ function HubList({
       style={{ height: `min(calc(100vh - 290px), ${virt.getTotalSize() + 2}px)`, position: 'relative' }}
     >
       <div
-        id={listbox ? SEARCH_LISTBOX_ID : undefined}
-        role={listbox ? 'listbox' : 'list'}
-        aria-label={`${hubKindInfo[kind].label} on the Hub`}
+        {...groupProps(group, `${hubKindInfo[kind].label} ${group === 'seen' ? 'seen on' : 'on'} the Hub`)}
         style={{ height: virt.getTotalSize(), position: 'relative' }}
       >
         {rows.map((v) => (
-          <div key={v.key} role={listbox ? 'none' : 'listitem'} className="cat-row-wrap" style={virtualRowStyle(v)}>
+          <div key={v.key} role="none" className="cat-row-wrap" style={virtualRowStyle(v)}>
             <HubRow
               r={st.results[v.index]}
               view={view}
+              group={group}
               index={v.index}
-              active={listbox ? v.index === active : undefined}
+              active={v.index === active}
               // The Hub has no total: "unknown" (-1) while more pages exist, so a new page re-renders no row.
               count={st.next ? -1 : st.results.length}
             />
@@ -182,13 +180,13 @@ export function HubKindView({
   st,
   view,
   noun,
-  listbox,
+  group,
 }: {
   kind: HubKind;
   st: KindResults;
   view: CatalogueView;
   noun: string;
-  listbox: boolean;
+  group: SearchGroup;
 }) {
   const retry = useHubSearch((s) => s.retry);
   if (st.error && st.results.length === 0)
@@ -207,5 +205,6 @@ export function HubKindView({
         <p className="state-body">Try fewer words, another sort, or clear a filter.</p>
       </div>
     );
-  return <HubList kind={kind} st={st} view={view} listbox={listbox} />;
+  // One list per kind: another tab is another list, from its top and with no active row.
+  return <HubList key={kind} kind={kind} st={st} view={view} group={group} />;
 }

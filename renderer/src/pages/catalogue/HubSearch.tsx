@@ -8,7 +8,10 @@ import { useHubSearch, type KindResults } from '../../store/hub-search';
 import { HubFilters } from './HubFilters';
 import { HubKindView } from './HubList';
 import { catalogueHref } from './links';
-import { searchIndex } from '../../lib/catalogue-search';
+import { searchIndex, type SearchRecord } from '../../lib/catalogue-search';
+import { groupProps, optionProps, useSearchOptions } from '../../store/search-listbox';
+
+const hrefOf = (r: SearchRecord) => catalogueHref(r.kind, r.id);
 
 /** Typing settles before the Hub is asked (each keystroke would otherwise be three requests). */
 const DEBOUNCE_MS = 250;
@@ -22,7 +25,7 @@ function tabCount(st: KindResults): string {
 
 const hubOff = (st: KindResults) => isHubOff(st.error);
 
-/** Embedded tasks and libraries that match: first-class results above the Hub's list. */
+/** Embedded tasks and libraries that match: first-class results above the Hub's list, the search's first group. */
 export function EmbeddedMatches({ view, query }: { view: CatalogueView; query: string }) {
   const matches = useMemo(() => {
     if (!query.trim()) return [];
@@ -30,13 +33,18 @@ export function EmbeddedMatches({ view, query }: { view: CatalogueView; query: s
     const libs = searchIndex(view.index, query, { kind: 'library' }).slice(0, 6);
     return [...tasks, ...libs].map((i) => view.index.records[i]);
   }, [view, query]);
+  const list = useMemo(
+    () => (matches.length ? { count: matches.length, href: (i: number) => hrefOf(matches[i]) } : undefined),
+    [matches],
+  );
+  const active = useSearchOptions('chips', list);
   if (matches.length === 0) return null;
   return (
-    <section className="hub-embedded" aria-label="Tasks and libraries" data-testid="embedded-matches">
-      <ul className="cat-chips">
-        {matches.map((r) => (
-          <li key={`${r.kind}:${r.id}`}>
-            <a href={catalogueHref(r.kind, r.id)}>
+    <section className="hub-embedded" data-testid="embedded-matches">
+      <ul className="cat-chips search-chips" {...groupProps('chips', 'Tasks and libraries')}>
+        {matches.map((r, i) => (
+          <li key={`${r.kind}:${r.id}`} role="none">
+            <a href={hrefOf(r)} {...optionProps('chips', i, active, matches.length)}>
               <span className={`badge cat-kind cat-kind-${r.kind}`}>{r.kind}</span> {r.label}
             </a>
           </li>
@@ -98,7 +106,13 @@ export function HubSearch({ view, query, cachedOnly }: { view: CatalogueView; qu
         {cachedOnly && hubOff(st) ? (
           <p className="muted small">No {hubKindInfo[kind].noun} for this search in the cache.</p>
         ) : (
-          <HubKindView kind={kind} st={st} view={view} noun={hubKindInfo[kind].noun} listbox={!cachedOnly} />
+          <HubKindView
+            kind={kind}
+            st={st}
+            view={view}
+            noun={hubKindInfo[kind].noun}
+            group={cachedOnly ? 'seen' : 'hub'}
+          />
         )}
       </div>
     </section>

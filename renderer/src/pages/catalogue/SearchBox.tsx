@@ -1,41 +1,75 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { NavMove } from '../../lib/listbox-nav';
 import { useCatalogue } from '../../store/catalogue';
 import { useRoute } from '../../store/route';
 import { SEARCH_INPUT_ID, useSearchFocus } from '../../store/search-focus';
-import { SEARCH_LISTBOX_ID, searchOptionId, useSearchListbox } from '../../store/search-listbox';
+import {
+  activeHref,
+  SEARCH_LISTBOX_ID,
+  searchGroupId,
+  searchOptionId,
+  shownGroups,
+  useSearchListbox,
+} from '../../store/search-listbox';
+import './search.css';
+
+const moves: Partial<Record<string, NavMove>> = { ArrowDown: 'next', ArrowUp: 'prev', Home: 'first', End: 'last' };
 
 /**
- * The catalogue's search box, a combobox (WAI-ARIA 1.2): focus stays here while ↑/↓ move the active result of the
- * list on screen, Enter opens it, Escape steps back: first out of the list, then clears the query, then returns to
- * the page Ctrl/Cmd+K came from.
+ * The catalogue's search box, a combobox (WAI-ARIA 1.2): focus stays here while ↓/↑ (and Home/End once in the list)
+ * move one active result through every result group on screen, Enter opens it, Escape steps back: first out of the
+ * list, then clears the query, then returns to the page Ctrl/Cmd+K came from.
+ *
+ * On a detail page the box is empty: the page it opened is not its results. The query is kept for the way back, so
+ * Back shows the results again; typing starts a new search.
  */
 export function SearchBox({ hubOn, detail }: { hubOn: boolean; detail: boolean }) {
   const { query, setQuery } = useCatalogue();
   const go = useRoute((s) => s.go);
   const focusRequest = useSearchFocus((s) => s.request);
-  const { list, active, move, reset } = useSearchListbox();
+  // Strings, so the box re-renders only when what it says changes.
+  const owns = useSearchListbox((s) =>
+    shownGroups(s.lists)
+      .map((g) => searchGroupId(g.key))
+      .join(' '),
+  );
+  const activeId = useSearchListbox((s) => s.active && searchOptionId(s.active.group, s.active.index));
+  const { move, reset } = useSearchListbox.getState();
   const input = useRef<HTMLInputElement>(null);
+  const value = detail ? '' : query;
+  const expanded = !detail && owns !== '';
   // Ctrl/Cmd+K: the box takes the focus with its text selected, so typing starts a new search.
   useEffect(() => {
     if (!focusRequest) return;
     input.current?.focus();
     input.current?.select();
   }, [focusRequest]);
-  // A new query starts again from the box.
-  useEffect(() => reset(), [query, reset]);
+  // A new query, or another page, starts again from the box.
+  useEffect(() => reset(), [query, detail, reset]);
+  // The active row comes into view, page and all (its own list has scrolled it in already when it is virtual).
+  useEffect(() => {
+    if (!activeId) return;
+    const frame = requestAnimationFrame(() =>
+      document.getElementById(activeId)?.scrollIntoView?.({ block: 'nearest' }),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [activeId]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      if (!list?.count) return;
+    const step = moves[e.key];
+    // Home/End move the caret until the list has been entered.
+    if (step && expanded && (activeId || step === 'next' || step === 'prev')) {
       e.preventDefault();
-      move(e.key === 'ArrowDown' ? 1 : -1);
-    } else if (e.key === 'Enter' && list && active >= 0) {
+      move(step);
+    } else if (e.key === 'Enter' && activeId) {
       e.preventDefault();
-      location.hash = list.href(active);
+      const href = activeHref(useSearchListbox.getState());
+      reset();
+      if (href) location.hash = href;
     } else if (e.key === 'Escape') {
       e.preventDefault();
-      if (active >= 0) reset();
-      else if (query) setQuery('');
+      if (activeId) reset();
+      else if (value) setQuery('');
       else {
         const back = useSearchFocus.getState().takeReturn();
         if (back) location.hash = back;
@@ -44,26 +78,32 @@ export function SearchBox({ hubOn, detail }: { hubOn: boolean; detail: boolean }
   };
 
   return (
-    <input
-      ref={input}
-      id={SEARCH_INPUT_ID}
-      className="search"
-      type="search"
-      role="combobox"
-      aria-autocomplete="list"
-      aria-expanded={!!list && list.count > 0}
-      aria-controls={SEARCH_LISTBOX_ID}
-      aria-activedescendant={list && active >= 0 ? searchOptionId(active) : undefined}
-      placeholder={
-        hubOn ? 'Search the Hub’s models, datasets, Spaces…  (Ctrl+K)' : 'Search tasks, libraries, models…  (Ctrl+K)'
-      }
-      aria-label="Search the catalogue"
-      value={query}
-      onChange={(e) => {
-        setQuery(e.target.value);
-        if (detail) go('catalogue');
-      }}
-      onKeyDown={onKeyDown}
-    />
+    <>
+      <input
+        ref={input}
+        id={SEARCH_INPUT_ID}
+        className="search"
+        type="search"
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={expanded}
+        aria-controls={expanded ? SEARCH_LISTBOX_ID : undefined}
+        aria-activedescendant={expanded ? activeId : undefined}
+        placeholder={
+          hubOn ? 'Search the Hub’s models, datasets, Spaces…  (Ctrl+K)' : 'Search tasks, libraries, models…  (Ctrl+K)'
+        }
+        aria-label="Search the catalogue"
+        value={value}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          if (detail) go('catalogue');
+        }}
+        onKeyDown={onKeyDown}
+      />
+      {/* The one listbox: the groups stay where they are shown (between them sit tabs and filters), owned here. */}
+      {expanded && (
+        <div id={SEARCH_LISTBOX_ID} role="listbox" aria-label="Search results" aria-owns={owns} className="sr-only" />
+      )}
+    </>
   );
 }
