@@ -1,5 +1,6 @@
 // Does a GGUF quantization run on this machine? Pure arithmetic shared by the model page and the CLI.
 import type { GgufHeader, Hardware } from './contract/hardware';
+import { formatBytes } from './format-bytes';
 
 export const GiB = 1024 ** 3;
 
@@ -41,6 +42,8 @@ export interface FitResult {
   overheadBytes: number;
   /** One or two plain sentences: the sum, the budget it was compared with, and any estimate used. */
   explanation: string;
+  /** The short line the table shows under the badge: `needs 5.1 GB of 19.2 GB RAM`. */
+  summary: string;
 }
 
 /** Compute buffers and the runtime itself (llama.cpp / Ollama): a fixed half gigabyte is a fair allowance. */
@@ -102,8 +105,11 @@ export function defaultContext(max?: number): number {
   return max && max < DEFAULT_CONTEXT ? max : DEFAULT_CONTEXT;
 }
 
-/** Memory sizes as the fit verdicts say them: `7.6 GB`, `24 GB` (GiB, one decimal under 10). */
-export const gb = (n: number) => `${(n / GiB).toFixed(n < 10 * GiB ? 1 : 0)} GB`;
+/**
+ * Memory sizes as the fit texts say them: decimal gigabytes like the Hub and the size column (formatBytes), one
+ * decimal under 100 GB: `7.6 GB`, `25.8 GB`. One unit everywhere, so the same file never reads as two sizes.
+ */
+export const gb = (n: number) => `${(n / 1e9).toFixed(n < 99.95e9 ? 1 : 0)} GB`;
 
 export const verdictLabels: Record<Verdict, string> = {
   vram: 'Fits in VRAM',
@@ -117,20 +123,26 @@ export function fitQuant(fileBytes: number, kvBytes: number, hw: FitHardware, ct
   const overheadBytes = RUNTIME_OVERHEAD;
   const needBytes = fileBytes + kvBytes + overheadBytes;
   const ramBudget = hw.ramBytes * RAM_USABLE_SHARE;
+  const need = `needs ${gb(needBytes)}`;
   let verdict: Verdict;
   let budget: string;
+  let summary: string;
   if (hw.vramBytes > 0 && needBytes <= hw.vramBytes) {
     verdict = 'vram';
     budget = `${gb(hw.vramBytes)} of ${hw.unified ? 'GPU-usable unified memory' : 'VRAM'}`;
+    summary = `${need} of ${gb(hw.vramBytes)} ${hw.unified ? 'unified memory' : 'VRAM'}`;
   } else if (hw.vramBytes > 0 && !hw.unified && needBytes <= hw.vramBytes + ramBudget) {
     verdict = 'partial';
     budget = `${gb(hw.vramBytes)} VRAM: the rest of the layers run on the CPU from RAM`;
+    summary = `${need}: ${gb(hw.vramBytes)} in VRAM, the rest in RAM`;
   } else if (needBytes <= ramBudget) {
     verdict = 'ram';
     budget = `${gb(ramBudget)} usable of ${gb(hw.ramBytes)} RAM${hw.vramBytes > 0 ? '' : ' (no GPU found)'}`;
+    summary = `${need} of ${gb(ramBudget)} usable RAM`;
   } else {
     verdict = 'too-large';
     budget = `${gb(hw.vramBytes)} VRAM + ${gb(ramBudget)} usable RAM`;
+    summary = `${need}, more than ${gb(hw.vramBytes + ramBudget)} here`;
   }
   const kvWhy =
     shape?.source === 'estimate'
@@ -139,45 +151,71 @@ export function fitQuant(fileBytes: number, kvBytes: number, hw: FitHardware, ct
         ? ` KV cache from the GGUF header: ${shape.layers} layers × ${shape.kvHeads} KV heads × ${shape.keyLength + shape.valueLength} (key + value) × f16.`
         : '';
   const explanation =
-    `${verdictLabels[verdict]}: needs about ${gb(needBytes)} = file ${gb(fileBytes)} + KV cache ${gb(kvBytes)} ` +
-    `for ${ctx.toLocaleString('en')} tokens + ${gb(overheadBytes)} runtime; compared with ${budget}.${kvWhy}`;
-  return { verdict, needBytes, fileBytes, kvBytes, overheadBytes, explanation };
+    `${verdictLabels[verdict]}: needs about ${gb(needBytes)} = file ${formatBytes(fileBytes)} + KV cache ` +
+    `${formatBytes(kvBytes)} for ${ctx.toLocaleString('en')} tokens + ${formatBytes(overheadBytes)} runtime; ` +
+    `compared with ${budget}.${kvWhy}`;
+  return { verdict, needBytes, fileBytes, kvBytes, overheadBytes, explanation, summary };
 }
 
 /** True when the quant runs without splitting between GPU and CPU (in VRAM, or in RAM on a machine without GPU). */
 const fitsFully = (v: Verdict) => v === 'vram' || v === 'ram';
 
+/** No GPU to offload to (Apple's unified memory counts as one): the CPU's speed, more than memory, decides. */
+export const cpuOnly = (hw: FitHardware) => hw.vramBytes === 0 && !hw.unified;
+
+/** Q4_K_M-class: the 4-bit K-quants, i-quants and legacy quants, Unsloth's `UD-` variants too. */
+export const isQ4Class = (label: string) => /^(UD-)?I?Q4(_|$)/i.test(label);
+
+type QuantChoice = { label: string; size?: number; verdict?: Verdict };
+
+function largest(quants: QuantChoice[]): QuantChoice | undefined {
+  let best: QuantChoice | undefined;
+  for (const q of quants) if (!best || q.size! > best.size!) best = q;
+  return best;
+}
+
 /**
- * The default quantization: the largest file that fits fully; else Q4_K_M when the repo has it; else the smallest.
- * Quants without a known size never win on size.
+ * The default quantization: the largest file that fits fully — on a CPU-only machine the largest Q4_K_M-class one
+ * that fits (a CPU reads every weight per token, so a 4-bit file answers several times faster than F16 or Q8_0);
+ * else Q4_K_M when the repo has it; else the smallest. Quants without a known size never win on size.
  */
-export function defaultQuant(quants: { label: string; size?: number; verdict?: Verdict }[]): string | undefined {
-  let best: { label: string; size: number } | undefined;
-  for (const q of quants) {
-    if (q.size === undefined || !q.verdict || !fitsFully(q.verdict)) continue;
-    if (!best || q.size > best.size) best = { label: q.label, size: q.size };
-  }
+export function defaultQuant(quants: QuantChoice[], opts: { cpuOnly?: boolean } = {}): string | undefined {
+  const fitting = quants.filter((q) => q.size !== undefined && q.verdict && fitsFully(q.verdict));
+  const best = (opts.cpuOnly && largest(fitting.filter((q) => isQ4Class(q.label)))) || largest(fitting);
   if (best) return best.label;
   if (quants.some((q) => q.label === FALLBACK_QUANT)) return FALLBACK_QUANT;
   const sized = quants.filter((q) => q.size !== undefined).sort((a, b) => a.size! - b.size!);
   return (sized[0] ?? quants[0])?.label;
 }
 
-/** Verdicts for every quant and the default, in one call (the page and the CLI both use it). */
+/** One line on why the default was picked, shown beside its badge. */
+export function defaultQuantWhy(label: string, verdict: Verdict | undefined, hw: FitHardware): string {
+  if (verdict === 'vram') return `The largest that fits in ${hw.unified ? 'GPU-usable unified memory' : 'VRAM'}`;
+  if (verdict === 'ram' && cpuOnly(hw) && isQ4Class(label))
+    return `${label}: about 3× faster than F16 on a CPU, little quality lost`;
+  if (verdict === 'ram') return 'The largest that fits in RAM';
+  return label === FALLBACK_QUANT
+    ? 'Nothing fits fully: Q4_K_M is the usual choice'
+    : 'Nothing fits fully: the smallest';
+}
+
+/** Verdicts for every quant, the default and why, in one call (the page and the CLI both use it). */
 export function planQuants<Q extends { label: string; size?: number }>(
   quants: Q[],
   hw: FitHardware,
   shape: KvShape,
   ctx: number,
-): { rows: (Q & { fit?: FitResult })[]; defaultLabel?: string } {
+): { rows: (Q & { fit?: FitResult })[]; defaultLabel?: string; defaultWhy?: string } {
   const kv = kvCacheBytes(shape, ctx);
   const rows: (Q & { fit?: FitResult })[] = quants.map((q) =>
     q.size === undefined ? { ...q } : { ...q, fit: fitQuant(q.size, kv, hw, ctx, shape) },
   );
-  return {
-    rows,
-    defaultLabel: defaultQuant(rows.map((r) => ({ label: r.label, size: r.size, verdict: r.fit?.verdict }))),
-  };
+  const defaultLabel = defaultQuant(
+    rows.map((r) => ({ label: r.label, size: r.size, verdict: r.fit?.verdict })),
+    { cpuOnly: cpuOnly(hw) },
+  );
+  const verdict = rows.find((r) => r.label === defaultLabel)?.fit?.verdict;
+  return { rows, defaultLabel, defaultWhy: defaultLabel && defaultQuantWhy(defaultLabel, verdict, hw) };
 }
 
 /** The budget the verdicts compare with: the largest GPU's VRAM (llama.cpp fills one GPU first) and the RAM. */

@@ -72,7 +72,9 @@ describe('Settings → Hardware', () => {
     const first = await main.next('system.hardware');
     expect(first.input).toEqual({ refresh: false });
     await first.answer(hardware(32 * GiB));
-    expect(screen.getByTestId('hardware-detected').textContent).toBe('32 GB RAM (12 GB free), NVIDIA RTX 4090 24 GB');
+    expect(screen.getByTestId('hardware-detected').textContent).toBe(
+      '34.4 GB RAM (12.9 GB free), NVIDIA RTX 4090 25.8 GB',
+    );
     expect(screen.getByText('nvidia-smi: found 1 GPU')).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Detect again' }));

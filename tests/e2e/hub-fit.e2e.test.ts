@@ -67,7 +67,7 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
     await quants.getByTestId('fit-badge').first().waitFor();
     await expect
       .poll(() => quants.getByTestId('fit-hardware').textContent())
-      .toMatch(/set in Settings.*4\.0 GB RAM.*2\.0 GB VRAM/);
+      .toMatch(/set in Settings.*4\.3 GB RAM.*2\.1 GB VRAM/);
     const verdicts = async () =>
       Object.fromEntries(
         await quants
@@ -92,6 +92,11 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
       .toBe('Q8_0');
     expect(await quants.getByRole('radio', { name: 'Q8_0' }).isChecked()).toBe(true);
     expect(await quants.getByTestId('fit-estimate-note').count()).toBe(0);
+    // The verdict's line and the default's reason are in the table, not only in the tip (decimal GB, as the Hub).
+    expect(await quants.getByTestId('default-why').textContent()).toBe('The largest that fits in VRAM');
+    expect(await quants.locator('[data-quant="F16"] [data-testid="fit-summary"]').textContent()).toBe(
+      'needs 3.2 GB: 2.1 GB in VRAM, the rest in RAM',
+    );
 
     // Keyboard: the badge is a tab stop and its explanation is its description.
     const badge = quants.locator('[data-quant="F16"] [data-testid="fit-badge"]');
@@ -99,7 +104,7 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
     const tip = page.locator(`#${await badge.getAttribute('aria-describedby')}`.replace(/:/g, '\\:'));
     await poll(() => tip.isVisible()).toBe(true);
     expect(await tip.textContent()).toMatch(
-      /Partial offload: needs about 2\.9 GB = file 2\.3 GB \+ KV cache 0\.1 GB for 4,096 tokens/,
+      /Partial offload: needs about 3\.2 GB = file 2\.5 GB \+ KV cache 134 MB for 4,096 tokens/,
     );
     expect(await tip.textContent()).toMatch(/16 layers × 8 KV heads/);
     await screenshot(page, 'fit-badges-focus');
@@ -175,6 +180,48 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
     expect(await reply.textContent()).toContain(`Hello from ${PULLED}! A local GGUF reply.`);
     await screenshot(page, 'fit-chat');
     expect(errors).toEqual([]);
+  });
+
+  it('on a CPU-only machine the default is a Q4_K_M-class quant with why; the tips stay in view at 1024×700', async () => {
+    await page.goto(`${app.origin}/#/settings`);
+    const card = page.getByTestId('hardware-settings');
+    await card.getByLabel('GPU memory (GB)').fill('0');
+    await card.getByLabel('RAM (GB)').fill('24');
+    await card.getByLabel('RAM (GB)').press('Enter');
+    await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(REPO)}`);
+    const quants = page.getByTestId('model-quants');
+    await poll(() => quants.getByTestId('fit-hardware').textContent()).toMatch(/25\.8 GB RAM, no GPU/);
+    // F16 fits in RAM too, but a CPU answers several times faster from a 4-bit file.
+    await poll(() => quants.getByTestId('default-quant').locator('xpath=ancestor::tr').getAttribute('data-quant')).toBe(
+      'UD-Q4_K_XL',
+    );
+    expect(await quants.getByTestId('default-why').textContent()).toMatch(
+      /^UD-Q4_K_XL: about 3× faster than F16 on a CPU/,
+    );
+    expect(await quants.locator('[data-quant="F16"] [data-verdict]').getAttribute('data-verdict')).toBe('ram');
+    try {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await quants.scrollIntoViewIfNeeded();
+      await screenshot(page, 'fit-cpu-default-1400');
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await quants.scrollIntoViewIfNeeded();
+      await screenshot(page, 'fit-cpu-default-1024');
+      // The first and the last row's tip, each with its row at the bottom of the page: all of it is visible.
+      for (const label of ['Q2_K', 'F16']) {
+        const badge = quants.locator(`[data-quant="${label}"] [data-testid="fit-badge"]`);
+        await badge.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+        await badge.focus();
+        const tip = quants.locator(`[data-quant="${label}"] [role="tooltip"]`);
+        await poll(() => tip.isVisible()).toBe(true);
+        const box = (await tip.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(700);
+        expect(await badge.getAttribute('data-tip')).toBe('above');
+        await screenshot(page, `fit-tip-${label}-1024`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it('a library page shows a sample snippet from the library generator', async () => {

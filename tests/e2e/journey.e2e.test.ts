@@ -68,7 +68,7 @@ describe('the whole journey in Chromium: first run → Hub search → model page
     // 4. Fit on this machine: every quant has a verdict, and one is chosen as the default.
     const quants = page.getByTestId('model-quants');
     await quants.getByTestId('fit-badge').first().waitFor();
-    await expect.poll(() => quants.getByTestId('fit-hardware').textContent()).toMatch(/^This machine: \d+ GB RAM/);
+    await expect.poll(() => quants.getByTestId('fit-hardware').textContent()).toMatch(/^This machine: [\d.]+ GB RAM/);
     const verdicts = await quants
       .getByTestId('quant-row')
       .evaluateAll((rows) => rows.map((r) => r.querySelector('[data-verdict]')?.getAttribute('data-verdict') ?? ''));

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   defaultContext,
   defaultQuant,
+  defaultQuantWhy,
   estimateKvShape,
   fitHardware,
   fitQuant,
+  gb,
+  isQ4Class,
   kvCacheBytes,
   kvShapeFromHeader,
   kvShapeFromMetadata,
@@ -73,7 +76,21 @@ describe('fit verdicts', () => {
     const r = fitQuant(6 * GiB, kv, gpu8, 8192, llama1b);
     expect(r.verdict).toBe('vram');
     expect(r.needBytes).toBe(7 * GiB + RUNTIME_OVERHEAD);
-    expect(r.explanation).toMatch(/file 6\.0 GB \+ KV cache 1\.0 GB for 8,192 tokens/);
+    // Decimal gigabytes, as the Hub and the size column say them: 6 GiB is 6.4 GB.
+    expect(r.explanation).toMatch(/file 6\.4 GB \+ KV cache 1\.1 GB for 8,192 tokens \+ 537 MB runtime/);
+    expect(r.summary).toBe('needs 8.1 GB of 8.6 GB VRAM');
+  });
+  it('says every size in one unit, decimal gigabytes like the Hub', () => {
+    expect(gb(3.6e9)).toBe('3.6 GB');
+    expect(gb(24 * GiB)).toBe('25.8 GB');
+    expect(gb(250e9)).toBe('250 GB');
+    const r = fitQuant(3.6e9, 0, { ramBytes: 16 * GiB, vramBytes: 0, unified: false }, 4096);
+    expect(r.explanation).toMatch(/file 3\.6 GB/);
+  });
+  it('has a short line for the table under every verdict', () => {
+    expect(fitQuant(7 * GiB, kv, gpu8, 8192).summary).toBe('needs 9.1 GB: 8.6 GB in VRAM, the rest in RAM');
+    expect(fitQuant(10 * GiB, kv, cpu16, 8192).summary).toBe('needs 12.3 GB of 13.7 GB usable RAM');
+    expect(fitQuant(40 * GiB, kv, gpu8, 8192).summary).toBe('needs 44.6 GB, more than 36.1 GB here');
   });
   it('partial offload when it overflows VRAM but fits VRAM + usable RAM', () => {
     expect(fitQuant(7 * GiB, kv, gpu8, 8192).verdict).toBe('partial');
@@ -131,6 +148,50 @@ describe('default quant', () => {
       ]),
     ).toBe('Q3_K_S');
     expect(defaultQuant([])).toBeUndefined();
+  });
+  it('on a CPU-only machine is the largest Q4_K_M-class quant that fits, with why', () => {
+    const all = [
+      { label: 'Q2_K', size: 1, verdict: 'ram' as const },
+      { label: 'IQ4_XS', size: 2, verdict: 'ram' as const },
+      { label: 'Q4_K_M', size: 3, verdict: 'ram' as const },
+      { label: 'Q8_0', size: 5, verdict: 'ram' as const },
+      { label: 'F16', size: 9, verdict: 'ram' as const },
+    ];
+    expect(defaultQuant(all, { cpuOnly: true })).toBe('Q4_K_M');
+    expect(defaultQuant(all)).toBe('F16');
+    // Q4_K_M does not fit: the next Q4-class one down; none fits: the largest that does.
+    const tight = all.map((q) => (q.size >= 3 ? { ...q, verdict: 'too-large' as const } : q));
+    expect(defaultQuant(tight, { cpuOnly: true })).toBe('IQ4_XS');
+    expect(
+      defaultQuant(
+        tight.filter((q) => q.label !== 'IQ4_XS'),
+        { cpuOnly: true },
+      ),
+    ).toBe('Q2_K');
+    expect(['Q4_K_M', 'Q4_K_S', 'IQ4_XS', 'IQ4_NL', 'Q4_0', 'Q4_1', 'UD-Q4_K_XL'].every(isQ4Class)).toBe(true);
+    expect(['Q5_K_M', 'Q3_K_S', 'Q8_0', 'F16', 'BF16', 'Q2_K'].some(isQ4Class)).toBe(false);
+    const cpu: FitHardware = { ramBytes: 24 * GiB, vramBytes: 0, unified: false };
+    expect(defaultQuantWhy('Q4_K_M', 'ram', cpu)).toBe(
+      'Q4_K_M: about 3× faster than F16 on a CPU, little quality lost',
+    );
+    expect(defaultQuantWhy('Q8_0', 'vram', { ...cpu, vramBytes: 8 * GiB })).toBe('The largest that fits in VRAM');
+  });
+  it('planQuants: a 24 GB CPU-only machine gets Q4_K_M, not F16; with a GPU the largest in VRAM', () => {
+    const quants = [
+      { label: 'Q4_K_M', size: 4_920_000_000 },
+      { label: 'Q8_0', size: 8_540_000_000 },
+      { label: 'F16', size: 16_070_000_000 },
+    ];
+    const cpu = planQuants(quants, { ramBytes: 24 * GiB, vramBytes: 0, unified: false }, llama1b, 4096);
+    expect(cpu.rows.map((r) => r.fit?.verdict)).toEqual(['ram', 'ram', 'ram']);
+    expect(cpu.defaultLabel).toBe('Q4_K_M');
+    expect(cpu.defaultWhy).toMatch(/^Q4_K_M: about 3× faster than F16 on a CPU/);
+    const gpu = planQuants(quants, { ramBytes: 24 * GiB, vramBytes: 12 * GiB, unified: false }, llama1b, 4096);
+    expect(gpu.defaultLabel).toBe('Q8_0');
+    expect(gpu.defaultWhy).toBe('The largest that fits in VRAM');
+    // Apple Silicon is not CPU-only: the GPU reads the unified memory.
+    const mac = planQuants(quants, { ramBytes: 24 * GiB, vramBytes: 18 * GiB, unified: true }, llama1b, 4096);
+    expect(mac.defaultLabel).toBe('F16');
   });
   it('planQuants gives a verdict per sized row and the default', () => {
     const plan = planQuants(

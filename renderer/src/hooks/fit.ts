@@ -29,6 +29,8 @@ export interface FitPlan {
   setCtx(n: number): void;
   rows: (GgufQuant & { fit?: FitResult })[];
   defaultLabel?: string;
+  /** Why the default was picked (shown beside its badge), once the verdicts are known. */
+  defaultWhy?: string;
 }
 
 /** The file whose header describes the repo's architecture (all quants share it): Q4_K_M's, else the first. */

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState, type SyntheticEvent } from 'react';
 import { gb, verdictLabels, type FitResult } from '@shared/fit';
 import { formatBytes } from '../../lib/format';
 import { hrefFor } from '../../store/route';
@@ -9,22 +9,46 @@ import './fit.css';
 
 const CONTEXTS = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
 
-/** A verdict with its explanation, shown on hover and on keyboard focus (the badge is a tab stop). */
+/** Above when the tip would run past the bottom of the scrolling page and there is more room above. */
+function tipGoesAbove(badge: HTMLElement): boolean {
+  const tip = badge.querySelector<HTMLElement>('.fit-tip');
+  const r = badge.getBoundingClientRect();
+  const page = badge.closest('.content')?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
+  const below = Math.min(page.bottom, window.innerHeight) - r.bottom;
+  const above = r.top - Math.max(page.top, 0);
+  // The tip shows on :hover and :focus, so it has its height here; 160 px is a long explanation, as a fallback.
+  return (tip?.offsetHeight || 160) + 8 > below && above > below;
+}
+
+/**
+ * A verdict with its short line under it; the full explanation shows on hover and on keyboard focus (the badge is a
+ * tab stop), below the badge or above it where the page has no room (first and last rows alike).
+ */
 function FitBadge({ fit }: { fit: FitResult }) {
   const tip = useId();
+  const [above, setAbove] = useState(false);
+  const place = (e: SyntheticEvent<HTMLElement>) => setAbove(tipGoesAbove(e.currentTarget));
   return (
-    <span
-      className={`fit-badge fit-${fit.verdict}`}
-      tabIndex={0}
-      aria-describedby={tip}
-      data-testid="fit-badge"
-      data-verdict={fit.verdict}
-    >
-      {verdictLabels[fit.verdict]}
-      <span role="tooltip" id={tip} className="fit-tip">
-        {fit.explanation}
+    <>
+      <span
+        className={`fit-badge fit-${fit.verdict}`}
+        tabIndex={0}
+        aria-describedby={tip}
+        data-testid="fit-badge"
+        data-verdict={fit.verdict}
+        data-tip={above ? 'above' : 'below'}
+        onMouseEnter={place}
+        onFocus={place}
+      >
+        {verdictLabels[fit.verdict]}
+        <span role="tooltip" id={tip} className="fit-tip">
+          {fit.explanation}
+        </span>
       </span>
-    </span>
+      <span className="fit-summary small muted" data-testid="fit-summary">
+        {fit.summary}
+      </span>
+    </>
   );
 }
 
@@ -93,7 +117,7 @@ export function Quants({
         </label>
       </div>
       <p className="help" id="fit-ctx-help">
-        A longer context needs a larger KV cache. Hover or focus a verdict to see the estimate.
+        A longer context needs a larger KV cache. Hover or focus a verdict to see how it was estimated.
         {plan.headerNote && (
           <>
             {' '}
@@ -101,7 +125,7 @@ export function Quants({
           </>
         )}
       </p>
-      <table className="table cat-table">
+      <table className="table cat-table fit-table">
         <thead>
           <tr>
             <th className="cat-radio" aria-label="Pick" />
@@ -131,13 +155,16 @@ export function Quants({
               <td className="mono">
                 {q.label}
                 {q.label === plan.defaultLabel && (
-                  <span
-                    className="badge fit-default"
-                    data-testid="default-quant"
-                    title="The largest that fits fully, else Q4_K_M"
-                  >
-                    default
-                  </span>
+                  <>
+                    <span className="badge fit-default" data-testid="default-quant">
+                      default
+                    </span>
+                    {plan.defaultWhy && (
+                      <span className="fit-why small muted" data-testid="default-why">
+                        {plan.defaultWhy}
+                      </span>
+                    )}
+                  </>
                 )}
               </td>
               <td className="mono small muted">{q.files.length === 1 ? q.files[0] : `${q.files.length} files`}</td>
