@@ -9,6 +9,7 @@ vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) 
 const { ModelsPage } = await import('../../renderer/src/pages/models/ModelsPage');
 const { usePulls } = await import('../../renderer/src/store/pulls');
 const { useStatus } = await import('../../renderer/src/store/status');
+const { StatusBar } = await import('../../renderer/src/app/StatusBar');
 
 const local = (name: string, size = 2_000_000_000): LocalModel => ({
   name,
@@ -47,10 +48,19 @@ describe('Local models page', () => {
     expect(screen.getByText('Asking Ollama for its models…')).toBeTruthy();
     await (await main.next('ollama.list')).fail(down);
     const alert = screen.getByRole('alert');
-    expect(alert.textContent).toMatch(/Could not list local models/);
-    expect(alert.textContent).toMatch(/Ollama is not running/);
+    expect(within(alert).getByRole('heading').textContent).toBe('Ollama is not running');
+    expect(alert.textContent).toMatch(/Run ollama serve in a terminal/);
+    expect(
+      within(alert)
+        .getByRole('link', { name: /Download Ollama/ })
+        .getAttribute('href'),
+    ).toBe('https://ollama.com/download');
     expect(screen.getByText('The list comes back on its own when Ollama answers again.')).toBeTruthy();
     await vi.waitFor(() => expect(useStatus.getState().ollama?.reachable).toBe(false));
+    // The status bar says so too, with the installer beside it.
+    render(<StatusBar />);
+    const bar = await screen.findByTestId('status-ollama-download');
+    expect(bar.getAttribute('href')).toBe('https://ollama.com/download');
 
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     await (await main.next('ollama.list')).fail(down);
@@ -61,6 +71,41 @@ describe('Local models page', () => {
     await (await main.next('ollama.list')).answer({ models: [local('llama3.2'), local('qwen3:8b', 5e9)] });
     expect(screen.queryByRole('alert')).toBeNull();
     expect(rows()).toEqual(['llama3.2', 'qwen3:8b']);
+  });
+
+  it('each row has Chat, an embedding model says why not; running models say when they unload', async () => {
+    render(<ModelsPage />);
+    await (await main.next('ollama.list')).answer({ models: [local('llama3.2'), local('nomic-embed-text', 3e8)] });
+    const show = (model: string) =>
+      vi.waitFor(() => {
+        const c = main.waiting('ollama.show').find((x) => x.input.model === model);
+        if (!c) throw new Error(`no ollama.show for ${model} yet`);
+        return c;
+      });
+    const shown = (capabilities: string[]) => ({ name: '', modelfile: '', details: {}, model_info: {}, capabilities });
+    await (await show('nomic-embed-text')).answer(shown(['embedding']));
+    await (await show('llama3.2')).answer(shown(['completion', 'tools']));
+    const row = (name: string) => screen.getByTestId('models-table').querySelector(`tr[data-model="${name}"]`)!;
+    const chat = within(row('llama3.2') as HTMLElement).getByRole('link', { name: 'Chat with llama3.2' });
+    expect(chat.getAttribute('href')).toBe('#/chat/new/ollama/llama3.2');
+    expect(within(row('nomic-embed-text') as HTMLElement).queryByRole('link', { name: /Chat/ })).toBeNull();
+    expect(within(row('nomic-embed-text') as HTMLElement).getByTestId('no-chat').textContent).toBe(
+      'Embedding model · no chat',
+    );
+
+    const running = (name: string, secs: number) => ({
+      ...local(name),
+      size_vram: 0,
+      expires_at: new Date(Date.now() + secs * 1000).toISOString(),
+    });
+    await (
+      await main.next('ollama.ps')
+    ).answer({ models: [running('llama3.2', 4 * 60 + 10), running('qwen3:8b', 3700), running('phi4', 1e10)] });
+    const cells = within(screen.getByTestId('running'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => r.lastElementChild!.textContent);
+    expect(cells).toEqual(['unloads in 4 min', 'unloads in 1 h', 'kept loaded']);
   });
 
   it('no models: suggestions that start a pull', async () => {

@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { ExternalLink } from '../components/ExternalLink';
+import { OLLAMA_DOWNLOAD } from '../lib/ollama-library';
 import { isActive, jobTotals, usePulls } from '../store/pulls';
 import { hrefFor } from '../store/route';
 import { useSettings } from '../store/settings';
@@ -75,6 +77,11 @@ export function StatusBar() {
         {state === 'ok' && `Ollama ${ollama?.version} · ${ollama?.host}`}
         {state === 'down' && `Ollama not reachable · ${ollama?.host}${reason ? ` · ${reason}` : ''}`}
       </button>
+      {state === 'down' && ollama?.error?.code === 'unavailable' && (
+        <ExternalLink href={OLLAMA_DOWNLOAD} testId="status-ollama-download">
+          Install Ollama
+        </ExternalLink>
+      )}
       <Transfers />
       <span className="spacer" />
       <span className="muted">Ctrl+K search · Ctrl+, settings</span>

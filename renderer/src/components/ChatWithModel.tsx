@@ -13,6 +13,9 @@ interface Props {
    * already says which models embed, so its chat link is given as is.
    */
   backend?: 'ollama' | 'local';
+  /** In a table row: a short "why not" for an embedding model (the full sentence is its title). */
+  compact?: boolean;
+  'aria-label'?: string;
 }
 
 /**
@@ -25,16 +28,32 @@ export function ChatWithModel({ backend = 'ollama', ...props }: Props) {
   return <OllamaChatWithModel {...props} />;
 }
 
-function ChatLink({ model, label, className, testid = 'chat-with-model', backend }: Props) {
+function ChatLink({ model, label, className, testid = 'chat-with-model', backend, ...rest }: Props) {
   return (
-    <a className={className} href={newChatHref(backend ?? 'ollama', model)} data-testid={testid}>
+    <a
+      className={className}
+      href={newChatHref(backend ?? 'ollama', model)}
+      data-testid={testid}
+      aria-label={rest['aria-label']}
+    >
       {label}
     </a>
   );
 }
 
 function OllamaChatWithModel(props: Props) {
-  if (useCanChat(props.model) === false)
+  const canChat = useCanChat(props.model);
+  if (canChat === false && props.compact)
+    return (
+      <span
+        className="muted small no-chat-short"
+        data-testid="no-chat"
+        title="It turns text into vectors and cannot chat; try it in Embeddings."
+      >
+        Embedding model · no chat
+      </span>
+    );
+  if (canChat === false)
     return (
       <span className="muted small" data-testid="no-chat">
         An embedding model: it turns text into vectors and cannot chat. Try it in Embeddings

@@ -4,6 +4,7 @@ import type { LocalModel, RunningModel } from '@shared/contract/ollama';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { usePulls } from '../store/pulls';
+import { useSettings } from '../store/settings';
 import { useStatus } from '../store/status';
 import { canChat } from '../lib/can-chat';
 import { useAction, useQuery } from './query';
@@ -98,4 +99,29 @@ export function useLocalModels(): { models?: LocalModel[]; error?: AppErrorShape
     wasReachable.current = reachable;
   }, [reachable, load]);
   return { models: q.last, error, load };
+}
+
+/**
+ * The pull form's Hub suggestions, asked only with live Hub access on: the GGUF repos matching `search`, or the
+ * quants of `repo` (from its file list). The last answer stays while the next is asked, so the list does not blink.
+ */
+export function useHubPullSuggestions({ repo, search }: { repo?: string; search?: string }): {
+  repos: string[];
+  quants: { label: string; size?: number }[];
+} {
+  const hubOn = useSettings((s) => s.view?.values.hubAccess === 'online');
+  const found = useQuery(
+    () => api.call('hub.search', { kind: 'models', search, runsLocally: 'gguf', sort: 'downloads', limit: 5 }),
+    [search],
+    hubOn && !!search,
+    undefined,
+    true,
+  );
+  const model = useQuery(() => api.call('hub.model', { id: repo ?? '' }), [repo], hubOn && !!repo, undefined, true);
+  const q = search?.toLowerCase() ?? '';
+  return {
+    repos:
+      hubOn && search ? (found.last?.results ?? []).map((r) => r.id).filter((id) => id.toLowerCase().includes(q)) : [],
+    quants: hubOn && repo && model.last?.model.id.toLowerCase() === repo.toLowerCase() ? model.last.quants : [],
+  };
 }

@@ -1,4 +1,5 @@
 import type { LocalModel } from '@shared/contract/ollama';
+import { ChatWithModel } from '../../components/ChatWithModel';
 import { formatAge, formatBytes } from '../../lib/format';
 
 type SortKey = 'name' | 'family' | 'params' | 'quant' | 'size' | 'modified';
@@ -94,6 +95,14 @@ export function ModelTable({
             <td className="num">{formatBytes(m.size)}</td>
             <td title={m.modified_at}>{formatAge(m.modified_at)}</td>
             <td className="row-actions">
+              <ChatWithModel
+                model={m.name}
+                label="Chat"
+                className="btn btn-ghost btn-sm"
+                testid="row-chat"
+                compact
+                aria-label={`Chat with ${m.name}`}
+              />
               <button className="btn btn-ghost btn-sm" onClick={() => onSelect(m.name)}>
                 Details
               </button>

@@ -2,7 +2,9 @@ import { useCallback, useMemo, useState } from 'react';
 import type { LocalModel } from '@shared/contract/ollama';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { useLocalModels } from '../../hooks/models';
+import { ExternalLink } from '../../components/ExternalLink';
 import { formatBytes } from '../../lib/format';
+import { OLLAMA_DOWNLOAD, ollamaLibrary } from '../../lib/ollama-library';
 import { usePulls } from '../../store/pulls';
 import { hrefFor, useRoute } from '../../store/route';
 import { BuiltinPage } from './builtin/BuiltinPage';
@@ -18,11 +20,19 @@ import { PushDialog } from './PushDialog';
 import { JobsPanel, PullForm } from './PullPanel';
 import './models.css';
 
-const suggestions = [
-  { name: 'llama3.2', note: 'Meta · 3B · 2.0 GB' },
-  { name: 'qwen3:1.7b', note: 'Qwen · thinks · 1.4 GB' },
-  { name: 'gemma3:1b', note: 'Google · 1B · 815 MB' },
-];
+const suggestions = ollamaLibrary.filter((m) => m.starter);
+
+/** Beside "Ollama is not running": how to start it, or where to get it. */
+function OllamaInstall() {
+  return (
+    <p className="ollama-install small">
+      Run <code className="mono">ollama serve</code> in a terminal (or open the Ollama app). Not installed?{' '}
+      <ExternalLink href={OLLAMA_DOWNLOAD} testId="ollama-download">
+        Download Ollama
+      </ExternalLink>
+    </p>
+  );
+}
 
 type Dialog = { kind: 'delete' | 'copy' | 'create' | 'push'; model: LocalModel };
 
@@ -96,7 +106,12 @@ function OllamaModels() {
 
         {error ? (
           <>
-            <ErrorState error={error} title="Could not list local models" onRetry={() => void load()} />
+            <ErrorState
+              error={error}
+              title={error.code === 'unavailable' ? 'Ollama is not running' : 'Could not list local models'}
+              onRetry={() => void load()}
+              action={error.code === 'unavailable' && <OllamaInstall />}
+            />
             <p className="muted small models-retrying" role="status">
               The list comes back on its own when Ollama answers again.
             </p>

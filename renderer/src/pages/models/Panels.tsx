@@ -2,7 +2,20 @@ import { useEffect, useState } from 'react';
 import type { EmbedResult, LocalModel } from '@shared/contract/ollama';
 import { useEmbed, useRunningModels } from '../../hooks/models';
 import { formatBytes } from '../../lib/format';
-import { formatUntil } from './format';
+
+/** When Ollama unloads a model, from /api/ps's `expires_at`: "unloads in 4 min", "unloads in 1 h", "kept loaded". */
+export function unloadText(expiresAt: string, now = Date.now()): string {
+  const t = Date.parse(expiresAt);
+  if (Number.isNaN(t)) return '—';
+  const s = (t - now) / 1000;
+  // keep_alive -1 (keep loaded) is reported as a date centuries away.
+  if (s > 86400 * 365) return 'kept loaded';
+  if (s < 60) return s <= 0 ? 'unloading now' : 'unloads in under a minute';
+  if (s < 3600) return `unloads in ${Math.round(s / 60)} min`;
+  if (s < 86400) return `unloads in ${Math.round(s / 3600)} h`;
+  const days = Math.round(s / 86400);
+  return `unloads in ${days} day${days === 1 ? '' : 's'}`;
+}
 
 /** Models loaded in memory right now (ollama ps). */
 export function RunningModels({ tick = 0 }: { tick?: number }) {
@@ -30,7 +43,7 @@ export function RunningModels({ tick = 0 }: { tick?: number }) {
               <th className="num">Memory</th>
               <th>Processor</th>
               <th className="num">Context</th>
-              <th>Unloads</th>
+              <th>Stays loaded</th>
             </tr>
           </thead>
           <tbody>
@@ -42,7 +55,7 @@ export function RunningModels({ tick = 0 }: { tick?: number }) {
                   <td className="num">{formatBytes(m.size)}</td>
                   <td>{gpu >= 100 ? '100% GPU' : gpu <= 0 ? '100% CPU' : `${100 - gpu}% CPU / ${gpu}% GPU`}</td>
                   <td className="num">{m.context_length ? m.context_length.toLocaleString('en-US') : '—'}</td>
-                  <td>{formatUntil(m.expires_at)}</td>
+                  <td title={m.expires_at}>{unloadText(m.expires_at)}</td>
                 </tr>
               );
             })}

@@ -4,6 +4,7 @@ import { formatBytes } from '../../lib/format';
 import { isActive, jobTotals, layerSpeed, usePulls, type Job } from '../../store/pulls';
 import { ChatWithModel } from '../../components/ChatWithModel';
 import { formatDuration, formatSpeed, percent } from './format';
+import { PullNameBox } from './PullSuggestions';
 
 export function PullForm({ initial, onDone }: { initial: string; onDone: () => void }) {
   const [name, setName] = useState(initial);
@@ -28,18 +29,7 @@ export function PullForm({ initial, onDone }: { initial: string; onDone: () => v
       <div className="field">
         <label htmlFor="pull-name">Model</label>
         <div className="field-row">
-          <input
-            id="pull-name"
-            ref={input}
-            className="mono"
-            value={name}
-            placeholder="llama3.2 · qwen3:8b · hf.co/owner/repo:Q4_K_M"
-            onChange={(e) => setName(e.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby="pull-help"
-            spellCheck={false}
-            autoComplete="off"
-          />
+          <PullNameBox value={name} onChange={setName} inputRef={input} invalid={!!problem} />
           <button className="btn btn-primary" type="submit" disabled={!!problem}>
             Pull
           </button>
@@ -54,7 +44,8 @@ export function PullForm({ initial, onDone }: { initial: string; onDone: () => v
         ) : (
           <p className="help" id="pull-help">
             A name from the Ollama library (name[:tag]) or a GGUF repository on the Hub as{' '}
-            <span className="mono">hf.co/owner/repo:QUANT</span>. Ollama downloads it into its own model store.
+            <span className="mono">hf.co/owner/repo:QUANT</span>; type for suggestions (↓ to choose). Ollama downloads
+            it into its own model store.
           </p>
         )}
       </div>
