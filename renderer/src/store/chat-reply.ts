@@ -1,5 +1,6 @@
 import type { ChatEvent, ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
+import { chatTitle, DEFAULT_CHAT_TITLE } from '@shared/chat-title';
 import { api } from '../api';
 import { mergeList } from './chat-list';
 import type { ChatKit, ChatState } from './chat-state';
@@ -53,8 +54,13 @@ export function replyActions({
     }
     if (changed) {
       patchConv(convId, () => ({ messages }));
-      // The sidebar shows the new title and count at once, as main sets them (titleFrom in main's rows.ts).
-      const first = messages.find((m) => m.role === 'user' && m.content.trim());
+      // The sidebar shows the new title and count at once, as main sets them (chatTitle, from the first user
+      // message that names something: a bare "hi" leaves it to the next).
+      const named = () =>
+        messages
+          .filter((m) => m.role === 'user')
+          .map((m) => chatTitle(m.content))
+          .find((t) => t !== DEFAULT_CHAT_TITLE);
       set((s) => ({
         list: s.list.map((m) =>
           m.id !== convId
@@ -63,8 +69,7 @@ export function replyActions({
                 ...m,
                 // What was added or cut: a long conversation shows only its last messages.
                 messageCount: Math.max(0, m.messageCount + messages.length - before.length),
-                title:
-                  m.title === 'New chat' && first ? first.content.trim().replace(/\s+/g, ' ').slice(0, 60) : m.title,
+                title: (m.title === DEFAULT_CHAT_TITLE && named()) || m.title,
               },
         ),
       }));

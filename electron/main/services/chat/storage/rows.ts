@@ -5,11 +5,12 @@ import {
   type ConversationMeta,
   type TreeMessage,
 } from '@shared/contract/chat';
+import { chatTitle, DEFAULT_CHAT_TITLE } from '@shared/chat-title';
 import type { ChatDb, ConversationRow, MessageRow } from './db';
 
 export const newId = (prefix: 'c' | 'm') => `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
 
-export const DEFAULT_TITLE = 'New chat';
+export const DEFAULT_TITLE = DEFAULT_CHAT_TITLE;
 
 /** The optional fields of a message that have no column of their own, kept as one JSON object. */
 const EXTRA_KEYS = [
@@ -73,9 +74,9 @@ export function metaColumns(meta: ConversationMeta, leafId: string | null) {
   };
 }
 
-/** A title from the first words of the first user message. */
+/** A title that sums up the first user message (see chatTitle): its first sentence's words, without the greeting. */
 export function titleFrom(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').slice(0, 60);
+  return chatTitle(text);
 }
 
 /** Writes a conversation and its messages as one chain, in one transaction. */
