@@ -1,3 +1,4 @@
+import './zod-jitless';
 import { firstCalls } from './first-calls';
 import './styles/app.css';
 import './styles/a11y.css';

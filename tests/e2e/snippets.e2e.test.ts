@@ -12,6 +12,11 @@ const CHAT = 'meta-llama/Llama-3.1-8B-Instruct';
 const GGUF = 'unsloth/Llama-3.2-1B-Instruct-GGUF';
 const FLUX = 'black-forest-labs/FLUX.1-dev';
 const FAL_KEY = 'fal-e2e-key:secret-part-0123456789';
+/** A 1×1 PNG: the image FLUX's card shows, served by the fixture Hub (the HF_ENDPOINT mirror). */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('snippet workbench in Chromium (web mode)', () => {
   let hub: HubFixture;
@@ -47,6 +52,8 @@ describe('snippet workbench in Chromium (web mode)', () => {
           inferenceProviderMapping: {
             'fal-ai': { status: 'live', providerId: 'fal-ai/flux/dev', task: 'text-to-image' },
           },
+          files: { 'README.md': '# FLUX.1 dev\n\n![FLUX sample](sample.png)\n', 'sample.png': new Uint8Array(PNG) },
+          siblings: [{ rfilename: 'README.md' }, { rfilename: 'sample.png' }],
         },
       ],
     });
@@ -66,6 +73,12 @@ describe('snippet workbench in Chromium (web mode)', () => {
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+    // A CSP violation (zod's eval probe, a refused image) is an error the watcher sees.
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) =>
+        console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+      ),
+    );
     page = await context.newPage();
     errors = watchErrors(page);
     await page.goto(app.url);
@@ -121,6 +134,15 @@ describe('snippet workbench in Chromium (web mode)', () => {
     await page.keyboard.type('\n# my local edit');
     await page.getByText('edited', { exact: true }).waitFor();
     await expect.poll(editorText).toContain('# my local edit');
+    // The edit survives going to other tabs (another language and one of its clients, another kind) and back.
+    await page.getByTestId('lang-js').click();
+    await page.getByTestId('client-huggingface.js').click();
+    await expect.poll(editorText).toContain('new InferenceClient(process.env.HF_TOKEN)');
+    await page.getByTestId('kind-library').click();
+    await page.getByTestId('kind-inference').click();
+    await page.getByTestId('lang-python').click();
+    await expect.poll(editorText).toContain('# my local edit');
+    await page.getByText('edited', { exact: true }).waitFor();
     await page.getByTestId('copy-snippet').click();
     await expect.poll(() => page.getByTestId('toast').textContent()).toBe('Snippet copied to the clipboard');
     const copied = await clipboard();
@@ -216,6 +238,34 @@ describe('snippet workbench in Chromium (web mode)', () => {
     expect(await page.content()).not.toContain(FAL_KEY);
     await page.getByTestId('reset-snippet').click();
     await expect.poll(editorText).not.toContain(issued.token);
+  });
+
+  it("the card's images load from the HF_ENDPOINT mirror, which the page's CSP names", async () => {
+    const res = await fetch(`${app.origin}/`);
+    expect(res.headers.get('content-security-policy')).toContain(` ${new URL(hub.url).origin};`);
+    await open(FLUX);
+    const image = page.getByRole('img', { name: 'FLUX sample' });
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(1);
+  });
+
+  it("a snippet pane after the Tools page's JSON editor: Monaco's late contributions find their services", async () => {
+    await page.getByTestId('nav-tools').click();
+    await page.locator('[data-testid=mcp-editor] .monaco-editor').waitFor();
+    await open(CHAT);
+    await page.locator('[data-testid="snippet-editor"] .monaco-editor').waitFor();
+    await page.getByTestId('nav-tools').click();
+    await page.locator('[data-testid=mcp-editor] .monaco-editor').waitFor();
+    expect(errors.filter((e) => !/404|Not Found/i.test(e))).toEqual([]);
+  });
+
+  it('the Transformers library page samples a real model, not "Type of model unknown"', async () => {
+    await page.goto(`${app.origin}/#/catalogue/library/transformers`);
+    const code = page.getByTestId('library-sample-code');
+    await expect.poll(() => code.textContent()).toMatch(/from transformers import \w+/);
+    expect(await code.textContent()).not.toContain('⚠️');
+    await page.getByTestId('library-sample').scrollIntoViewIfNeeded();
+    await screenshot(page, 'library-sample-transformers');
   });
 
   it('an unsupported task/provider pair names the pair instead of an empty editor', async () => {

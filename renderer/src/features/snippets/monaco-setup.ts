@@ -5,6 +5,18 @@ import 'monaco-editor/editor/contrib/clipboard/browser/clipboard';
 import 'monaco-editor/editor/contrib/find/browser/findController';
 import 'monaco-editor/editor/contrib/folding/browser/folding';
 import 'monaco-editor/editor/contrib/contextmenu/browser/contextmenu';
+// The JSON language loads its mode on first use, and with it (internal/common/workers) every editor contribution.
+// Those register after the editor's services were built, so any editor created later failed to create them
+// ("depends on UNKNOWN service ICodeLensCache", ISuggestMemories, IInlayHintsCache…). The services those
+// contributions need (the modules of that set that register one) are registered here, before the first editor.
+import 'monaco-editor/editor/contrib/codelens/browser/codeLensCache';
+import 'monaco-editor/editor/contrib/suggest/browser/suggestMemory';
+import 'monaco-editor/editor/contrib/inlayHints/browser/inlayHintsController';
+import 'monaco-editor/editor/contrib/documentSymbols/browser/outlineModel';
+import 'monaco-editor/editor/contrib/peekView/browser/peekView';
+import 'monaco-editor/editor/contrib/gotoSymbol/browser/symbolNavigation';
+import 'monaco-editor/editor/contrib/gotoError/browser/markerNavigationService';
+import 'monaco-editor/editor/common/services/treeViewsDndService';
 import 'monaco-editor/languages/definitions/python/register';
 import 'monaco-editor/languages/definitions/javascript/register';
 import 'monaco-editor/languages/definitions/shell/register';
