@@ -50,6 +50,7 @@ export function createHandlers(s: Services): Handlers {
     'ollama.embed': (input) => s.ollama.embed(input),
     'snippets.generate': (input) => s.snippets.generate(input),
     'snippets.withToken': (input) => s.snippets.withToken(input),
+    'snippets.repo': (input) => s.snippets.repo(input),
     'snippets.save': ({ fileName, content }) => s.snippets.save(fileName, content),
     'fal.tempToken': ({ endpointId }) => s.fal.tempToken(endpointId),
     'catalogue.get': () => s.catalogue.get(),

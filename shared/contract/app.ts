@@ -14,6 +14,7 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 export const externalHosts = [
   'huggingface.co',
   'hf.co',
+  'hf.space',
   'github.com',
   'ollama.com',
   'www.youtube.com',

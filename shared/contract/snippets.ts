@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelRecordSchema } from '../model-record';
 import { call } from './define';
+import { repoIdSchema } from './hub';
 
 export const snippetKinds = ['inference', 'library', 'local-app', 'local-server'] as const;
 const snippetKindSchema = z.enum(snippetKinds);
@@ -110,7 +111,27 @@ const snippetsRequestSchema = z
   })
   .strict();
 
+/** "Use this dataset" and a Space's "Use via API": the app's own templates (library snippets) for a dataset or Space. */
+const repoSnippetsRequestSchema = z
+  .object({
+    kind: z.enum(['dataset', 'space']),
+    id: repoIdSchema,
+    /** Datasets: the repo's files as listed, so pandas reads a real data file. */
+    files: z.array(z.string().max(1000)).max(5000).optional(),
+    /** Spaces: the SDK (a Gradio Space gets the `gradio_client` snippets). */
+    sdk: z.string().max(40).optional(),
+  })
+  .strict();
+
 export const snippetsCalls = {
+  'snippets.repo': call({
+    input: repoSnippetsRequestSchema,
+    output: z.object({
+      snippets: z.array(snippetSchema),
+      /** Spaces: where the running app is served (`https://<owner>-<name>.hf.space`). */
+      appUrl: z.string().optional(),
+    }),
+  }),
   'snippets.generate': call({ input: snippetsRequestSchema, output: snippetsResultSchema }),
   /** The one deliberate exception: renders the inference snippets with the user's real HF token, after a warning. */
   'snippets.withToken': call({ input: snippetsRequestSchema, output: snippetsResultSchema }),

@@ -10,6 +10,7 @@ import {
   GATED_ID,
   HOSTILE_ID,
   HUGE_DATASET_ID,
+  NO_CARD_DATASET_ID,
   SPACE_ID,
   modelPageHub,
 } from '../fixtures/hub-model-data';
@@ -250,5 +251,37 @@ describe('Model, dataset and Space pages through the router (fixture Hub)', () =
     const fresh = await fail(app.client.call('hub.repo', { kind: 'dataset', id: HUGE_DATASET_ID }));
     expect(fresh.code).toBe('upstream');
     expect(fresh.message).toMatch(/unreadable answer/);
+  });
+  it('"Use this dataset": pandas reads a data file the tree lists; a dataset without one reads the Parquet conversion', async () => {
+    const tree = await app.client.call('hub.tree', { kind: 'dataset', id: NO_CARD_DATASET_ID });
+    const files = tree.entries.filter((e) => e.type === 'file').map((e) => e.path);
+    const { snippets } = await app.client.call('snippets.repo', { kind: 'dataset', id: NO_CARD_DATASET_ID, files });
+    const pandas = snippets.find((s) => s.client === 'pandas')!;
+    expect(pandas.content).toContain(`pd.read_csv("hf://datasets/${NO_CARD_DATASET_ID}/scores.csv")`);
+    expect(snippets.map((s) => s.client)).toEqual(['datasets', 'pandas', 'huggingface_hub', 'hf']);
+    const none = await app.client.call('snippets.repo', { kind: 'dataset', id: DATASET_ID });
+    expect(none.snippets[1].content).toContain('@~parquet/default/train/0000.parquet');
+    const bad = await fail(app.client.call('snippets.repo', { kind: 'model' as 'dataset', id: DATASET_ID }));
+    expect(bad.code).toBe('invalid_input');
+  });
+
+  it('a Space: its app on hf.space and gradio_client snippets from its SDK', async () => {
+    const { repo } = await app.client.call('hub.repo', { kind: 'space', id: SPACE_ID });
+    const r = await app.client.call('snippets.repo', { kind: 'space', id: SPACE_ID, sdk: repo.sdk });
+    expect(r.appUrl).toBe('https://fixture-lab-llama-chat.hf.space');
+    expect(r.snippets.map((s) => s.client)).toEqual(['gradio_client', '@gradio/client']);
+    expect(r.snippets[0].content).toContain(`Client("${SPACE_ID}")`);
+  });
+
+  it('a README the Hub answers 404 for on a dataset without one: no card, no error', async () => {
+    const r = await app.client.call('hub.readme', { kind: 'dataset', id: NO_CARD_DATASET_ID });
+    expect(r.markdown).toBeUndefined();
+  });
+
+  it('a GGUF file the Hub does not serve: the note never says a listed file "is not in" the repo', async () => {
+    const err = await fail(app.client.call('hub.ggufHeader', { id: BIG_CARD_ID, file: 'big-Q4_K_M.gguf' }));
+    expect(err.code).toBe('not_found');
+    expect(err.message).not.toMatch(/is not in/);
+    expect(err.message).toMatch(/big-Q4_K_M\.gguf \(404\) although the repo lists it: reload the page/);
   });
 });

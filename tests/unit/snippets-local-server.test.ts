@@ -40,15 +40,21 @@ describe('local-server templates (Ollama)', () => {
 
   it('bundles one template per language/client', () => {
     expect(templateNames()).toEqual([
+      'js/gradio_client/predict',
       'js/ollama/chat',
       'js/openai/chat',
       'js/openai/endpoint',
+      'python/datasets/load',
+      'python/gradio_client/predict',
+      'python/huggingface_hub/download',
       'python/ollama/chat',
       'python/openai/chat',
       'python/openai/endpoint',
+      'python/pandas/read',
       'sh/curl/chat',
       'sh/curl/endpoint',
       'sh/curl/generate',
+      'sh/hf/download',
     ]);
   });
 

@@ -87,7 +87,15 @@ export class GgufHeaderReader {
             : `The Hub refused to serve ${file} (${res.status}). A token may be needed.`,
           { status: res.status },
         );
-      if (res.status === 404) throw new AppError('not_found', `${file} is not in ${id}.`, { status: 404 });
+      // Only files the repo lists are read: a 404 is a repo changed since its listing, or a mirror without the file.
+      if (res.status === 404)
+        throw new AppError(
+          'not_found',
+          code === 'RepoNotFound'
+            ? `The Hub at ${origin} does not serve ${id} now: it may have been renamed or made private since it was listed.`
+            : `The Hub at ${origin} did not serve ${file} (404) although the repo lists it: reload the page, as the repo may have changed.`,
+          { status: 404, ...(code ? { details: { hubErrorCode: code } } : {}) },
+        );
       if (res.status === 429) throw new AppError('rate_limited', 'The Hub is rate-limiting requests: try again soon.');
       throw new AppError('upstream', `The Hub answered ${res.status} for ${file}.`, { status: res.status });
     };

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../fs/atomic-write';
 import type { Logger } from '../log';
 import { originOf } from '../net/endpoints';
 import type { SnippetEngine } from './engine';
+import { renderRepoSnippets } from './repo-snippets';
 
 /** The desktop's save dialog (an Electron adapter): returns the path the user chose, or undefined if cancelled. */
 export type SaveDialogPort = (opts: { defaultName: string; extension: string }) => Promise<string | undefined>;
@@ -87,6 +88,11 @@ export class SnippetService {
         snippets: s.snippets.map((sn) => ({ ...sn, note: sn.note ? `${sn.note} ${why}` : why })),
       })),
     };
+  }
+
+  /** A dataset's or a Space's snippets: the app's own templates, no library to load. */
+  repo(req: Parameters<typeof renderRepoSnippets>[0]) {
+    return renderRepoSnippets(req);
   }
 
   async save(fileName: string, content: string): Promise<{ saved: boolean; path?: string }> {

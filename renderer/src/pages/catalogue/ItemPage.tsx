@@ -10,11 +10,13 @@ import { Freshness } from './Freshness';
 import { useHubEndpoint, useHubRepo } from '../../hooks/hub';
 import { CatLink, catalogueHref } from './links';
 import { RepoTabs } from './RepoTabs';
+import { DatasetUse, SpaceUse } from './RepoUse';
+import { groupRepoTags, licenceOf } from './repo-tags';
 
 const fmtCount = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 function Stats({ repo }: { repo: HubRepoInfo }) {
-  const licence = typeof repo.cardData?.license === 'string' ? repo.cardData.license : undefined;
+  const licence = licenceOf(repo.cardData, repo.tags);
   const stats: [string, string | undefined, string?][] = [
     ['Author', repo.author],
     ['Licence', licence, 'repo-licence'],
@@ -38,6 +40,28 @@ function Stats({ repo }: { repo: HubRepoInfo }) {
           </div>
         ))}
     </div>
+  );
+}
+
+/** The Hub's tags, grouped as huggingface.co shows them beside a dataset (tasks, modalities, size…). */
+function Tags({ tags }: { tags: string[] }) {
+  const groups = groupRepoTags(tags);
+  if (!groups.length) return null;
+  return (
+    <dl className="card cat-facts repo-facts repo-tags" data-testid="repo-tags">
+      {groups.map((g) => (
+        <div key={g.key} className="repo-field" data-group={g.key}>
+          <dt>{g.label}</dt>
+          <dd>
+            {g.values.map((v) => (
+              <span key={v} className="badge">
+                {v}
+              </span>
+            ))}
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 
@@ -71,6 +95,9 @@ export function ItemPage({
         <ExternalLink href={hubPage}>Open on Hugging Face</ExternalLink>
       </header>
       {repo && <Stats repo={repo} />}
+      {repo && <Tags tags={repo.tags} />}
+      {repo && repoKind === 'dataset' && <DatasetUse key={id} id={id} />}
+      {repo && repoKind === 'space' && <SpaceUse key={id} id={id} sdk={repo.sdk} />}
       {item && (
         <section className="card cat-section">
           <p className="cat-summary">{item.description || <span className="muted">No description.</span>}</p>

@@ -16,6 +16,14 @@ const noun = { model: 'model card', dataset: 'dataset card', space: 'Space card'
 // idle, not while the next card's page opens.
 if (typeof requestIdleCallback === 'function') requestIdleCallback(warmCardRenderer, { timeout: 5_000 });
 
+function NoCard({ kind }: { kind: RepoKind }) {
+  return (
+    <p className="muted" data-testid="repo-card-none">
+      No card: this {noun[kind].replace(/ card$/, '')} has no README.
+    </p>
+  );
+}
+
 /** A repo's README rendered as sanitised markdown, front matter shown as fields above it. */
 export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; cardData?: Record<string, unknown> }) {
   const endpoint = useHubEndpoint();
@@ -44,6 +52,9 @@ export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; c
         The {noun[kind]} comes from the Hub: turn on live Hub access to read it here.
       </p>
     );
+  // The repo's page is open, so the repo exists: a 404 here means no README (a mirror that answers without the
+  // Hub's EntryNotFound code, an empty repo): the quiet "no card", not an error asking to check the spelling.
+  if (live.state === 'error' && live.error.code === 'not_found') return <NoCard kind={kind} />;
   if (live.state === 'error')
     return <ErrorState error={live.error as AppError} title={`Could not load the ${noun[kind]}`} onRetry={reload} />;
   if (live.gated)
@@ -69,9 +80,7 @@ export function RepoCard({ kind, id, cardData }: { kind: RepoKind; id: string; c
         </p>
       )}
       {markdown === undefined ? (
-        <p className="muted" data-testid="repo-card-none">
-          This repo has no README, so there is no {noun[kind]}.
-        </p>
+        <NoCard kind={kind} />
       ) : (
         <div className="hub-card-body" data-testid="card-body" ref={body} />
       )}

@@ -107,6 +107,13 @@ export function RepoFiles({ kind, id }: { kind: RepoKind; id: string }) {
   if (live.state === 'loading') return <Loading label="Listing the files…" />;
   if (live.state === 'off')
     return <p className="muted">The file list comes from the Hub: turn on live Hub access to see it.</p>;
+  // The repo exists (its page is open): a 404 is an empty repo (no `main` yet), said quietly.
+  if ((live.state === 'error' && live.error.code === 'not_found') || (live.state === 'ok' && !entries.length))
+    return (
+      <p className="muted" data-testid="repo-files-none">
+        No files listed.
+      </p>
+    );
   if (live.state === 'error')
     return <ErrorState error={live.error} title="Could not list the files" onRetry={reload} />;
 
