@@ -15,6 +15,7 @@ import {
 } from '@shared/fit';
 import type { ModelRecord } from '@shared/model-record';
 import { api } from '../api';
+import { useHubModelFacts } from './hub';
 import { useQuery } from './query';
 
 export interface FitPlan {
@@ -78,4 +79,46 @@ export function useFit(id: string, model: ModelRecord | undefined, quants: GgufQ
   else if (header && !fromHeader)
     headerNote = `The GGUF header of ${header.file} lacks attention sizes: the KV cache is estimated.`;
   return { hardware, hardwareError, shape, headerNote, ctx, maxCtx, setCtx, ...plan };
+}
+
+/**
+ * The machine the verdicts compare with (after the Settings override), asked once `enabled` (there is something to
+ * judge); undefined until main answers, or when it fails.
+ */
+export function useHardware(enabled: boolean): HardwareView | undefined {
+  const machine = useQuery(() => api.call('system.hardware', {}), [], enabled);
+  return machine.state === 'ok' ? machine.data : undefined;
+}
+
+/** A list row's verdict: the quant HubDesk would pick (the page's default), with its fit when the machine is known. */
+export type BestFit =
+  | { state: 'loading' }
+  | { state: 'error' }
+  /** The repo lists no GGUF file with a size. */
+  | { state: 'unknown' }
+  | { state: 'ok'; label: string; size: number; fit?: FitResult };
+
+/**
+ * The best verdict for a GGUF repo without reading a file's header: the KV cache is estimated from the Hub's
+ * parameter count (the model page reads the header and may say a little less).
+ */
+export function useBestFit(id: string, hardware: HardwareView | undefined): BestFit {
+  const { live } = useHubModelFacts(id);
+  return useMemo((): BestFit => {
+    if (live.state === 'loading') return { state: 'loading' };
+    if (live.state !== 'ok') return { state: 'error' };
+    const sized = live.quants.filter((q): q is GgufQuant & { size: number } => q.size !== undefined);
+    if (sized.length === 0) return { state: 'unknown' };
+    const gguf = live.model.gguf;
+    const plan = hardware
+      ? planQuants(
+          sized,
+          fitHardware(hardware.effective),
+          kvShapeFor(undefined, gguf),
+          defaultContext(gguf?.context_length),
+        )
+      : { rows: sized as (GgufQuant & { size: number; fit?: FitResult })[], defaultLabel: defaultQuant(sized) };
+    const best = plan.rows.find((r) => r.label === plan.defaultLabel) ?? plan.rows[0];
+    return { state: 'ok', label: best.label, size: best.size, fit: best.fit };
+  }, [live, hardware]);
 }

@@ -99,6 +99,18 @@ export const useHubRepo = (kind: Exclude<RepoKind, 'model'>, id: string) =>
 export const useTopHubModels = (library: string, limit: number) =>
   useHubLive(() => api.call('hub.search', { kind: 'models', library, sort: 'downloads', limit }), [library, limit]);
 
+/** The Hub's trending GGUF models (the online start page's "Runs on this machine"). */
+export const useTrendingGguf = (limit: number) =>
+  useHubLive(() => api.call('hub.search', { kind: 'models', runsLocally: 'gguf', sort: 'trending', limit }), [limit]);
+
+/** A model's Hub details without its card (a list row needs the quants, not the README); shared with its page. */
+export const useHubModelFacts = (id: string) =>
+  useHubLive(
+    () => hubModel(id),
+    [id],
+    () => arrivedModel(id),
+  );
+
 /**
  * The Hub repos derived from a model (quantizations, fine-tunes, adapters, merges), each list shown as it arrives.
  * Lists seen before in this window are shown in the first render; all four are asked once the page is painted (they

@@ -1,7 +1,7 @@
 import type { CatalogueView } from '../../store/catalogue';
 import { CatLink } from './links';
 
-/** The landing with Hub access off and nothing typed: the embedded tasks, grouped by modality. */
+/** The embedded tasks, grouped by modality: the landing offline with nothing typed, and atop the online start page. */
 export function TaskGroups({ view }: { view: CatalogueView }) {
   return (
     <div className="cat-groups" data-testid="task-groups">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { CatalogueLibrary, CatalogueTask, DemoItem } from '@shared/contract/catalogue';
 import { ExternalLink } from '../../components/ExternalLink';
 import { CatLink } from './links';
@@ -95,8 +96,8 @@ function DemoItemView({ item }: { item: DemoItem }) {
   );
 }
 
-/** A task's page: everything @huggingface/tasks holds for it. Pure: renders from props only. */
-export function TaskView({ task, ctx }: { task: CatalogueTask; ctx: TaskContext }) {
+/** A task's page: everything @huggingface/tasks holds for it, and `actions` (links) in its title. Pure: props only. */
+export function TaskView({ task, ctx, actions }: { task: CatalogueTask; ctx: TaskContext; actions?: ReactNode }) {
   return (
     <div className="cat-task" data-testid="task-view">
       <header className="cat-title">
@@ -105,6 +106,7 @@ export function TaskView({ task, ctx }: { task: CatalogueTask; ctx: TaskContext 
           {ctx.modalityLabels.get(task.modality) ?? task.modality}
         </span>
         <span className="mono muted">{task.id}</span>
+        {actions}
       </header>
       {task.summary && <p className="cat-summary">{task.summary}</p>}
       {task.youtubeId && (
@@ -172,7 +174,7 @@ export function TaskView({ task, ctx }: { task: CatalogueTask; ctx: TaskContext 
 }
 
 /** A pipeline type without task data (or a placeholder): what is known, never a blank page. */
-export function NoTaskView({ task, ctx }: { task: CatalogueTask; ctx: TaskContext }) {
+export function NoTaskView({ task, ctx, actions }: { task: CatalogueTask; ctx: TaskContext; actions?: ReactNode }) {
   const libs = [...new Set([...task.libraries, ...task.declaredBy])];
   return (
     <div className="cat-task" data-testid="no-task-view">
@@ -180,6 +182,7 @@ export function NoTaskView({ task, ctx }: { task: CatalogueTask; ctx: TaskContex
         <h1>{task.label ?? task.name}</h1>
         <span className="badge">{ctx.modalityLabels.get(task.modality) ?? task.modality}</span>
         <span className="mono muted">{task.id}</span>
+        {actions}
       </header>
       <div className="card cat-note" role="note">
         <h2>No task page yet</h2>
