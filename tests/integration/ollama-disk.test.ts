@@ -5,7 +5,7 @@ import { createLogger } from '../../electron/main/services/log';
 import { OllamaService } from '../../electron/main/services/ollama/service';
 import { hubPullTarget, ollamaModelDirs } from '../../electron/main/services/ollama/disk-check';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
-import { startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
+import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
 /** More than any disk has: the Hub lists sizes, so the fixture can claim this one without writing it. */
@@ -70,6 +70,13 @@ describe('ollama pull: the disk check', () => {
     const unknown = await pull('hf.co/acme/huge-GGUF:Q8_0');
     expect(unknown?.message).not.toMatch(/disk space/);
     expect(pulled()).toEqual([SMALL_PULL, 'hf.co/acme/huge-GGUF:Q8_0']);
+  });
+
+  it('lets a pull of a model Ollama already has through: it only checks for updates', async () => {
+    fx.models.push(fixtureModel(HUGE_PULL));
+    const err = await pull(HUGE_PULL);
+    expect(err?.message ?? '').not.toMatch(/disk space/);
+    expect(pulled().at(-1)).toBe(HUGE_PULL);
   });
 
   it('does not check for a remote Ollama (its own disk) or a name that is not an hf.co pull', async () => {

@@ -34,6 +34,8 @@ export interface PullDiskCheck {
   /** The candidate model dirs (ollamaModelDirs). */
   dirs(): string[];
   free?: (dirs: string[]) => Promise<{ dir: string; free: number } | undefined>;
+  /** Whether Ollama has the model already (a pull again only checks for updates): asked only before refusing. */
+  pulled?: (model: string) => Promise<boolean>;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function checkPullDisk(model: string, check: PullDiskCheck): Promis
   if (size === undefined) return;
   const disk = await (check.free ?? freeBytesOn)(check.dirs());
   if (!disk || disk.free >= size) return;
+  if (await check.pulled?.(model).catch(() => false)) return;
   throw new AppError(
     'unavailable',
     `Not enough disk space for ${model}: needs ${formatBytes(size)}, ${formatBytes(disk.free)} free on ${disk.dir}. ` +

@@ -123,7 +123,11 @@ export class OllamaService {
     ctx: StreamContext<ProgressEvent>,
   ): Promise<{ status: 'success' }> {
     // A remote Ollama writes to its own disk, which this machine cannot see.
-    if (this.opts.pullDisk && isLoopback(this.host)) await checkPullDisk(input.model, this.opts.pullDisk);
+    if (this.opts.pullDisk && isLoopback(this.host))
+      await checkPullDisk(input.model, {
+        ...this.opts.pullDisk,
+        pulled: async (m) => (await this.list()).models.some((x) => x.name.toLowerCase() === m.toLowerCase()),
+      });
     return this.progressStream('pull', input.model, ctx, (c) =>
       c.pull({ model: input.model, insecure: input.insecure, stream: true }),
     );
