@@ -82,6 +82,43 @@ describe('catalogue in Chromium (web mode)', () => {
     await page.getByTestId('hub-access-online').click();
     await expect.poll(() => page.getByTestId('hub-access-online').getAttribute('aria-checked')).toBe('true');
     await page.goto(`${app.origin}/#/catalogue`);
+
+    // The online start page: the tasks, the trending GGUF repos with a verdict, the pages opened above.
+    const whisper = data.models.find((m) => m.id.toLowerCase().includes('whisper'))!;
+    const task = data.tasks.find((t) => t.id === whisper.pipeline_tag)!;
+    await page.locator('#catalogue-search').fill(''); // the earlier tests' query comes back with the catalogue
+    const start = page.getByTestId('start-page');
+    await start.getByTestId('task-groups').waitFor();
+    const gguf = defaultHubModels().find((m) => m.tags?.includes('gguf'))!;
+    const fitRow = start.getByTestId('runs-here').locator(`li[data-id="${gguf.id}"]`);
+    await fitRow.locator('[data-verdict]').waitFor();
+    expect(await fitRow.textContent()).toMatch(/Q\w+ · [\d.]+ [MG]B/);
+    const asked = hub.requestsTo('/api/models').find((r) => r.query.getAll('filter').includes('gguf'));
+    expect(asked?.query.get('sort')).toBe('trendingScore');
+    const recent = start.getByTestId('recently-used');
+    await recent.getByRole('link', { name: task.label!, exact: true }).waitFor();
+    await page.getByTestId('hub-list-models').waitFor(); // the trending lists stay below
+    for (const width of [1400, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `catalogue-start-online-${width}`);
+      await start.getByTestId('runs-here').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await screenshot(page, `catalogue-start-online-${width}-runs`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A task page leads to the Hub list filtered by that task (keyboard: focus the link, Enter).
+    await recent.getByRole('link', { name: task.label!, exact: true }).click();
+    const browse = page.getByTestId('task-browse-hub');
+    await browse.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => hub.requestsTo('/api/models').some((r) => r.query.get('pipeline_tag') === task.id))
+      .toBe(true);
+    await expect.poll(() => start.count()).toBe(0);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await start.waitFor();
+
     await page.locator('#catalogue-search').fill('whisper');
     const list = page.getByTestId('hub-list-models');
     const model = defaultHubModels().find(
