@@ -47,7 +47,8 @@ describe('TryTool: the form built from a tool’s input schema', () => {
     expect((screen.getByLabelText(/^limit/) as HTMLInputElement).value).toBe('10');
     expect(screen.getByText('From 1 to 50.')).toBeTruthy();
     expect(screen.getByText('One item per line.')).toBeTruthy();
-    expect(screen.getByRole('group', { name: /filter/ })).toBeTruthy();
+    const filter = screen.getByRole('group', { name: /filter/ });
+    expect(within(filter).getByText('Left empty, it is not sent.')).toBeTruthy();
     expect(screen.getByLabelText(/^choice/).tagName).toBe('TEXTAREA');
 
     await userEvent.type(query, 'llama');

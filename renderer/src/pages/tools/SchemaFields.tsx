@@ -133,7 +133,9 @@ function FieldRow(props: {
         <legend>
           {f.label} <Required on={f.required} />
         </legend>
-        {f.hint && <p className="help">{f.hint}</p>}
+        {(f.hint || !f.required) && (
+          <p className="help">{[f.hint, !f.required && 'Left empty, it is not sent.'].filter(Boolean).join(' ')}</p>
+        )}
         <SchemaFields idBase={idBase} fields={f.fields ?? []} values={values} errors={errors} onChange={set} />
       </fieldset>
     );

@@ -141,7 +141,7 @@ export function TryTool({ server, tool }: { server: string; tool: McpTool }) {
         <SchemaFields idBase={id} fields={fields} values={values} errors={fieldErrors} onChange={(v) => setValues(v)} />
       )}
       {!raw && extraKeys.length > 0 && <p className="help">Also sent, from the raw JSON: {extraKeys.join(', ')}.</p>}
-      <p className="help">Ctrl+Enter runs, Escape cancels.</p>
+      <p className="help mcp-keys">Ctrl+Enter runs, Escape cancels.</p>
       <div className="field-row">
         <button type="submit" className="btn btn-primary" disabled={running}>
           {running ? 'Running…' : `Run ${tool.name}`}
