@@ -90,7 +90,7 @@ describe('Local models page', () => {
     expect(chat.getAttribute('href')).toBe('#/chat/new/ollama/llama3.2');
     expect(within(row('nomic-embed-text') as HTMLElement).queryByRole('link', { name: /Chat/ })).toBeNull();
     expect(within(row('nomic-embed-text') as HTMLElement).getByTestId('no-chat').textContent).toBe(
-      'Embedding model · no chat',
+      'No chat (embeddings)',
     );
 
     const running = (name: string, secs: number) => ({

@@ -53,6 +53,33 @@ describe('local models (web mode, Chromium)', () => {
     await page.getByTestId('pull-form').getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/models');
     expect(ollama.requestsTo('/api/pull')).toHaveLength(0);
+
+    // Suggestions as you type, by keyboard alone: ↓ moves through the list, Enter takes a name, Escape closes.
+    await page.getByRole('button', { name: 'Pull a model' }).click();
+    const box = page.getByRole('combobox', { name: 'Model' });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('qwen');
+    const list = page.getByRole('listbox', { name: 'Suggested models' });
+    await list.getByRole('option', { name: /qwen3:8b/ }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const activeId = await box.getAttribute('aria-activedescendant');
+    expect(await page.locator(`[id="${activeId}"]`).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator(`[id="${activeId}"] .mono`).textContent()).toBe('qwen3:4b');
+    for (const width of [1400, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await screenshot(page, `models-pull-suggestions-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Enter');
+    expect(await box.inputValue()).toBe('qwen3:4b');
+    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('ArrowDown');
+    await list.waitFor();
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'hidden' });
+    expect(ollama.requestsTo('/api/pull')).toHaveLength(0);
+    await page.getByTestId('pull-form').getByRole('button', { name: 'Close' }).click();
   });
 
   it('opens a pre-filled pull form from #/models/pull/<name>, shows per-layer progress, and cancels', async () => {
@@ -107,7 +134,23 @@ describe('local models (web mode, Chromium)', () => {
     await embed.getByRole('button', { name: 'Embed' }).click();
     await embed.getByText('3,072 dimensions').waitFor();
     await page.getByTestId('running').getByText('nomic-embed-text:latest').waitFor();
+    // Each row: Chat (a new chat with it), or why not for an embedding model; ps says when a model unloads.
+    const table = page.getByTestId('models-table');
+    expect(await table.getByRole('link', { name: 'Chat with llama3.2:latest' }).getAttribute('href')).toBe(
+      '#/chat/new/ollama/llama3.2%3Alatest',
+    );
+    await table.locator('tr[data-model="nomic-embed-text:latest"]').getByText('No chat (embeddings)').waitFor();
+    await page
+      .getByTestId('running')
+      .getByText(/^unloads in \d+ min$/)
+      .first()
+      .waitFor();
     await screenshot(page, 'models-list');
+    for (const width of [1400, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await screenshot(page, `models-list-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('creates a model from another with a system prompt and parameters', async () => {
@@ -211,5 +254,20 @@ describe('local models (web mode, Chromium)', () => {
     await page.getByTestId('models-table').getByRole('button', { name: 'corsair-2:latest', exact: true }).waitFor();
     expect(ollama.requestsTo('/api/tags').length).toBeGreaterThanOrEqual(3);
     expect(errors).toEqual([]);
+  });
+
+  it('Ollama not running: the page and the status bar point to its installer, beside ollama serve', async () => {
+    await ollama.stop();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.getByRole('heading', { name: 'Ollama is not running' }).waitFor();
+    await page.getByText('Run ollama serve in a terminal').waitFor();
+    expect(await page.getByTestId('ollama-download').getAttribute('href')).toBe('https://ollama.com/download');
+    await page.getByTestId('ollama-status').click();
+    expect(await page.getByTestId('status-ollama-download').getAttribute('href')).toBe('https://ollama.com/download');
+    for (const width of [1400, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await screenshot(page, `models-ollama-not-running-${width}`);
+    }
+    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
   });
 });

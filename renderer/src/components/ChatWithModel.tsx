@@ -50,7 +50,7 @@ function OllamaChatWithModel(props: Props) {
         data-testid="no-chat"
         title="It turns text into vectors and cannot chat; try it in Embeddings."
       >
-        Embedding model · no chat
+        No chat (embeddings)
       </span>
     );
   if (canChat === false)

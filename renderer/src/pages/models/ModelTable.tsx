@@ -103,7 +103,7 @@ export function ModelTable({
                 compact
                 aria-label={`Chat with ${m.name}`}
               />
-              <button className="btn btn-ghost btn-sm" onClick={() => onSelect(m.name)}>
+              <button className="btn btn-ghost btn-sm row-details" onClick={() => onSelect(m.name)}>
                 Details
               </button>
               <button
