@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
 import { startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { tempDir } from '../helpers/app';
+import { checkBothThemes } from './a11y';
 import { openApp, screenshot, type WebApp } from './harness';
 
 /** The machine is shared and busy: give the page time rather than fail on a slow frame. */
@@ -219,6 +220,12 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
         expect(await badge.getAttribute('data-tip')).toBe('above');
         await screenshot(page, `fit-tip-${label}-1024`);
       }
+      await page.keyboard.press('Shift+Tab');
+      await quants.scrollIntoViewIfNeeded();
+      expect(await checkBothThemes(page, 'GGUF quantizations, CPU-only default, 1024×700')).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'fit-cpu-default-1024-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
