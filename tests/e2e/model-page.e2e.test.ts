@@ -10,6 +10,7 @@ import {
   GATED_ID,
   HOSTILE_ID,
   HUGE_DATASET_ID,
+  NO_CARD_DATASET_ID,
   SPACE_ID,
   modelPageHub,
 } from '../fixtures/hub-model-data';
@@ -21,8 +22,10 @@ const PIXEL = Buffer.from(
   'base64',
 );
 const href = (kind: string, id: string) => `#/catalogue/${kind}/${encodeURIComponent(id)}`;
-// Card images from the fixture endpoint are refused by the page's CSP (only the Hub's real hosts are allowed).
-const unexpected = (errors: string[]) => errors.filter((e) => !/Content Security Policy/.test(e));
+// The CSP follows HF_ENDPOINT, so card images load from the fixture endpoint: the gated model's without a token
+// (401) and images its cards name but it does not hold (404) fail as they would on the Hub.
+const unexpected = (errors: string[]) =>
+  errors.filter((e) => !/Content Security Policy|status of 40[14] \((Unauthorized|Not Found)\)/.test(e));
 
 describe('model, dataset and Space pages in Chromium (web mode, fixture Hub)', () => {
   let hub: HubFixture;
@@ -49,6 +52,13 @@ describe('model, dataset and Space pages in Chromium (web mode, fixture Hub)', (
     await hub?.stop();
     data.remove();
   });
+
+  /** The text of the snippet pane shown (Monaco's rendered lines, spaces as the page shows them). */
+  const editorText = async () =>
+    (await page.locator('[data-testid="snippet-editor"] .monaco-editor .view-lines').innerText()).replace(
+      /\u00a0/g,
+      ' ',
+    );
 
   const open = async (kind: string, id: string) => {
     // The page keeps its per-launch secret from the first load: move within it as a link would.
@@ -207,6 +217,11 @@ describe('model, dataset and Space pages in Chromium (web mode, fixture Hub)', (
     await page.getByTestId('card-body').getByRole('heading', { name: 'Llama chat' }).waitFor();
     expect(await page.getByTestId('card-fields').locator('[data-field="sdk"] dd').innerText()).toBe('gradio');
     await screenshot(page, 'space-page');
+    expect(await page.getByTestId('space-app').getByRole('link').getAttribute('href')).toBe(
+      'https://fixture-lab-llama-chat.hf.space',
+    );
+    await page.getByTestId('space-api-toggle').click();
+    await expect.poll(() => editorText()).toContain(`client = Client("${SPACE_ID}")`);
     await page.getByTestId('space-models').getByRole('link', { name: GATED_ID }).click();
     await expect.poll(() => page.getByTestId('model-id').textContent()).toBe(GATED_ID);
   });
@@ -215,6 +230,29 @@ describe('model, dataset and Space pages in Chromium (web mode, fixture Hub)', (
     await open('dataset', DATASET_ID);
     expect(await page.getByTestId('repo-licence').innerText()).toBe('cc-by-4.0');
     await page.getByTestId('card-body').getByRole('heading', { name: 'Speech corpus' }).waitFor();
+    const tags = page.getByTestId('repo-tags');
+    expect(await tags.locator('[data-group="size_categories"]').innerText()).toMatch(/10K – 100K rows/);
+    expect(await tags.locator('[data-group="task_categories"]').innerText()).toMatch(/automatic-speech-recognition/);
+    // "Use this dataset", by keyboard: the button, then the panes; pandas reads a Parquet file the repo lists.
+    await page.getByTestId('dataset-use-toggle').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => editorText()).toContain(`load_dataset("${DATASET_ID}")`);
+    await page.getByTestId('client-pandas').click();
+    await expect
+      .poll(() => editorText())
+      .toContain(`read_parquet("hf://datasets/${DATASET_ID}/data/train-00000-of-00001.parquet")`);
+    await screenshot(page, 'dataset-use');
+
+    // No README, and a Hub (a mirror) answering 404 without its error code: a quiet "No card", no alert.
+    hub.fail(`/datasets/${NO_CARD_DATASET_ID}/resolve/main/README.md`, { status: 404, body: 'Not Found' });
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await open('dataset', NO_CARD_DATASET_ID);
+    await page.getByTestId('repo-card-none').waitFor();
+    expect(await page.getByTestId('repo-card-none').innerText()).toBe('No card: this dataset has no README.');
+    expect(await page.getByTestId('dataset-view').getByRole('alert').allInnerTexts()).toEqual([]);
+    await screenshot(page, 'dataset-no-card-1024');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    hub.clearFailures();
     await open('dataset', HUGE_DATASET_ID);
     await page.getByTestId('repo-stats').waitFor();
     await page.getByTestId('repo-tab-files').click();
