@@ -90,19 +90,19 @@ describe('Settings → Hardware', () => {
     await (await main.next('system.hardware')).answer(hardware(32 * GiB));
     expect(screen.getByText('detected')).toBeTruthy();
 
-    await userEvent.type(screen.getByLabelText('RAM (GB)'), '0.2');
+    await userEvent.type(screen.getByLabelText('RAM (GiB)'), '0.2');
     await userEvent.click(screen.getByRole('button', { name: 'Use these figures' }));
-    expect(screen.getByRole('alert').textContent).toBe('RAM: a size in GB, at least 0.5.');
+    expect(screen.getByRole('alert').textContent).toBe('RAM: a size in GiB, at least 0.5.');
     expect(main.waiting('settings.update')).toEqual([]);
 
-    await userEvent.clear(screen.getByLabelText('RAM (GB)'));
-    await userEvent.type(screen.getByLabelText('RAM (GB)'), '16');
-    await userEvent.type(screen.getByLabelText('GPU memory (GB)'), '-1');
+    await userEvent.clear(screen.getByLabelText('RAM (GiB)'));
+    await userEvent.type(screen.getByLabelText('RAM (GiB)'), '16');
+    await userEvent.type(screen.getByLabelText('GPU memory (GiB)'), '-1');
     await userEvent.click(screen.getByRole('button', { name: 'Use these figures' }));
-    expect(screen.getByRole('alert').textContent).toBe('GPU memory: a size in GB (0 for no GPU).');
+    expect(screen.getByRole('alert').textContent).toBe('GPU memory: a size in GiB (0 for no GPU).');
 
-    await userEvent.clear(screen.getByLabelText('GPU memory (GB)'));
-    await userEvent.type(screen.getByLabelText('GPU memory (GB)'), '8');
+    await userEvent.clear(screen.getByLabelText('GPU memory (GiB)'));
+    await userEvent.type(screen.getByLabelText('GPU memory (GiB)'), '8');
     await userEvent.click(screen.getByRole('checkbox', { name: /Unified memory/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Use these figures' }));
     const save = await main.next('settings.update');
@@ -118,13 +118,13 @@ describe('Settings → Hardware', () => {
     expect(undo.input).toEqual({ hardwareOverride: null });
     await undo.answer(view({}));
     expect(screen.getByText('detected')).toBeTruthy();
-    expect((screen.getByLabelText('RAM (GB)') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('RAM (GiB)') as HTMLInputElement).value).toBe('');
   });
 
   it('an override main refuses is shown beside the form', async () => {
     useSettings.setState({ view: view({}) });
     render(<HardwareSettings />);
-    await userEvent.type(screen.getByLabelText('RAM (GB)'), '100000');
+    await userEvent.type(screen.getByLabelText('RAM (GiB)'), '100000');
     await userEvent.click(screen.getByRole('button', { name: 'Use these figures' }));
     await (await main.next('settings.update')).fail({ code: 'invalid_input', message: 'ramGiB: at most 65536' });
     expect(screen.getByRole('alert').textContent).toBe('ramGiB: at most 65536');

@@ -25,8 +25,8 @@ export function HardwareSettings() {
     setError(undefined);
     const v = Number(vram || '0');
     const r = Number(ram);
-    if (!ram.trim() || !Number.isFinite(r) || r < 0.5) return setError('RAM: a size in GB, at least 0.5.');
-    if (!Number.isFinite(v) || v < 0) return setError('GPU memory: a size in GB (0 for no GPU).');
+    if (!ram.trim() || !Number.isFinite(r) || r < 0.5) return setError('RAM: a size in GiB, at least 0.5.');
+    if (!Number.isFinite(v) || v < 0) return setError('GPU memory: a size in GiB (0 for no GPU).');
     try {
       await update({ hardwareOverride: { vramGiB: v, ramGiB: r, ...(unified ? { unified: true } : {}) } });
     } catch (e) {
@@ -65,11 +65,11 @@ export function HardwareSettings() {
       >
         <div className="hw-row">
           <label className="hw-field">
-            <span>GPU memory (GB)</span>
+            <span>GPU memory (GiB)</span>
             <input inputMode="decimal" value={vram} onChange={(e) => setVram(e.target.value)} placeholder="0" />
           </label>
           <label className="hw-field">
-            <span>RAM (GB)</span>
+            <span>RAM (GiB)</span>
             <input inputMode="decimal" value={ram} onChange={(e) => setRam(e.target.value)} placeholder="16" />
           </label>
           <label className="hw-check">
@@ -87,7 +87,8 @@ export function HardwareSettings() {
         </div>
         <p className="help">
           <span className="badge">{override ? 'set by you' : 'detected'}</span> Set your own figures to see how models
-          fit another machine.
+          fit another machine, in GiB as vendors print them (a “24 GB” card is 24 GiB); the verdicts say sizes in GB
+          like the Hub (24 GiB is 25.8 GB).
         </p>
         {error && (
           <p className="field-error" role="alert">
