@@ -35,7 +35,7 @@ describe('recommend', () => {
     expect(recommend(cpu(16), [])).toMatchObject({
       repo: 'bartowski/Llama-3.2-3B-Instruct-GGUF',
       file: 'Llama-3.2-3B-Instruct-Q4_K_M.gguf',
-      why: 'Fits in RAM (CPU) on this machine: 16 GB RAM, no GPU. Larger models answer slowly without a GPU.',
+      why: 'Fits in RAM (CPU) on this machine: 17.2 GB RAM, no GPU. Larger models answer slowly without a GPU.',
     });
     expect(recommend({ ramBytes: 16 * GiB, vramBytes: 8 * GiB, unified: false }, [])?.repo).toBe(
       'bartowski/Qwen2.5-7B-Instruct-GGUF',
@@ -48,14 +48,14 @@ describe('recommend', () => {
     const r = recommend({ ramBytes: 16 * GiB, vramBytes: 4 * GiB, unified: false }, []);
     expect(r).toMatchObject({
       repo: 'bartowski/Llama-3.2-3B-Instruct-GGUF',
-      why: 'Fits in VRAM on this machine: 16 GB RAM, a GPU with 4 GB VRAM.',
+      why: 'Fits in VRAM on this machine: 17.2 GB RAM, a GPU with 4.3 GB VRAM.',
     });
   });
 
   test('nothing fits: the smallest, said plainly', () => {
     const r = recommend(cpu(1), []);
     expect(r?.repo).toBe('Qwen/Qwen2.5-0.5B-Instruct-GGUF');
-    expect(r?.why).toBe('The smallest suggested model; even it is tight on this machine: 1 GB RAM, no GPU.');
+    expect(r?.why).toBe('The smallest suggested model; even it is tight on this machine: 1.1 GB RAM, no GPU.');
   });
 
   test('already on disk: its local id, unless that copy cannot be used', () => {

@@ -1,5 +1,5 @@
 import type { LocalModel, Recommendation } from '@shared/contract/local';
-import { fitQuant, GiB, kvCacheBytes, verdictLabels, type FitHardware, type KvShape } from '@shared/fit';
+import { fitQuant, gb, GiB, kvCacheBytes, verdictLabels, type FitHardware, type KvShape } from '@shared/fit';
 
 interface Pick {
   repo: string;
@@ -58,7 +58,6 @@ const CONTEXT = 4096;
 const CPU_MAX_BYTES = 2.5 * GiB;
 const FALLBACK = PICKS[1];
 
-const gb = (n: number) => `${Math.round(n / GiB)} GB`;
 
 function machine(hw: FitHardware): string {
   const gpu = hw.unified ? 'unified memory' : hw.vramBytes > 0 ? `a GPU with ${gb(hw.vramBytes)} VRAM` : 'no GPU';
