@@ -153,8 +153,7 @@ describe('a chat on one of the user’s endpoints', () => {
     await userEvent.type(screen.getByTestId('composer'), 'hello{Enter}');
     expect(main.opened('chat.send')).toHaveLength(0);
 
-    // Its settings open on their own (nothing else to do) and lead to Settings → Endpoints.
-    await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    // The header's engine picker says so, and leads to Settings → Endpoints.
     const note = await screen.findByTestId('endpoint-gone');
     expect(screen.getByRole('radiogroup', { name: 'Backend' }).querySelector('[aria-checked="true"]')).toBeNull();
     await userEvent.click(within(note).getByRole('button', { name: 'Open Settings' }));

@@ -49,7 +49,7 @@ describe('ToolSourcesPicker: which tools a conversation offers', () => {
     await userEvent.click(box);
     expect(onSave).toHaveBeenLastCalledWith({ toolSources: ['calc'] });
     expect((box as HTMLInputElement).checked).toBe(true);
-    expect(screen.getByText('Tools (1)')).toBeTruthy();
+    expect(screen.getByText('Tools · 1')).toBeTruthy();
     await userEvent.click(within(screen.getByTestId(`tool-source-${WEB_TOOLS}`)).getByRole('checkbox'));
     expect(onSave).toHaveBeenLastCalledWith({ toolSources: ['calc', WEB_TOOLS] });
   });
@@ -63,7 +63,7 @@ describe('ToolSourcesPicker: which tools a conversation offers', () => {
         onSave={onSave}
       />,
     );
-    await userEvent.click(screen.getByText('Tools (1)'));
+    await userEvent.click(screen.getByText('Tools · 1'));
     await screen.findByText('no longer in mcp.json');
     await userEvent.click(screen.getByRole('checkbox', { checked: true }));
     expect(onSave).toHaveBeenLastCalledWith({ toolSources: [] });

@@ -33,9 +33,8 @@ describe('chat models and the conversations archive (web mode, Chromium)', () =>
   it('the first new chat starts on the model Ollama has loaded; embedding models are not offered', async () => {
     await page.evaluate(() => (location.hash = '#/chat'));
     await page.getByTestId('new-chat').click();
-    // It has a model, so its settings start closed; the header names the model.
+    // It has a model; the header names it, and its picker is in the header.
     await page.getByTestId('thread').getByText('Ollama · qwen3:8b').waitFor();
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const select = page.getByTestId('model-select');
     await expect.poll(() => select.inputValue()).toBe('qwen3:8b');
     await expect

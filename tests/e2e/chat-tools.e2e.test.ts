@@ -56,7 +56,7 @@ describe('tools in chat in Chromium: approve, run, answer', () => {
     const source = page.getByTestId('tool-source-calc');
     await source.getByText(/add/).waitFor();
     await source.getByRole('checkbox').check();
-    await page.getByTestId('tool-picker').getByText('Tools (1)').waitFor();
+    await page.getByTestId('tool-picker').getByText('Tools · 1').waitFor();
     await screenshot(page, 'chat-tools-picker');
     expect(await checkBothThemes(page, 'chat: tool sources open')).toEqual([]);
     await page.getByTestId('tool-picker').click();

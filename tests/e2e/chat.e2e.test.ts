@@ -51,9 +51,9 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.getByText('No conversations yet').first().waitFor();
     await screenshot(page, 'chat-empty');
     await page.getByTestId('new-chat').click();
+    // The model picker is in the header, nothing to open first.
     await page.getByTestId('model-select').selectOption('llama3.2:latest');
-    await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByTestId('composer').fill('Hello there');
+    await page.getByTestId('composer').fill('Hello there! Can you explain how rainbows form?');
     await page.getByTestId('composer').press('Enter');
     await page.getByTestId('msg-streaming').waitFor();
     await assistant().and(page.locator('[data-status="complete"]')).waitFor();
@@ -63,7 +63,8 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await reply.locator('.code-block .hljs-keyword').count()).toBeGreaterThan(0);
     expect(await reply.getByRole('button', { name: 'Copy' }).count()).toBeGreaterThan(0);
     await expect.poll(() => reply.getByTestId('msg-figures').textContent()).toMatch(/tokens · [\d.]+ tok\/s/);
-    await expect.poll(() => page.getByTestId('thread-title').textContent()).toBe('Hello there');
+    // Titled by a summary of the first message: no greeting, no "can you".
+    await expect.poll(() => page.getByTestId('thread-title').textContent()).toBe('Explain how rainbows form');
     await screenshot(page, 'chat-reply');
   });
 
@@ -198,11 +199,11 @@ describe('chat in Chromium against the Ollama fixture', () => {
 
   it('thinking is shown apart from the answer; dark theme; no page errors', async () => {
     await page.getByTestId('new-chat').click();
-    await page.getByRole('button', { name: 'Settings' }).click();
+    // The picker is always in the header: wait for the new chat's, not the one still shown.
+    await page.getByTestId('thread-title').getByText('New chat', { exact: true }).waitFor();
     await page.getByTestId('model-select').selectOption('qwen3:8b');
     await page.getByLabel('Think').click();
     await expect.poll(() => page.getByLabel('Think').isChecked()).toBe(true);
-    await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByTestId('composer').fill('Why is the sky blue?');
     await page.getByTestId('composer').press('Enter');
     const reply = assistant().and(page.locator('[data-status="complete"]'));
@@ -216,9 +217,75 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await page.getByTestId('conv-item').count()).toBe(2);
     expect(errors).toEqual([]);
   });
+  it('the header holds engine, model, Tools and Think at 1400×900 and 1024×700, light and dark; More settings and the code drawer leave the messages half the height; #/chat reopens the last conversation', async () => {
+    const items = page.getByTestId('conv-item');
+    // The older conversation, open last: the chat page reopens it, not the newest.
+    await items.filter({ hasText: 'Explain how rainbows form' }).click();
+    await page.getByTestId('thread-title').getByText('Explain how rainbows form').waitFor();
+    await page.getByTestId('nav-catalogue').click();
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('thread-title').getByText('Explain how rainbows form').waitFor();
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#\/chat\/c_/);
+    expect(await page.getByText('Pick a conversation').count()).toBe(0);
+
+    const head = page.getByTestId('thread').locator('header');
+    const more = head.getByRole('button', { name: 'More settings' });
+    const shoot = async (name: string) => {
+      for (const theme of ['light', 'dark']) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        await screenshot(page, `${name}-${theme}`);
+      }
+      await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    };
+    for (const [width, height] of [
+      [1400, 900],
+      [1024, 700],
+    ]) {
+      await page.setViewportSize({ width, height });
+      // In view without opening anything; nothing spills out, the title keeps room, a long select ends in "…".
+      for (const control of [
+        head.getByRole('radiogroup', { name: 'Backend' }),
+        head.getByTestId('model-select'),
+        head.getByTestId('tool-picker'),
+        head.getByLabel('Think'),
+        more,
+      ])
+        expect(await control.isVisible()).toBe(true);
+      expect(await head.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      expect((await page.getByTestId('thread-title').boundingBox())!.width).toBeGreaterThan(200);
+      expect(await head.getByTestId('model-select').evaluate((el) => getComputedStyle(el).textOverflow)).toBe(
+        'ellipsis',
+      );
+      await shoot(`chat-header-${width}`);
+    }
+
+    // At 1024×700 with both panels open, the messages keep at least half the thread's height.
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    await more.click();
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+    await page.getByLabel('System prompt').waitFor();
+    await head.getByRole('button', { name: 'Open as code' }).click();
+    await page.getByTestId('code-pane').locator('.view-lines').waitFor({ timeout: 20_000 });
+    const thread = (await page.getByTestId('thread').boundingBox())!;
+    const messages = (await page.getByTestId('message-list').boundingBox())!;
+    expect(messages.height).toBeGreaterThanOrEqual(thread.height / 2);
+    await shoot('chat-header-1024-open');
+    // Escape folds More settings back onto its button; then the drawer's Close is in reach.
+    await page.getByLabel('temperature').focus();
+    await page.keyboard.press('Escape');
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    expect(await more.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByRole('button', { name: 'Close code' }).click();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Back to the newest, as the sidebar test expects.
+    await items.filter({ hasText: 'Why is the sky blue?' }).click();
+    await page.getByTestId('thread-title').getByText('Why is the sky blue?').waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('sidebar: rename, pin, search, export → import, a refused import, delete with undo', async () => {
     const items = page.getByTestId('conv-item');
-    const hello = items.filter({ hasText: 'Hello there' });
+    const hello = items.filter({ hasText: 'Explain how rainbows form' });
     await hello.hover();
     await hello.getByRole('button', { name: 'Rename' }).click();
     await page.getByLabel('Conversation title').fill('Greetings');

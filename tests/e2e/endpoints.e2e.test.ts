@@ -181,7 +181,7 @@ describe('endpoints in Chromium against a llama-server fixture', () => {
     const source = page.getByTestId('tool-source-calc');
     await source.getByText(/add/).waitFor();
     await source.getByRole('checkbox').check();
-    await page.getByTestId('tool-picker').getByText('Tools (1)').waitFor();
+    await page.getByTestId('tool-picker').getByText('Tools · 1').waitFor();
     await page.getByTestId('tool-picker').click();
     await page.getByRole('button', { name: 'Settings' }).click();
 

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { rememberOpen } from './chat-last';
 import { mergeList } from './chat-list';
 import { libraryActions } from './chat-library';
 import { replyActions } from './chat-reply';
@@ -8,6 +9,7 @@ import type { ChatKit, ChatState, ConvData } from './chat-state';
 import { versionActions } from './chat-versions';
 import { view } from './chat-view';
 
+export { conversationToReopen } from './chat-last';
 export { liveText } from './live-text';
 export type { PageDir } from './chat-state';
 
@@ -57,6 +59,7 @@ export const useChat = create<ChatState>((set, get) => {
 
     open: async (id) => {
       set({ currentId: id });
+      if (id) rememberOpen(id);
       if (!id || get().running[id]) return;
       patchConv(id, () => ({ loading: true, error: undefined }));
       try {

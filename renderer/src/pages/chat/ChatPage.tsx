@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Empty, Loading } from '../../components/States';
 import { useStartChat } from '../../hooks/chat';
-import { useChat } from '../../store/chat';
-import { useRoute } from '../../store/route';
+import { conversationToReopen, useChat } from '../../store/chat';
+import { hrefFor, useRoute } from '../../store/route';
 import { useStatus } from '../../store/status';
 import { LocalOffer } from './LocalOffer';
 import { Sidebar } from './Sidebar';
@@ -19,10 +19,14 @@ export const warmChat = (): Promise<void> => useChat.getState().loadList();
 
 export function ChatPage() {
   const params = useRoute((s) => s.params);
-  const routeId = params[0];
+  const here = useRoute((s) => s.page === 'chat');
+  const list = useChat((s) => s.list);
+  // No conversation in the address: the one open last (or the newest) opens, in place of the address, so Back
+  // leaves the chat page rather than landing here again. Not once the address has moved to another page.
+  const reopen = params[0] || !here ? undefined : conversationToReopen(list);
+  const routeId = params[0] ?? reopen;
   const { loadList, open } = useChat.getState();
   const listLoading = useChat((s) => s.listLoading);
-  const list = useChat((s) => s.list);
   const create = useChat((s) => s.create);
   const go = useRoute((s) => s.go);
   const startChat = useStartChat();
@@ -33,6 +37,9 @@ export function ChatPage() {
   const [newBackend, newModel] =
     routeId === 'new' ? [params[1], params[1] === 'local' ? params.slice(2).join('/') : params[2]] : [];
   useEffect(() => void loadList(), [loadList]);
+  useEffect(() => {
+    if (reopen) location.replace(hrefFor('chat', reopen));
+  }, [reopen]);
   useEffect(() => {
     if (routeId !== 'new') void open(routeId);
   }, [routeId, open]);
@@ -65,7 +72,7 @@ export function ChatPage() {
           ) : (
             <div className="thread-empty-stack">
               <Empty
-                title={list.length ? 'Pick a conversation' : 'No conversations yet'}
+                title="No conversations yet"
                 action={
                   <button className="btn btn-primary" onClick={() => void startChat()}>
                     New chat

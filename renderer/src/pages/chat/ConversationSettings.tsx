@@ -1,25 +1,34 @@
-import { useEffect, useState } from 'react';
-import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat';
 import type { Endpoint } from '@shared/contract/endpoints';
-import type { AppErrorShape } from '@shared/errors';
 import { isHubRepoId, modelMismatch, modelOnSwitch } from '@shared/chat-model';
 import { useChatModelNames, useRouterProviders } from '../../hooks/chat';
 import { useEndpointList, useEndpointModels } from '../../hooks/endpoints';
 import { endpointLabel } from '../../lib/endpoint-presets';
-import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
+import { useConversationSave } from './conversation-save';
 import { EndpointContextField } from './EndpointContextField';
 import { LocalModelOptions } from './LocalModelOptions';
+import { MoreSettings } from './MoreSettings';
 import { chatModels, EndpointModelInfo, EndpointOptions, optionValue, parseOption } from './EndpointModelOptions';
-import { NumberField } from './NumberField';
 import { ToolSourcesPicker } from './ToolSourcesPicker';
 
-/** The conversation's backend, model, provider, system prompt and parameters; each change is saved at once. */
-export function ConversationSettings({ meta, capabilities }: { meta: ConversationMeta; capabilities: string[] }) {
-  const update = useChat((s) => s.update);
-  const [error, setError] = useState<AppErrorShape>();
-  const [system, setSystem] = useState(meta.system);
-  useEffect(() => setSystem(meta.system), [meta.id, meta.system]);
+/**
+ * The chat header's controls, always in view: the engine and its model (and router provider), Tools with the
+ * number of sources on, and Think; each change is saved at once. The rest folds under "More settings".
+ */
+export function ConversationSettings({
+  meta,
+  capabilities,
+  more = false,
+  onCloseMore,
+}: {
+  meta: ConversationMeta;
+  capabilities: string[];
+  /** "More settings" unfolded (its toggle is in the title row), and how Escape folds it. */
+  more?: boolean;
+  onCloseMore?(): void;
+}) {
+  const { save, setParam, error } = useConversationSave(meta);
 
   const endpoints = useEndpointList();
   // Asked on every engine: switching to an endpoint can then keep the model, or take the one it serves.
@@ -30,20 +39,6 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
   const models = useChatModelNames(meta.backend === 'ollama' || meta.backend === 'endpoint');
   const providers = useRouterProviders(meta.model, meta.backend === 'provider' && isHubRepoId(meta.model));
 
-  const save = async (patch: Parameters<typeof update>[1]) => {
-    try {
-      await update(meta.id, patch);
-      setError(undefined);
-    } catch (e) {
-      setError(e as AppErrorShape);
-    }
-  };
-  const setParam = <K extends keyof ChatParams>(k: K, v: ChatParams[K]) => {
-    const params = { ...meta.params };
-    if (v === undefined || (Array.isArray(v) && v.length === 0)) delete params[k];
-    else params[k] = v;
-    void save({ params });
-  };
   const tools = capabilities.includes('tools');
   // A conversation saved before engines and models were matched can still hold an Ollama tag on the router.
   const mismatch = modelMismatch(meta.backend, meta.model);
@@ -115,7 +110,13 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
         {meta.backend === 'local' ? (
           <LocalModelOptions model={meta.model} onPick={(model) => void save({ model })} />
         ) : meta.backend !== 'provider' ? (
-          <select aria-label="Model" value={selected} onChange={(e) => pick(e.target.value)} data-testid="model-select">
+          <select
+            aria-label="Model"
+            title={meta.model || undefined}
+            value={selected}
+            onChange={(e) => pick(e.target.value)}
+            data-testid="model-select"
+          >
             <option value="">Choose a model…</option>
             {!listed && <option value={selected}>{meta.model}</option>}
             {models.length > 0 && (
@@ -180,58 +181,19 @@ export function ConversationSettings({ meta, capabilities }: { meta: Conversatio
       )}
       {endpointGone && (
         <p className="field-error" role="alert" data-testid="endpoint-gone">
-          The endpoint this conversation used was removed. Choose another engine above, or add the server again under
+          The endpoint this conversation used was removed. Choose another engine here, or add the server again under
           Settings → Endpoints.{' '}
           <button className="btn btn-xs" onClick={() => go('settings')}>
             Open Settings
           </button>
         </p>
       )}
-      <label className="param param-wide">
-        <span>System prompt</span>
-        <textarea
-          rows={2}
-          value={system}
-          placeholder="Optional instructions for the model"
-          onChange={(e) => setSystem(e.target.value)}
-          onBlur={() => system !== meta.system && void save({ system })}
-        />
-      </label>
-      <div className="conv-params">
-        <NumberField
-          label="temperature"
-          step={0.1}
-          value={meta.params.temperature}
-          onChange={(v) => setParam('temperature', v)}
-        />
-        <NumberField label="top_p" step={0.05} value={meta.params.top_p} onChange={(v) => setParam('top_p', v)} />
-        <NumberField label="max tokens" value={meta.params.max_tokens} onChange={(v) => setParam('max_tokens', v)} />
-        {meta.backend === 'ollama' && (
-          <NumberField label="num_ctx" value={meta.params.num_ctx} onChange={(v) => setParam('num_ctx', v)} />
-        )}
-        <NumberField label="seed" value={meta.params.seed} onChange={(v) => setParam('seed', v)} />
-        <label className="param">
-          <span>stop (comma separated)</span>
-          <input
-            defaultValue={(meta.params.stop ?? []).join(', ')}
-            key={meta.id}
-            onBlur={(e) =>
-              setParam(
-                'stop',
-                e.target.value
-                  .split(',')
-                  .map((s) => s.trim())
-                  .filter(Boolean),
-              )
-            }
-          />
-        </label>
-      </div>
       {(error || mismatch) && (
         <p className="field-error" role="alert">
           {error?.message ?? mismatch}
         </p>
       )}
+      {more && <MoreSettings meta={meta} onClose={onCloseMore} />}
     </div>
   );
 }

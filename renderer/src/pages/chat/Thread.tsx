@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { Empty, ErrorState, Loading } from '../../components/States';
@@ -13,13 +13,17 @@ import { Composer } from './Composer';
 import { ConversationSettings } from './ConversationSettings';
 import { shownModel, useEngineName } from './EngineName';
 import { LocalOffer } from './LocalOffer';
+import { MORE_SETTINGS_ID } from './MoreSettings';
 import type { MessageActions } from './Message';
 import { MessageList } from './MessageList';
 import { ReplyAnnouncer } from './ReplyAnnouncer';
 import { ReplyError } from './ReplyError';
 import type { ToolAnswer } from './ToolMessage';
 
-/** One conversation: its header (settings, code, export), its messages and the composer. */
+/**
+ * One conversation: its header (title, engine and model, Tools, Think; More settings, code and export), its
+ * messages and the composer.
+ */
 export function Thread({ id }: { id: string }) {
   const conv = useChat((s) => s.convs[id]);
   const listMeta = useChat((s) => s.list.find((m) => m.id === id));
@@ -28,7 +32,8 @@ export function Thread({ id }: { id: string }) {
   const focus = useChat((s) => (s.focus?.convId === id ? s.focus.messageId : undefined));
   const { open, update, regenerate, editOnly, selectVersion, focusMessage, answerTool, loadMore, exportFile } =
     useChat.getState();
-  const [showSettings, setShowSettings] = useState(false);
+  const [showMore, setShowMore] = useState(false);
+  const moreToggle = useRef<HTMLButtonElement>(null);
   const [showCode, setShowCode] = useState(false);
   /** What Copy did: copied, or why not. */
   const [copied, setCopied] = useState<string>();
@@ -38,10 +43,6 @@ export function Thread({ id }: { id: string }) {
   const capabilities = useCapabilities(id, meta);
   const engine = useEngineName(meta ?? { backend: 'ollama', provider: 'auto' });
   const noOllama = useStatus((s) => s.ollama?.reachable === false);
-
-  useEffect(() => {
-    if (meta && !meta.model) setShowSettings(true);
-  }, [meta]);
 
   // A search hit in a version not shown: once the conversation is loaded, switch to that version.
   const loaded = !!conv && !conv.loading && conv.messages.length > 0;
@@ -87,68 +88,93 @@ export function Thread({ id }: { id: string }) {
   return (
     <section className="thread" aria-label={meta.title} data-testid="thread">
       <header className="thread-head">
-        <div className="thread-title">
-          <h2 data-testid="thread-title">{meta.title}</h2>
-          <span className="muted small thread-engine" title={engine.where}>
-            {`${engine.name} · ${meta.model ? shownModel(meta) : 'no model'}`}
-          </span>
-        </div>
-        <button className="btn btn-ghost" aria-expanded={showSettings} onClick={() => setShowSettings(!showSettings)}>
-          Settings
-        </button>
-        <button
-          className="btn btn-ghost"
-          aria-expanded={showCode}
-          disabled={!meta.model}
-          onClick={() => setShowCode(!showCode)}
-        >
-          Open as code
-        </button>
-        <button className="btn btn-ghost" title="The messages shown, to read" onClick={() => void exportAs('markdown')}>
-          Export .md
-        </button>
-        <button
-          className="btn btn-ghost"
-          title="Every version of every message, to import again"
-          onClick={() => void exportAs('json')}
-        >
-          Export .json
-        </button>
-      </header>
-      {showSettings && <ConversationSettings meta={meta} capabilities={capabilities} />}
-      {showCode && (
-        <CodePane id={id} version={`${conv.messages.length}:${meta.updatedAt}`} onClose={() => setShowCode(false)} />
-      )}
-      {conv.messages.length === 0 ? (
-        <div className="thread-empty">
-          <div className="thread-empty-stack">
-            <Empty title={meta.model ? `Start chatting with ${shownModel(meta)}` : 'Choose a model to start'}>
-              {meta.backend === 'ollama' && noOllama
-                ? 'Ollama is not answering on this computer: start it, or let the built-in engine reply.'
-                : engine.where}
-            </Empty>
-            {meta.backend === 'ollama' && noOllama && (
-              <LocalOffer onUse={(model) => void update(id, { backend: 'local', model })} />
-            )}
+        <div className="thread-head-top">
+          <div className="thread-title">
+            <h2 data-testid="thread-title" title={meta.title}>
+              {meta.title}
+            </h2>
+            <span className="muted small thread-engine" title={engine.where}>
+              {`${engine.name} · ${meta.model ? shownModel(meta) : 'no model'}`}
+            </span>
           </div>
+          <button
+            className="btn btn-ghost btn-sm"
+            aria-expanded={showMore}
+            aria-controls={showMore ? MORE_SETTINGS_ID : undefined}
+            ref={moreToggle}
+            onClick={() => setShowMore(!showMore)}
+          >
+            More settings
+          </button>
+          <button
+            className="btn btn-ghost btn-sm"
+            aria-expanded={showCode}
+            disabled={!meta.model}
+            onClick={() => setShowCode(!showCode)}
+          >
+            Open as code
+          </button>
+          <button
+            className="btn btn-ghost btn-sm"
+            title="The messages shown, to read"
+            onClick={() => void exportAs('markdown')}
+          >
+            Export .md
+          </button>
+          <button
+            className="btn btn-ghost btn-sm"
+            title="Every version of every message, to import again"
+            onClick={() => void exportAs('json')}
+          >
+            Export .json
+          </button>
         </div>
-      ) : (
-        <MessageList
-          messages={conv.messages}
-          versions={conv.versions}
-          focusId={focus}
-          busy={busy}
-          actions={actions}
-          paging={{
-            hasOlder: !!conv.hasOlder,
-            hasNewer: !!conv.hasNewer,
-            ...conv.paging,
-            loading: !!conv.paging?.loading,
-            load: (dir) => void loadMore(id, dir),
-            latest: () => void open(id),
+        <ConversationSettings
+          meta={meta}
+          capabilities={capabilities}
+          more={showMore}
+          onCloseMore={() => {
+            setShowMore(false);
+            moreToggle.current?.focus();
           }}
         />
-      )}
+      </header>
+      {/* The code pane is a drawer over the messages, so they keep their height on a small window. */}
+      <div className="thread-body">
+        {showCode && (
+          <CodePane id={id} version={`${conv.messages.length}:${meta.updatedAt}`} onClose={() => setShowCode(false)} />
+        )}
+        {conv.messages.length === 0 ? (
+          <div className="thread-empty">
+            <div className="thread-empty-stack">
+              <Empty title={meta.model ? `Start chatting with ${shownModel(meta)}` : 'Choose a model to start'}>
+                {meta.backend === 'ollama' && noOllama
+                  ? 'Ollama is not answering on this computer: start it, or let the built-in engine reply.'
+                  : engine.where}
+              </Empty>
+              {meta.backend === 'ollama' && noOllama && (
+                <LocalOffer onUse={(model) => void update(id, { backend: 'local', model })} />
+              )}
+            </div>
+          </div>
+        ) : (
+          <MessageList
+            messages={conv.messages}
+            versions={conv.versions}
+            focusId={focus}
+            busy={busy}
+            actions={actions}
+            paging={{
+              hasOlder: !!conv.hasOlder,
+              hasNewer: !!conv.hasNewer,
+              ...conv.paging,
+              loading: !!conv.paging?.loading,
+              load: (dir) => void loadMore(id, dir),
+              latest: () => void open(id),
+            }}
+          />
+        )}
+      </div>
       {replyError && <ReplyError id={id} error={replyError} busy={busy} />}
 
       {copied && (

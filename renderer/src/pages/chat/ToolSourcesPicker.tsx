@@ -62,7 +62,7 @@ export function ToolSourcesPicker({
       }}
     >
       <summary className="btn btn-ghost btn-sm" data-testid="tool-picker">
-        Tools{chosen.length ? ` (${chosen.length})` : ''}
+        Tools{chosen.length ? ` · ${chosen.length}` : ''}
       </summary>
       <div className="tool-picker-panel" role="group" aria-label="Tool sources of this conversation">
         {!canCallTools && (
