@@ -3,6 +3,7 @@ import type { McpConfigView, McpServersView, McpToolResult } from '@shared/contr
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { useAction } from './query';
+import { plural } from '@shared/plural';
 
 /** How often the page asks for server status: starting and restarting servers change on their own. */
 const POLL_MS = 1000;
@@ -94,7 +95,7 @@ export function useMcp() {
             ...p,
             busy: false,
             config: { ...view, text: p.config?.text ?? '' },
-            notice: { kind: 'error', text: `Not saved: ${view.errors.length} problem(s) to fix.` },
+            notice: { kind: 'error', text: `Not saved: ${plural(view.errors.length, 'problem')} to fix.` },
           }));
           return false;
         }

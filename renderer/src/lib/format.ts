@@ -1,5 +1,23 @@
+import { plural } from '@shared/plural';
+
 export { formatBytes } from '@shared/format-bytes';
 
+// One absolute date format across the app: "26 Nov 2026" (day month year, no locale guessing; UTC so a date the Hub
+// gives reads the same everywhere).
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** An absolute date, "26 Nov 2026"; "—" when the text is not a date. */
+export function formatDate(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? '—' : dateFormat.format(t);
+}
+
+/** How long ago: "just now", "5 min ago", "3 h ago", "1 day ago"; after 30 days the date itself. */
 export function formatAge(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '—';
@@ -7,6 +25,6 @@ export function formatAge(iso: string, now = Date.now()): string {
   if (s < 60) return 'just now';
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  if (s < 86400 * 30) return `${Math.floor(s / 86400)} days ago`;
-  return new Date(t).toISOString().slice(0, 10);
+  if (s < 86400 * 30) return `${plural(Math.floor(s / 86400), 'day')} ago`;
+  return formatDate(iso);
 }

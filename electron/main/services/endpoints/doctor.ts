@@ -3,6 +3,7 @@ import { AppError } from '@shared/errors';
 import { parseEndpoint } from '../net/endpoints';
 import { describeModels, modelEntries } from './models';
 import { networkProblem, quotable, statusProblem, type Deadline } from './problems';
+import { plural } from '@shared/plural';
 
 type Check = DoctorReport['checks'][number];
 
@@ -259,7 +260,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
     checks.push({
       name: 'models',
       ok: true,
-      detail: `${models.length} model${models.length === 1 ? '' : 's'} at ${base}/models.`,
+      detail: `${plural(models.length, 'model')} at ${base}/models.`,
     });
     current = base;
     const { probe, problem } = await oneToken(base, model.id, input, deadline);

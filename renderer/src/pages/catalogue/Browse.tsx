@@ -6,6 +6,7 @@ import { EmbeddedResults } from './EmbeddedResults';
 import { HubSearch } from './HubSearch';
 import { TaskGroups } from './TaskGroups';
 import { useSearch } from './useSearch';
+import { plural } from '@shared/plural';
 
 const kindChoices = ['all', ...searchKinds] as const;
 
@@ -83,7 +84,7 @@ export function Browse({ view }: { view: CatalogueView }) {
       ) : (
         <>
           <p className="muted small cat-summary-line" data-testid="result-count">
-            {indices.length} result{indices.length === 1 ? '' : 's'} in the embedded catalogue
+            {plural(indices.length, 'result')} in the embedded catalogue
           </p>
           <EmbeddedResults view={view} indices={indices} />
           {query.trim() && <HubSearch view={view} query={query} cachedOnly />}

@@ -4,6 +4,7 @@ import type { ModelRecord } from '@shared/model-record';
 import { useDerivedRepos } from '../../hooks/hub';
 import { LINEAGE_RELATIONS as RELATIONS } from '../../store/hub-answers';
 import { CatLink } from './links';
+import { plural } from '@shared/plural';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const relationWord: Record<LineageRelation, string> = {
@@ -53,7 +54,10 @@ export function Lineage({ model }: { model: ModelRecord }) {
                   <span className="mono">{m.id}</span>
                 </CatLink>
                 {m.downloads !== undefined && (
-                  <span className="muted small"> · {fmt.format(m.downloads)} downloads</span>
+                  <span className="muted small">
+                    {' '}
+                    · {plural(m.downloads, 'download', undefined, (n) => fmt.format(n))}
+                  </span>
                 )}
               </li>
             ))}

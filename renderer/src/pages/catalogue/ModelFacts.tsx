@@ -1,6 +1,6 @@
 import type { ModelRecord } from '@shared/model-record';
 import { ExternalLink } from '../../components/ExternalLink';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatDate } from '../../lib/format';
 import { hubUrlRewriter, repoWebPath } from '../../lib/hub-card-text';
 import { catalogueHref } from './links';
 import { useHubEndpoint } from '../../hooks/hub';
@@ -85,7 +85,7 @@ export function ModelFacts({ model }: { model: ModelRecord }) {
         {model.createdAt && (
           <>
             <dt>Created</dt>
-            <dd>{model.createdAt.slice(0, 10)}</dd>
+            <dd>{formatDate(model.createdAt)}</dd>
           </>
         )}
         {model.usedStorage !== undefined && (

@@ -7,9 +7,11 @@ import { formatBytes } from '../../lib/format';
 import { repoWebPath } from '../../lib/hub-card-text';
 import { Freshness } from './Freshness';
 import { useHubEndpoint, useHubTree, useHubTreePage } from '../../hooks/hub';
+import { plural } from '@shared/plural';
 
 /** Rows shown per folder before "Show more": a folder of 10,000 files must not become 10,000 DOM rows at once. */
 const ROWS_PER_FOLDER = 200;
+const en = (n: number) => n.toLocaleString('en');
 
 function Folder({ node, depth, open, toggle, blob }: FolderProps) {
   const [shown, setShown] = useState(ROWS_PER_FOLDER);
@@ -59,7 +61,7 @@ function FolderRow({ node, depth, open, toggle, blob }: FolderProps) {
           <span aria-hidden="true">{isOpen ? '▾' : '▸'} </span>
           {node.name}/
         </span>
-        <span className="muted small">{node.fileCount.toLocaleString('en')} files</span>
+        <span className="muted small">{plural(node.fileCount, 'file', undefined, en)}</span>
         <span className="repo-file-size" data-testid="folder-size">
           {formatBytes(node.size)}
         </span>
@@ -133,7 +135,7 @@ export function RepoFiles({ kind, id }: { kind: RepoKind; id: string }) {
   return (
     <section className="repo-files" data-testid="repo-files">
       <p className="repo-files-summary" data-testid="files-summary">
-        {root.fileCount.toLocaleString('en')} files · {formatBytes(root.size)}
+        {plural(root.fileCount, 'file', undefined, en)} · {formatBytes(root.size)}
         {live.freshness.source === 'cache' && (
           <>
             {' '}

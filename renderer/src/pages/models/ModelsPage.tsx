@@ -19,6 +19,7 @@ import { EmbedPlayground, RunningModels } from './Panels';
 import { PushDialog } from './PushDialog';
 import { JobsPanel, PullForm } from './PullPanel';
 import './models.css';
+import { plural } from '@shared/plural';
 
 const suggestions = ollamaLibrary.filter((m) => m.starter);
 
@@ -148,7 +149,10 @@ function OllamaModels() {
                 onChange={(e) => setFilter(e.target.value)}
               />
               <span className="muted small">
-                {shown.length === models.length ? `${models.length} models` : `${shown.length} of ${models.length}`} ·{' '}
+                {shown.length === models.length
+                  ? plural(models.length, 'model')
+                  : `${shown.length} of ${models.length}`}{' '}
+                ·{' '}
                 <span title="Copies are counted once; layers shared between different models may be counted twice.">
                   {formatBytes(diskBytes)} on disk
                 </span>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { EmbedResult, LocalModel } from '@shared/contract/ollama';
 import { useEmbed, useRunningModels } from '../../hooks/models';
 import { formatBytes } from '../../lib/format';
+import { plural } from '@shared/plural';
 
 /** When Ollama unloads a model, from /api/ps's `expires_at`: "unloads in 4 min", "unloads in 1 h", "kept loaded". */
 export function unloadText(expiresAt: string, now = Date.now()): string {
@@ -14,7 +15,7 @@ export function unloadText(expiresAt: string, now = Date.now()): string {
   if (s < 3600) return `unloads in ${Math.round(s / 60)} min`;
   if (s < 86400) return `unloads in ${Math.round(s / 3600)} h`;
   const days = Math.round(s / 86400);
-  return `unloads in ${days} day${days === 1 ? '' : 's'}`;
+  return `unloads in ${plural(days, 'day')}`;
 }
 
 /** Models loaded in memory right now (ollama ps). */
@@ -126,7 +127,7 @@ export function EmbedPlayground({ models, onEmbedded }: { models: LocalModel[]; 
           <p>
             <strong>{vec.length.toLocaleString('en-US')} dimensions</strong>
             <span className="muted">
-              {result.prompt_eval_count ? ` · ${result.prompt_eval_count} tokens` : ''}
+              {result.prompt_eval_count ? ` · ${plural(result.prompt_eval_count, 'token')}` : ''}
               {result.total_duration ? ` · ${Math.round(result.total_duration / 1e6)} ms` : ''}
             </span>
           </p>

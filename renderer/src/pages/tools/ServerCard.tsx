@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { McpServerStatus } from '@shared/contract/mcp';
 import { TryTool } from './TryTool';
 import { useMcpServer } from '../../hooks/mcp';
+import { plural } from '@shared/plural';
 
 const stateLabel: Record<McpServerStatus['state'], string> = {
   stopped: 'stopped',
@@ -16,7 +17,7 @@ function StateBadge({ s }: { s: McpServerStatus }) {
   const cls = s.state === 'ready' ? ' badge-ok' : s.state === 'error' || s.state === 'restarting' ? ' badge-warn' : '';
   const extra =
     s.state === 'ready'
-      ? ` · ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`
+      ? ` · ${plural(s.tools.length, 'tool')}`
       : s.state === 'restarting' && s.retryInMs !== undefined
         ? ` in ${Math.ceil(s.retryInMs / 1000)} s`
         : '';

@@ -13,6 +13,7 @@ import { DeleteLocalDialog, LoadDialog } from './LoadDialog';
 import { RecommendationCard } from './Recommendation';
 import { ServerCard } from './ServerCard';
 import './builtin.css';
+import { plural } from '@shared/plural';
 
 /** The built-in engine's tab: what is loaded, downloads, the GGUFs on disk, the folders scanned, the local server. */
 export function BuiltinEngine() {
@@ -96,7 +97,7 @@ export function BuiltinEngine() {
                 />
                 <span className="muted small" data-testid="library-summary">
                   {shown.length === library.models.length
-                    ? `${library.models.length} model${library.models.length === 1 ? '' : 's'}`
+                    ? plural(library.models.length, 'model')
                     : `${shown.length} of ${library.models.length}`}{' '}
                   · {formatBytes(diskBytes)} on disk
                 </span>

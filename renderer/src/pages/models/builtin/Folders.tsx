@@ -3,6 +3,7 @@ import type { LocalFolder } from '@shared/contract/local';
 import type { useLibraryActions } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
 import { sourceLabels } from './format';
+import { plural } from '@shared/plural';
 
 export const FOLDER_INPUT_ID = 'add-folder-path';
 
@@ -51,7 +52,7 @@ export function Folders({
             </div>
             <span className="muted small">
               {sourceLabels[f.source]} · {f.auto ? 'found automatically' : 'added by you'} ·{' '}
-              {f.exists ? `${f.models} model${f.models === 1 ? '' : 's'}` : 'not on this machine'}
+              {f.exists ? plural(f.models, 'model') : 'not on this machine'}
             </span>
           </li>
         ))}
