@@ -123,7 +123,7 @@ describe('endpoints: the doctor says what is wrong', () => {
     expect(report.ok).toBe(false);
     expect(report.problem).toMatchObject({ code: 'unavailable' });
     expect(report.problem!.message).toBe(
-      `Nothing is listening at 127.0.0.1:${port} — start the server (e.g. \`llama-server -m model.gguf\`), or check the port.`,
+      `Nothing is listening at 127.0.0.1:${port} — start the server (e.g. "llama-server -m model.gguf"), or check the port.`,
     );
     expect(check(report, 'reach')).toMatchObject({ ok: false });
     // Saved all the same, as typed, so Test can be pressed once the server runs.
@@ -249,7 +249,7 @@ describe('endpoints: the doctor says what is wrong', () => {
   it('JSON that is not a model list, and a chat answered with something that is not an OpenAI reply', async () => {
     const noList = await serve(new FixtureServer(({ res }) => json(res, 200, { status: 'ok' })).start());
     expect((await add(noList.url)).report.problem!.message).toMatch(
-      /not as an OpenAI-compatible server \(it sent JSON without a model list \(`data`\) for/,
+      /not as an OpenAI-compatible server \(it sent JSON without a "data" model list for/,
     );
     const oddChat = await serve(
       new FixtureServer(({ req, res }) => {

@@ -56,7 +56,7 @@ async function listing(base: string, fetchFn: typeof fetch, signal: AbortSignal)
   const what = /^\s*</.test(text)
     ? 'an HTML page'
     : json !== undefined
-      ? 'JSON without a model list (`data`)'
+      ? 'JSON without a "data" model list'
       : 'text that is not JSON';
   return { kind: 'not-openai', base, what };
 }
@@ -125,7 +125,7 @@ async function readReply(res: Response, base: string, probe: ChatProbe): Promise
     const { json, text } = await readBody(res);
     const reply = json as { choices?: unknown; usage?: unknown } | undefined;
     if (!Array.isArray(reply?.choices)) {
-      const what = /^\s*</.test(text) ? 'an HTML page' : json !== undefined ? 'JSON without `choices`' : 'plain text';
+      const what = /^\s*</.test(text) ? 'an HTML page' : json !== undefined ? 'JSON without "choices"' : 'plain text';
       return new AppError(
         'upstream',
         `${new URL(base).host} answered the chat with ${what}, not an OpenAI reply — check the address points at the model server's API.`,
@@ -252,7 +252,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
         'models',
         new AppError(
           'not_found',
-          `${host} serves no chat model — load one (llama-server -m, \`lms load\`, vllm serve <model>) and test again.`,
+          `${host} serves no chat model — load one (llama-server -m, lms load, vllm serve <model>) and test again.`,
         ),
         base,
         models.length,

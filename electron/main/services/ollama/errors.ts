@@ -31,7 +31,7 @@ export function ollamaError(e: unknown, host: string): AppError {
   if (net === 'ECONNREFUSED') {
     return new AppError(
       'unavailable',
-      `Ollama is not running at ${host}. Start it with \`ollama serve\` (or open the Ollama app), or change the host in Settings.`,
+      `Ollama is not running at ${host}. Start it with "ollama serve" (or open the Ollama app), or change the host in Settings.`,
       { details: { reason: net } },
     );
   }

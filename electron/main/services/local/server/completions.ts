@@ -140,14 +140,14 @@ export function chatModelError(m: { embedding: boolean } | undefined, id: string
   if (!m)
     return new HttpError(
       404,
-      `The model \`${id}\` does not exist: GET /v1/models lists the local models.`,
+      `The model "${id}" does not exist: GET /v1/models lists the local models.`,
       'invalid_request_error',
       'model_not_found',
     );
   if (m.embedding)
     return new HttpError(
       400,
-      `\`${id}\` is an embedding model: use /v1/embeddings.`,
+      `"${id}" is an embedding model: use /v1/embeddings.`,
       'invalid_request_error',
       'model_not_supported',
     );

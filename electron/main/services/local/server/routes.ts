@@ -69,7 +69,7 @@ async function embeddings(deps: RouteDeps, raw: unknown) {
   if (!m)
     throw new HttpError(
       404,
-      `The model \`${body.model}\` does not exist: GET /v1/models lists the local models.`,
+      `The model "${body.model}" does not exist: GET /v1/models lists the local models.`,
       'invalid_request_error',
       'model_not_found',
     );
