@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { call } from './define';
-import { hubKinds } from '../hub-kinds';
+import { hubKinds, type HubKind } from '../hub-kinds';
 import { hubFreshnessSchema } from './hub';
 
 const hubKindSchema = z.enum(hubKinds);
@@ -9,6 +9,10 @@ const hubKindSchema = z.enum(hubKinds);
 const hubSorts = ['trending', 'downloads', 'likes', 'updated', 'created'] as const;
 const hubSortSchema = z.enum(hubSorts);
 export type HubSort = z.infer<typeof hubSortSchema>;
+
+/** The order a search really uses: Spaces have no download count, so "downloads" orders them by likes. */
+export const sortFor = (kind: HubKind, sort: HubSort): HubSort =>
+  kind === 'spaces' && sort === 'downloads' ? 'likes' : sort;
 
 /** One row of a Hub list, whatever its kind; fields the kind does not have are absent. */
 const hubRepoSummarySchema = z.object({

@@ -1,11 +1,17 @@
 import { AppError } from '@shared/errors';
 import { hubOffError } from '@shared/hub-off';
 import { hubKindInfo, type HubKind } from '@shared/hub-kinds';
-import type { HubRepoSummary, HubSearchInput, HubSearchOutput, HubSort } from '@shared/contract/hub-search';
+import {
+  sortFor,
+  type HubRepoSummary,
+  type HubSearchInput,
+  type HubSearchOutput,
+  type HubSort,
+} from '@shared/contract/hub-search';
 import type { HubAnswer, HubClient } from './client';
 import { nextLink } from './links';
 
-/** The Hub's `sort` key for each order; Spaces have no download count, so "downloads" orders them by likes. */
+/** The Hub's `sort` key for each order (`sortFor` turns Spaces' "downloads" into likes). */
 const SORT_KEYS: Record<HubSort, string> = {
   trending: 'trendingScore',
   downloads: 'downloads',
@@ -45,8 +51,7 @@ function searchQuery(input: HubSearchInput): URLSearchParams {
   if (kind === 'datasets' && input.pipeline_tag) q.append('filter', `task_categories:${input.pipeline_tag}`);
   if (kind === 'spaces' && input.sdk) q.append('filter', input.sdk);
   if (input.license) q.append('filter', `license:${input.license}`);
-  const sort = kind === 'spaces' && input.sort === 'downloads' ? 'likes' : input.sort;
-  q.set('sort', SORT_KEYS[sort]);
+  q.set('sort', SORT_KEYS[sortFor(kind, input.sort)]);
   q.set('direction', '-1');
   q.set('limit', String(input.limit ?? DEFAULT_PAGE_SIZE));
   if (kind === 'models') for (const e of MODEL_LIST_EXPAND) q.append('expand[]', e);

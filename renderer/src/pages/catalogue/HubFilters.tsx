@@ -1,5 +1,5 @@
 import { memo, useEffect, useState } from 'react';
-import type { HubSort } from '@shared/contract/hub-search';
+import { sortFor, type HubSort } from '@shared/contract/hub-search';
 import type { HubKind } from '@shared/hub-kinds';
 import { OptionSelect } from '../../components/OptionSelect';
 import { libraryOptions, taskOptions, type CatalogueView } from '../../store/catalogue';
@@ -48,7 +48,8 @@ export const HubFilters = memo(function HubFilters({ view, kind }: { view: Catal
 
   return (
     <div className="cat-filters hub-filters" role="group" aria-label="Hub sort and filters">
-      <select aria-label="Sort" value={sort} onChange={(e) => setSort(e.target.value as HubSort)}>
+      {/* Shows the order actually sent: Spaces sort "Most downloads" by likes. */}
+      <select aria-label="Sort" value={sortFor(kind, sort)} onChange={(e) => setSort(e.target.value as HubSort)}>
         {(Object.keys(sortLabels) as HubSort[])
           .filter((s) => !(kind === 'spaces' && s === 'downloads'))
           .map((s) => (
