@@ -168,6 +168,17 @@ describe('Local models page', () => {
     );
   });
 
+  it('a pull that fails because Ollama is down does not repeat the page’s error', async () => {
+    render(<ModelsPage />);
+    await (await main.next('ollama.list')).fail(down);
+    await pullFromForm('qwen3:8b');
+    await (await main.stream('ollama.pull')).fail(down);
+    await vi.waitFor(() => expect(job('qwen3:8b').dataset.state).toBe('error'));
+    expect(within(job('qwen3:8b')).getByText('failed')).toBeTruthy();
+    expect(within(job('qwen3:8b')).queryByRole('alert')).toBeNull();
+    expect(screen.getAllByText(down.message)).toHaveLength(1);
+  });
+
   it('at most two transfers run at once; the third waits, and starts when one ends', async () => {
     render(<ModelsPage />);
     await (await main.next('ollama.list')).answer({ models: [] });

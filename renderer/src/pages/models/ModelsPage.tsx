@@ -103,7 +103,7 @@ function OllamaModels() {
       <EngineTabs value="ollama" />
       <div role="tabpanel" id={enginePanelId} aria-labelledby={engineTabLabel('ollama')}>
         {formOpen && <PullForm initial={routedPull ?? ''} onDone={closeForm} />}
-        <JobsPanel />
+        <JobsPanel shown={error?.message} />
 
         {error ? (
           <>

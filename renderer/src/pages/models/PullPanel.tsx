@@ -78,7 +78,7 @@ const stateLabel: Record<Job['state'], string> = {
 
 const verb: Record<Job['kind'], string> = { pull: 'Pull', push: 'Push', create: 'Create' };
 
-function JobCard({ job }: { job: Job }) {
+function JobCard({ job, shown }: { job: Job; shown?: string }) {
   const { cancel, dismiss, pull, push } = usePulls();
   const t = jobTotals(job);
   const pct = percent(t.completed, t.total);
@@ -141,7 +141,8 @@ function JobCard({ job }: { job: Job }) {
             ? null
             : job.status}
       </p>
-      {job.state === 'error' && job.error && (
+      {/* The page already says it (e.g. "Ollama is not running"): the card's "failed" badge is enough. */}
+      {job.state === 'error' && job.error && job.error.message !== shown && (
         <p className="field-error job-error" role="alert">
           {job.error.message}
           {job.error.status ? ` (HTTP ${job.error.status})` : ''}
@@ -177,8 +178,11 @@ function JobCard({ job }: { job: Job }) {
   );
 }
 
-/** Every pull, push and create of this session, newest last; finished ones stay until dismissed. */
-export function JobsPanel() {
+/**
+ * Every pull, push and create of this session, newest last; finished ones stay until dismissed. `shown` is an error
+ * the page already shows, so a job that failed the same way does not repeat it.
+ */
+export function JobsPanel({ shown }: { shown?: string }) {
   const jobs = usePulls((s) => s.jobs);
   const clearFinished = usePulls((s) => s.clearFinished);
   if (jobs.length === 0) return null;
@@ -195,7 +199,7 @@ export function JobsPanel() {
       </div>
       <ul className="job-list">
         {jobs.map((j) => (
-          <JobCard key={j.id} job={j} />
+          <JobCard key={j.id} job={j} shown={shown} />
         ))}
       </ul>
     </section>
