@@ -54,9 +54,9 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
     await page.goto(`${app.origin}/#/settings`);
     const card = page.getByTestId('hardware-settings');
     await poll(() => card.getByTestId('hardware-detected').textContent()).toMatch(/GB RAM/);
-    await card.getByLabel('GPU memory (GB)').fill('2');
-    await card.getByLabel('RAM (GB)').fill('4');
-    await card.getByLabel('RAM (GB)').press('Enter');
+    await card.getByLabel('GPU memory (GiB)').fill('2');
+    await card.getByLabel('RAM (GiB)').fill('4');
+    await card.getByLabel('RAM (GiB)').press('Enter');
     await card.getByText('set by you').waitFor();
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'fit-settings-hardware');
@@ -186,9 +186,9 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
   it('on a CPU-only machine the default is a Q4_K_M-class quant with why; the tips stay in view at 1024×700', async () => {
     await page.goto(`${app.origin}/#/settings`);
     const card = page.getByTestId('hardware-settings');
-    await card.getByLabel('GPU memory (GB)').fill('0');
-    await card.getByLabel('RAM (GB)').fill('24');
-    await card.getByLabel('RAM (GB)').press('Enter');
+    await card.getByLabel('GPU memory (GiB)').fill('0');
+    await card.getByLabel('RAM (GiB)').fill('24');
+    await card.getByLabel('RAM (GiB)').press('Enter');
     await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(REPO)}`);
     const quants = page.getByTestId('model-quants');
     await poll(() => quants.getByTestId('fit-hardware').textContent()).toMatch(/25\.8 GB RAM, no GPU/);
