@@ -99,9 +99,17 @@ describe('Hub-first search in Chromium (web mode)', () => {
     await list.locator(`a[data-id="${last.id}"]`).waitFor();
   });
 
-  it('a Space search: the Spaces tab, the SDK filter, sdk shown', async () => {
+  it('a Space search: the Spaces tab, the SDK filter, sdk shown; its sort shows the order sent', async () => {
     await page.locator('#catalogue-search').fill('whisper');
+    // "Most downloads" chosen on Models: Spaces have no download count, so they are asked (and shown) by likes.
+    const sort = page.getByRole('combobox', { name: 'Sort' });
+    await sort.selectOption('downloads');
     await page.getByTestId('hub-tab-spaces').click();
+    await expect
+      .poll(() => sort.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0].text))
+      .toBe('Most likes');
+    await expect.poll(() => hub.requestsTo('/api/spaces').at(-1)?.query.get('sort')).toBe('likes');
+    await sort.selectOption('trending');
     await page.getByRole('combobox', { name: 'SDK' }).selectOption('streamlit');
     const list = page.getByTestId('hub-list-spaces');
     const expected = defaultHubSpaces().filter((s) => s.id.includes('whisper') && s.sdk === 'streamlit');
