@@ -8,6 +8,7 @@ describe('formatDate', () => {
   it('writes an absolute date as day, short month, year', () => {
     expect(formatDate('2026-11-26T23:30:00Z')).toBe('26 Nov 2026');
     expect(formatDate('2024-01-05')).toBe('5 Jan 2024');
+    expect(formatDate('2025-09-25T10:00:00Z')).toBe('25 Sep 2025');
     expect(formatDate('not a date')).toBe('—');
   });
 });

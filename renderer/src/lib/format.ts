@@ -2,19 +2,16 @@ import { plural } from '@shared/plural';
 
 export { formatBytes } from '@shared/format-bytes';
 
-// One absolute date format across the app: "26 Nov 2026" (day month year, no locale guessing; UTC so a date the Hub
-// gives reads the same everywhere).
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+// One absolute date format across the app: "26 Nov 2026", in UTC so a date the Hub gives reads the same everywhere.
+// Months spelled here, not by Intl: ICU's en-GB says "Sept", and versions differ.
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** An absolute date, "26 Nov 2026"; "—" when the text is not a date. */
 export function formatDate(iso: string): string {
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? '—' : dateFormat.format(t);
+  if (Number.isNaN(t)) return '—';
+  const d = new Date(t);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
 /** How long ago: "just now", "5 min ago", "3 h ago", "1 day ago"; after 30 days the date itself. */
