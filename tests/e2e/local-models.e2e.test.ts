@@ -56,7 +56,7 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
   it('no Ollama: its tab says so and offers the built-in engine', async () => {
     await page.getByTestId('nav-models').click();
     await page.getByRole('tab', { name: 'Ollama', selected: true }).waitFor();
-    await page.getByText('Could not list local models').waitFor({ timeout: 20_000 });
+    await page.getByText('Ollama is not running').first().waitFor({ timeout: 20_000 });
     const offer = page.getByTestId('no-ollama');
     await offer.getByText('No Ollama? Run models inside HubDesk').waitFor();
     await offer.getByTestId('recommendation').waitFor();
