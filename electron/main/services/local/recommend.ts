@@ -1,5 +1,5 @@
 import type { LocalModel, Recommendation } from '@shared/contract/local';
-import { fitQuant, gb, GiB, kvCacheBytes, verdictLabels, type FitHardware, type KvShape } from '@shared/fit';
+import { cpuOnly, fitQuant, gb, GiB, kvCacheBytes, verdictLabels, type FitHardware, type KvShape } from '@shared/fit';
 
 interface Pick {
   repo: string;
@@ -58,7 +58,6 @@ const CONTEXT = 4096;
 const CPU_MAX_BYTES = 2.5 * GiB;
 const FALLBACK = PICKS[1];
 
-
 function machine(hw: FitHardware): string {
   const gpu = hw.unified ? 'unified memory' : hw.vramBytes > 0 ? `a GPU with ${gb(hw.vramBytes)} VRAM` : 'no GPU';
   return `${gb(hw.ramBytes)} RAM, ${gpu}`;
@@ -73,13 +72,13 @@ export function recommend(hw: FitHardware | undefined, models: LocalModel[]): Re
       p,
       verdict: fitQuant(p.sizeBytes, kvCacheBytes(p.shape, CONTEXT), hw, CONTEXT, p.shape).verdict,
     }));
-    const cpuOnly = hw.vramBytes === 0;
+    const cpu = cpuOnly(hw);
     const full = fits.filter(
-      (f) => f.verdict === 'vram' || (f.verdict === 'ram' && (!cpuOnly || f.p.sizeBytes <= CPU_MAX_BYTES)),
+      (f) => f.verdict === 'vram' || (f.verdict === 'ram' && (!cpu || f.p.sizeBytes <= CPU_MAX_BYTES)),
     );
     const chosen = full[full.length - 1] ?? fits[0];
     pick = chosen.p;
-    const capped = cpuOnly && full.length < fits.filter((f) => f.verdict === 'ram').length;
+    const capped = cpu && full.length < fits.filter((f) => f.verdict === 'ram').length;
     why = full.length
       ? `${verdictLabels[chosen.verdict]} on this machine: ${machine(hw)}.${capped ? ' Larger models answer slowly without a GPU.' : ''}`
       : `The smallest suggested model; even it is tight on this machine: ${machine(hw)}.`;

@@ -16,7 +16,7 @@ export function ollamaModelDirs(env: Record<string, string | undefined>, home = 
 }
 
 /** Free bytes on the disk of the first of `dirs` that exists; undefined when none can be read. */
-export async function freeBytesOn(dirs: string[]): Promise<{ dir: string; free: number } | undefined> {
+async function freeBytesOn(dirs: string[]): Promise<{ dir: string; free: number } | undefined> {
   for (const dir of dirs) {
     try {
       const s = await statfs(dir);

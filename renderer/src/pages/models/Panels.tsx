@@ -5,7 +5,7 @@ import { formatBytes } from '../../lib/format';
 import { plural } from '@shared/plural';
 
 /** When Ollama unloads a model, from /api/ps's `expires_at`: "unloads in 4 min", "unloads in 1 h", "kept loaded". */
-export function unloadText(expiresAt: string, now = Date.now()): string {
+function unloadText(expiresAt: string, now = Date.now()): string {
   const t = Date.parse(expiresAt);
   if (Number.isNaN(t)) return '—';
   const s = (t - now) / 1000;
