@@ -97,7 +97,9 @@ describe('Electron IPC transport (ipcMain/webContents harness)', () => {
       .catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('invalid_input');
-    expect(err.message).toContain('billTo');
+    // The field in words for the person; its path for the page's field errors.
+    expect(err.message).toBe('Bill to: an organisation name, or empty');
+    expect(JSON.stringify(err.details)).toContain('billTo');
   });
 
   it('streams events then the result', async () => {

@@ -43,7 +43,7 @@ test('models, folders, delete and the recommendation over the wire', async () =>
 
   const rec = await app.client.call('local.recommend', {});
   expect(rec.recommendation).toMatchObject({ repo: LLAMA_1B, file: LLAMA_1B_FILE, modelId: cached.id });
-  expect(rec.recommendation?.why).toBe('Fits in RAM (CPU) on this machine: 2 GB RAM, no GPU.');
+  expect(rec.recommendation?.why).toBe('Fits in RAM (CPU) on this machine: 2.1 GB RAM, no GPU.');
 
   await expect(app.client.call('local.delete', { id: cached.id })).rejects.toMatchObject({ code: 'forbidden' });
   const after = await app.client.call('local.delete', { id: 'org/own-GGUF/own-Q4_K_M.gguf' });
