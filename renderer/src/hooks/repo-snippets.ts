@@ -1,7 +1,6 @@
-import type { AppErrorShape } from '@shared/errors';
-import { api, isDesktop } from '../api';
-import { download } from '../lib/download';
+import { api } from '../api';
 import { useQuery } from './query';
+import { saveSnippet } from './snippets';
 
 /**
  * A dataset's "Use this dataset" snippets (pandas reads one of `files`) or a Space's app link and "Use via API";
@@ -17,19 +16,7 @@ export function useRepoSnippets(
   return useQuery(() => api.call('snippets.repo', { kind, id, files, sdk }), [kind, id, files, sdk], enabled);
 }
 
-/** "Save to project…" for a pane: main's save dialog on the desktop, a download in the web mode. */
+/** "Save to project…" for a pane, as the model's snippets do it. */
 export function useSaveSnippet(notify: (message: string) => void) {
-  return async (fileName: string, content: string) => {
-    if (!isDesktop) {
-      download(fileName, content.endsWith('\n') ? content : `${content}\n`);
-      notify(`Downloading ${fileName}`);
-      return;
-    }
-    try {
-      const r = await api.call('snippets.save', { fileName, content });
-      if (r.saved) notify(`Saved to ${r.path}`);
-    } catch (e) {
-      notify((e as AppErrorShape).message);
-    }
-  };
+  return (fileName: string, content: string) => saveSnippet(fileName, content, notify);
 }

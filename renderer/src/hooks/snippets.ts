@@ -92,21 +92,23 @@ export function useSnippets(
       (o) => `A 2-minute fal token for ${(o as TokenOverlay & { app: string }).app} is in the snippets`,
     );
 
-  /** Desktop: main's save dialog writes the file; the web mode downloads it. */
-  const save = async (fileName: string, content: string) => {
-    if (!isDesktop) {
-      // A text file ends with a newline (editors and linters expect one).
-      download(fileName, content.endsWith('\n') ? content : `${content}\n`);
-      notify(`Downloading ${fileName}`);
-      return;
-    }
-    try {
-      const r = await api.call('snippets.save', { fileName, content });
-      if (r.saved) notify(`Saved to ${r.path}`);
-    } catch (e) {
-      notify((e as AppErrorShape).message);
-    }
-  };
+  const save = (fileName: string, content: string) => saveSnippet(fileName, content, notify);
 
   return { result, error, loading, load, overlay, setOverlay, busy, insertMyToken, insertFalToken, save };
+}
+
+/** "Save to project…" for a pane: main's save dialog writes the file on the desktop; the web mode downloads it. */
+export async function saveSnippet(fileName: string, content: string, notify: (message: string) => void) {
+  if (!isDesktop) {
+    // A text file ends with a newline (editors and linters expect one).
+    download(fileName, content.endsWith('\n') ? content : `${content}\n`);
+    notify(`Downloading ${fileName}`);
+    return;
+  }
+  try {
+    const r = await api.call('snippets.save', { fileName, content });
+    if (r.saved) notify(`Saved to ${r.path}`);
+  } catch (e) {
+    notify((e as AppErrorShape).message);
+  }
 }
