@@ -199,6 +199,9 @@ describe('download a GGUF from its model page and chat with the built-in engine 
   });
 
   it('Stop keeps a longer reply as far as it got, marked stopped', async () => {
+    // More settings may have folded away while the last reply was written: open it again if so.
+    const more = page.getByRole('button', { name: 'More settings' });
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
     const settings = page.getByTestId('conv-settings');
     await settings.getByLabel('max tokens').fill('100000');
     await settings.getByLabel('max tokens').press('Tab');
