@@ -200,9 +200,7 @@ export async function endpointStop(ctx: BenchContext): Promise<Figure[]> {
         await page.getByTestId('nav-chat').click();
         await page.getByTestId('new-chat').click();
         await page.getByTestId('composer').waitFor();
-        // The first chat opens on its settings (no model yet); later ones follow the last one's endpoint, folded.
-        if (!(await page.getByTestId('model-select').isVisible()))
-          await page.getByRole('button', { name: 'Settings', exact: true }).click();
+        // The engine picker sits in the chat header.
         await page.getByRole('radio', { name: 'llama.cpp — bench' }).click();
         await page.getByTestId('composer').fill(`stop ${r}`);
         await page.locator('[data-testid="send"]:enabled').waitFor();

@@ -32,10 +32,8 @@ export async function openChat(app: Pick<BenchApp, 'page'>): Promise<void> {
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('new-chat').click();
   await page.getByTestId('composer').waitFor();
-  // A new chat starts on the last model used, with its settings folded: the first one asks for a model.
-  const select = page.getByTestId('model-select');
-  if (!(await select.isVisible())) await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  await select.selectOption(MODEL);
+  // The model picker sits in the chat header.
+  await page.getByTestId('model-select').selectOption(MODEL);
 }
 
 /**

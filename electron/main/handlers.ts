@@ -130,5 +130,22 @@ export function createHandlers(s: Services): Handlers {
       ctx.emit({ type: 'started', server, tool });
       return (await s.mcp()).callTool(server, tool, args, { signal: ctx.signal, timeoutMs });
     },
+    // Compare: wired to services/compare by the compare-service work (skeleton until then).
+    'compare.plan': notYet,
+    'compare.run': notYet,
+    'compare.get': notYet,
+    'compare.recent': notYet,
+    'compare.delete': notYet,
+    'compare.vote': notYet,
+    'compare.scoreboard': notYet,
+    'compare.continue': notYet,
+    'compare.export': notYet,
+    'compare.sets': notYet,
+    'compare.sets.save': notYet,
+    'compare.sets.delete': notYet,
   };
 }
+
+const notYet = (): never => {
+  throw new AppError('unavailable', 'Compare is not built yet.');
+};

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appCalls } from './app';
 import { catalogueCalls } from './catalogue';
 import { chatCalls } from './chat';
+import { compareCalls } from './compare';
 import { endpointCalls } from './endpoints';
 import type { CallDef, StreamDef } from './define';
 import { hardwareCalls } from './hardware';
@@ -27,6 +28,7 @@ export const contract = {
   ...mcpCalls,
   ...hardwareCalls,
   ...localCalls,
+  ...compareCalls,
 } as const;
 
 export type Contract = typeof contract;
