@@ -266,6 +266,15 @@ describe('snippet workbench in Chromium (web mode)', () => {
     expect(await code.textContent()).not.toContain('⚠️');
     await page.getByTestId('library-sample').scrollIntoViewIfNeeded();
     await screenshot(page, 'library-sample-transformers');
+
+    // The sample's model page (embedded task data only): its Library tab writes the same real snippet.
+    const link = page.getByTestId('library-sample').locator('a').first();
+    const id = (await link.textContent())!;
+    await link.click();
+    await page.getByTestId('snippet-workbench').waitFor();
+    await page.getByTestId('kind-library').click();
+    await expect.poll(editorText).toContain(`model="${id}"`);
+    expect(await editorText()).not.toContain('Type of model unknown');
   });
 
   it('an unsupported task/provider pair names the pair instead of an empty editor', async () => {

@@ -43,6 +43,21 @@ describe('the library page sample', () => {
     expect(contents[0]).toContain(`timm.create_model("hf_hub:${model.id}"`);
   });
 
+  it('the offline model page: every embedded transformers model of a known task has its class, so a real snippet', () => {
+    const ofLib = models.filter((m) => m.library_name === 'transformers');
+    const known = ofLib.filter((m) => m.pipeline_tag === 'image-text-to-text');
+    expect(known.length).toBeGreaterThan(0);
+    for (const m of known) expect(m.transformersInfo?.auto_model).toBe('AutoModelForImageTextToText');
+    // The record the model page sends: the embedded one without the catalogue's own fields.
+    const { tasks: _t, widget: _w, ...record } = known[0];
+    const section = new SnippetEngine().generate({ model: record, kinds: ['library'] }).sections[0];
+    const text = section.snippets.map((s) => s.content).join('\n');
+    expect(text).not.toContain('⚠️');
+    expect(text).toContain(`AutoModelForImageTextToText.from_pretrained("${record.id}"`);
+    // Other libraries' models are left as they are.
+    expect(models.find((m) => m.library_name === 'timm')).not.toHaveProperty('transformersInfo');
+  });
+
   it('no embedded model of the library: none', () => {
     expect(librarySampleModel('no-such-library', models)).toBeUndefined();
   });

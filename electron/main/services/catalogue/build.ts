@@ -14,6 +14,8 @@ import type {
   CatalogueTask,
   DemoItem,
 } from '@shared/contract/catalogue';
+// Relative, not @shared: electron.vite.config.ts runs this file at build time, without the alias.
+import { transformersInfoForTask } from '../../../../shared/transformers-auto';
 
 type IdDesc = { id: string; description: string };
 
@@ -132,6 +134,12 @@ export function buildCatalogue(version: string): CatalogueData {
     for (const w of task.widgetModels) addModel(w, '', id, libraries, true);
     for (const d of task.datasets) addItem(datasets, d, id);
     for (const s of task.spaces) addItem(apps, s, id);
+  }
+
+  // Without transformersInfo the transformers snippet is "Type of model unknown": give each its task's classes.
+  for (const m of models.values()) {
+    const info = m.library_name === 'transformers' ? transformersInfoForTask(m.pipeline_tag) : undefined;
+    if (info && !m.transformersInfo) m.transformersInfo = info;
   }
 
   const declaredTasks = LIBRARY_TASK_MAPPING as Record<string, readonly string[] | undefined>;
