@@ -7,6 +7,7 @@ import { SecretStoreImpl } from '../../electron/main/services/secrets';
 import { hubEndpointIn, SettingsService } from '../../electron/main/services/settings';
 import { contentSecurityPolicy, imageSources } from '../../electron/main/services/static-files';
 import { startWebServer, type WebServer } from '../../electron/main/web/server';
+import { cspAllowsImagesFrom } from '../../renderer/src/pages/settings/csp-images';
 import { tempDir } from '../helpers/app';
 
 const imgSrc = (policy: string) => policy.split('; ').find((d) => d.startsWith('img-src '));
@@ -60,6 +61,45 @@ describe("the page's CSP follows the Hub endpoint (card images behind an HF_ENDP
     expect(imageSources('http://a;script-src *')).toBe(imageSources());
     expect(imageSources('not a url')).toBe(imageSources());
     expect(imageSources('http://[::1]:9000/x')).toContain(' http://[::1]:9000');
+  });
+
+  it('an endpoint saved in Settings is in the next header and meta; the page loaded before knows it must reload', async () => {
+    const d = tempDir();
+    const file = settingsFile(d.path);
+    const settings = new SettingsService(file, {}, new SecretStoreImpl({}), createLogger({}));
+    // Wired as web.ts wires it: the settings file, read per request.
+    const live = await startWebServer({
+      router: { call: async () => ({}), stream: () => ({ cancel() {}, done: Promise.resolve() }) },
+      log: createLogger({}),
+      staticDir: join(dir.path, 'static'),
+      hubEndpoint: () => hubEndpointIn(file, {}),
+    });
+    const page = async () => {
+      const res = await fetch(`http://127.0.0.1:${live.port}/`);
+      const meta = /content="([^"]*)"/.exec(await res.text())![1];
+      return { header: res.headers.get('content-security-policy')!, meta };
+    };
+    try {
+      const mirror = 'https://new-mirror.example.com/hub';
+      const before = await page();
+      expect(before.header).not.toContain('new-mirror');
+      expect(cspAllowsImagesFrom(before.meta, mirror)).toBe(false);
+
+      settings.update({ hubEndpoint: mirror });
+      const after = await page();
+      expect(imgSrc(after.header)).toContain(' https://new-mirror.example.com');
+      expect(cspAllowsImagesFrom(after.meta, mirror)).toBe(true);
+      expect(cspAllowsImagesFrom(after.header, mirror)).toBe(true);
+      // The page loaded before still holds the old policy: Settings offers the reload.
+      expect(cspAllowsImagesFrom(before.meta, mirror)).toBe(false);
+      // The Hub's own hosts never need one.
+      expect(cspAllowsImagesFrom(before.meta, 'https://huggingface.co')).toBe(true);
+      expect(cspAllowsImagesFrom(before.meta, 'https://cdn-lfs.hf.co/x')).toBe(true);
+      expect(cspAllowsImagesFrom(before.meta, 'https://evil-hf.co')).toBe(false);
+    } finally {
+      await live.close();
+      d.remove();
+    }
   });
 
   it('reads the endpoint the settings service would use: the file, else the environment, else the Hub', () => {

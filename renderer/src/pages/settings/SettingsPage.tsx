@@ -10,6 +10,7 @@ import { SecretStorageNote } from './SecretStorageNote';
 import { HubAccessSetting } from './HubAccessSetting';
 import { HardwareSettings } from './HardwareSettings';
 import { EndpointsSettings } from './EndpointsSettings';
+import { HubEndpointReload } from './HubEndpointReload';
 
 const textFields: {
   key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>;
@@ -92,6 +93,7 @@ function TextSetting({ field }: { field: (typeof textFields)[number] }) {
         </span>
       </p>
       {error && <p className="field-error">{error}</p>}
+      {field.key === 'hubEndpoint' && <HubEndpointReload />}
     </div>
   );
 }
