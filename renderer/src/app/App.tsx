@@ -21,6 +21,7 @@ const nav: { page: Page; label: string; icon: IconName }[] = [
   { page: 'catalogue', label: 'Catalogue', icon: 'catalogue' },
   { page: 'models', label: 'Local models', icon: 'models' },
   { page: 'chat', label: 'Chat', icon: 'chat' },
+  { page: 'compare', label: 'Compare', icon: 'compare' },
   { page: 'tools', label: 'Tools', icon: 'tools' },
   { page: 'settings', label: 'Settings', icon: 'settings' },
 ];
@@ -77,6 +78,7 @@ export function App() {
             {page === 'catalogue' && <CataloguePage />}
             {page === 'models' && <lazyPages.models.Component />}
             {page === 'chat' && <lazyPages.chat.Component />}
+            {page === 'compare' && <lazyPages.compare.Component />}
             {page === 'tools' && <lazyPages.tools.Component />}
             {page === 'settings' && <lazyPages.settings.Component />}
           </Suspense>

@@ -11,6 +11,10 @@ export const lazyPages = {
     () => import('../pages/chat/ChatPage'),
     (m) => m.ChatPage,
   ),
+  compare: lazyComponent(
+    () => import('../pages/compare/ComparePage'),
+    (m) => m.ComparePage,
+  ),
   tools: lazyComponent(
     () => import('../pages/tools/ToolsPage'),
     (m) => m.ToolsPage,
