@@ -41,6 +41,8 @@ afterEach(cleanup);
 async function pickBoth() {
   render(<ComparePage />);
   const editors = await screen.findAllByTestId('pane-editor');
+  // Each pane lists Ollama's models once they are answered.
+  for (const e of editors) await within(e).findByRole('option', { name: 'qwen3:8b' });
   await userEvent.selectOptions(within(editors[0]).getByLabelText('Model'), 'llama3.2:latest');
   await userEvent.selectOptions(within(editors[1]).getByLabelText('Model'), 'qwen3:8b');
 }
@@ -142,5 +144,16 @@ describe('Compare page', () => {
     expect((within(editors[0]).getByLabelText('Model') as HTMLSelectElement).value).toBe('qwen3:8b');
     expect(screen.getByText('Q4 vs Q8')).toBeTruthy();
     expect(useCompareDraft.getState().draft).toBeUndefined();
+  });
+
+  it('with no engine at all, says what to do instead of offering empty pickers', async () => {
+    main.reset();
+    main.answer('local.models', () => ({ models: [], folders: [] }));
+    main.answer('endpoints.list', () => ({ endpoints: [] }));
+    render(<ComparePage />);
+    await (await main.next('chat.models')).fail({ code: 'unavailable', message: 'Ollama is not running.' });
+    expect((await screen.findByRole('heading', { name: 'No engine to compare with yet' })).textContent).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Settings → Endpoints' }).getAttribute('href')).toBe('#/settings');
+    expect(screen.queryByTestId('pane-editor')).toBeNull();
   });
 });
