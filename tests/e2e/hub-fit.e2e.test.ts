@@ -231,6 +231,77 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
     }
   });
 
+  it('"Compare quants": Q4-class default against the pulled Q8_0, pulled only on confirm (error, cancel, then done)', async () => {
+    const QUANT = `hf.co/${REPO}:UD-Q4_K_XL`;
+    const pullsBefore = ollama.requestsTo('/api/pull').length;
+    try {
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await page.goto(`${app.origin}/#/catalogue/model/${encodeURIComponent(REPO)}`);
+      const open = page.getByTestId('compare-quants');
+      await poll(() => page.getByTestId('default-quant').locator('xpath=ancestor::tr').getAttribute('data-quant')).toBe(
+        'UD-Q4_K_XL',
+      );
+      // Keyboard only: the button, Enter; the focus lands on the first ticked quant.
+      await open.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Compare quants' });
+      await dialog.waitFor();
+      const ticked = () =>
+        dialog
+          .getByTestId('cq-row')
+          .evaluateAll((rows) =>
+            rows.filter((r) => r.querySelector<HTMLInputElement>('input')!.checked).map((r) => r.dataset.quant),
+          );
+      expect(await ticked()).toEqual(['Q8_0', 'UD-Q4_K_XL']);
+      expect(await page.evaluate(() => document.activeElement?.closest('li')?.dataset.quant)).toBe('Q8_0');
+      await poll(() => dialog.locator('[data-quant="Q8_0"]').getAttribute('data-state')).toBe('here');
+      expect(await dialog.locator('[data-quant="UD-Q4_K_XL"]').textContent()).toMatch(/830 MB.*Fits in RAM \(CPU\)/);
+      const confirm = dialog.getByTestId('cq-confirm');
+      expect(await confirm.textContent()).toBe('Pull 1 model (830 MB) and compare');
+      expect(ollama.requestsTo('/api/pull').length).toBe(pullsBefore);
+      await screenshot(page, 'compare-quants-1024x700');
+      expect(await checkBothThemes(page, 'Compare quants dialog, 1024×700')).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'compare-quants-1024x700-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await screenshot(page, 'compare-quants-1400');
+      // Escape closes, and the focus returns to the button; nothing was pulled.
+      await page.keyboard.press('Escape');
+      await poll(() => dialog.count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('compare-quants');
+      expect(ollama.requestsTo('/api/pull').length).toBe(pullsBefore);
+
+      // The registry lacks the quant: Ollama's own words in its row, and the choice is offered again.
+      await page.keyboard.press('Enter');
+      await dialog.waitFor();
+      await confirm.focus();
+      await page.keyboard.press('Enter');
+      await poll(() => dialog.getByTestId('cq-failed').textContent()).toMatch(/file does not exist/);
+      await poll(() => confirm.isEnabled()).toBe(true);
+      // Now it can be fetched: the progress shows in the dialog, and Cancel stops it.
+      ollama.registry[QUANT] = { layers: [830_000_000, 1481, 7711] };
+      await confirm.click();
+      await dialog.getByTestId('cq-progress').waitFor();
+      await screenshot(page, 'compare-quants-pulling');
+      await dialog.getByTestId('cq-cancel').click();
+      await poll(() => dialog.locator('[data-quant="UD-Q4_K_XL"]').textContent()).toMatch(/cancelled/);
+      // Again, to the end: the set goes to the Compare page.
+      await poll(() => confirm.textContent()).toBe('Pull 1 model (830 MB) and compare');
+      await confirm.click();
+      await expect.poll(() => page.evaluate(() => location.hash), { timeout: 30_000 }).toBe('#/compare');
+      const names = ollama
+        .requestsTo('/api/pull')
+        .slice(pullsBefore)
+        .map((r) => (r.body as { model?: string; name?: string }).model ?? (r.body as { name?: string }).name);
+      expect(names).toEqual([QUANT, QUANT, QUANT]);
+      await screenshot(page, 'compare-quants-handed');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('a library page shows a sample snippet from the library generator', async () => {
     await page.goto(`${app.origin}/#/catalogue/library/timm`);
     const sample = page.getByTestId('library-sample');

@@ -2,6 +2,7 @@ import { useId, useState, type SyntheticEvent } from 'react';
 import { gb, verdictLabels, type FitResult } from '@shared/fit';
 import { formatBytes } from '../../lib/format';
 import { hrefFor } from '../../store/route';
+import { CompareQuants } from './CompareQuants';
 import { DownloadInline, firstGgufFile } from './DownloadInline';
 import { PullInline } from './PullInline';
 import type { FitPlan } from '../../hooks/fit';
@@ -182,6 +183,7 @@ export function Quants({
       </table>
       {picked && <PullInline name={`hf.co/${id}:${picked}`} />}
       {pickedFile && <DownloadInline key={pickedFile} repo={id} file={pickedFile} />}
+      <CompareQuants repo={id} plan={plan} />
     </section>
   );
 }

@@ -1,0 +1,294 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { verdictLabels } from '@shared/fit';
+import type { AppErrorShape } from '@shared/errors';
+import { useDialog } from '../../components/useDialog';
+import type { FitPlan } from '../../hooks/fit';
+import { useDownloadActions, useEngineStatus } from '../../hooks/local';
+import {
+  compareNote,
+  confirmLabel,
+  initialPicks,
+  inSizeOrder,
+  MAX_QUANTS,
+  ollamaName,
+  quantSet,
+  type QuantEngine,
+} from '../../lib/compare-quants';
+import { formatBytes } from '../../lib/format';
+import { useCompareDraft } from '../../store/compare-draft';
+import { usePulls } from '../../store/pulls';
+import { useRoute } from '../../store/route';
+import { useStatus } from '../../store/status';
+import { firstGgufFile } from './DownloadInline';
+import { useQuantPresence, type Ours, type Presence } from './useQuantPresence';
+import './compare-quants.css';
+
+const OLLAMA_DOWN = 'Ollama is not running. Start it with "ollama serve".';
+
+/** Why the built-in engine cannot run here (its binaries missing or refused), once main has said so. */
+function useBuiltinProblem(): AppErrorShape | undefined {
+  const engine = useEngineStatus();
+  return engine.status?.error;
+}
+
+/**
+ * "Compare quants" beside a GGUF repo's quant table: opens the dialog that picks 2 or 3 quants and an engine, fetches
+ * what is missing once confirmed, and hands the set to the Compare page. Not shown for fewer than 2 quants.
+ */
+export function CompareQuants({ repo, plan }: { repo: string; plan: FitPlan }) {
+  const [open, setOpen] = useState(false);
+  const ollamaDown = useStatus((s) => s.ollama?.reachable === false);
+  if (plan.rows.length < 2) return null;
+  return (
+    <>
+      {ollamaDown ? <OllamaDownButton onOpen={() => setOpen(true)} /> : <OpenButton onOpen={() => setOpen(true)} />}
+      {open && <QuantsDialog repo={repo} plan={plan} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function OpenButton({ onOpen, reason }: { onOpen(): void; reason?: string }) {
+  const why = useId();
+  return (
+    <p className="cat-actions cq-open">
+      <button className="btn" onClick={onOpen} disabled={!!reason} aria-describedby={why} data-testid="compare-quants">
+        Compare quants
+      </button>
+      <span className={reason ? 'small field-error' : 'small muted'} id={why} data-testid="compare-quants-why">
+        {reason ?? 'Two or three of them on one prompt, side by side, with their speed here.'}
+      </span>
+    </p>
+  );
+}
+
+/** With Ollama down the built-in engine must be usable, which only main knows. */
+function OllamaDownButton({ onOpen }: { onOpen(): void }) {
+  const problem = useBuiltinProblem();
+  const reason = problem
+    ? `Neither engine can run them: Ollama is not running, and the built-in engine cannot start (${problem.message}).`
+    : undefined;
+  return <OpenButton onOpen={onOpen} reason={reason} />;
+}
+
+function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; onClose(): void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const title = useId();
+  useDialog(ref, onClose, 'input[type="checkbox"]:checked');
+  const rows = plan.rows;
+  const [picked, setPicked] = useState(() =>
+    initialPicks(rows.map((r) => ({ label: r.label, size: r.size, verdict: r.fit?.verdict }))),
+  );
+  const ollamaDown = useStatus((s) => s.ollama?.reachable === false);
+  const builtinProblem = useBuiltinProblem();
+  const [engine, setEngine] = useState<QuantEngine>(ollamaDown ? 'local' : 'ollama');
+  const [ours, setOurs] = useState<Ours>({ pulls: [], downloads: [] });
+  const [started, setStarted] = useState(false);
+  const presence = useQuantPresence(repo, rows, engine, ours);
+  const pulls = usePulls();
+  const downloads = useDownloadActions();
+  const offer = useCompareDraft((s) => s.offer);
+  const go = useRoute((s) => s.go);
+
+  const chosen = inSizeOrder(rows, picked);
+  const states = chosen.map((l) => presence.get(l) ?? ({ kind: 'missing' } as Presence));
+  const missing = chosen.filter((_, i) => states[i].kind === 'missing');
+  const busy = states.some((s) => s.kind === 'busy');
+  const engineDown = engine === 'ollama' ? ollamaDown : !!builtinProblem;
+  const models = states.flatMap((s) => (s.kind === 'here' ? [s.model] : []));
+
+  const failed = states.some((s) => s.kind === 'missing' && (s.error || s.cancelled));
+  const starting = downloads.start.busy;
+  // Keys, not arrays: the effect runs when what is here changes, not on every render.
+  const hereKey = models.length === chosen.length ? models.join('\n') : '';
+  const chosenKey = chosen.join('\n');
+  // Once confirmed: all here → the Compare page (once); a transfer failed or cancelled, none left → back to the choice.
+  const handed = useRef(false);
+  useEffect(() => {
+    if (!started || handed.current) return;
+    if (hereKey) {
+      handed.current = true;
+      offer(quantSet(engine, hereKey.split('\n')), compareNote(repo, chosenKey.split('\n')));
+      go('compare');
+    } else if (failed && !busy && !starting) setStarted(false);
+  }, [started, hereKey, chosenKey, failed, busy, starting, engine, repo, offer, go]);
+
+  const confirm = async () => {
+    setStarted(true);
+    for (const label of missing) {
+      if (engine === 'ollama') {
+        const id = pulls.pull(ollamaName(repo, label));
+        setOurs((o) => ({ ...o, pulls: [...o.pulls, id] }));
+        continue;
+      }
+      const file = firstGgufFile(rows.find((r) => r.label === label)?.files ?? []);
+      const d = file ? await downloads.start.run({ repo, file }) : undefined;
+      if (d) setOurs((o) => ({ ...o, downloads: [...o.downloads, d.id] }));
+      // Main refused it (its words show below): stop here, the user decides again.
+      else return setStarted(false);
+    }
+  };
+  const cancelAll = () => {
+    for (const s of states) {
+      if (s.kind !== 'busy') continue;
+      if (s.job.pull) pulls.cancel(s.job.pull);
+      if (s.job.download) void downloads.cancel.run(s.job.download);
+    }
+  };
+  const toggle = (label: string, on: boolean) => setPicked((p) => (on ? [...p, label] : p.filter((l) => l !== label)));
+
+  const locked = started || busy;
+  const label = confirmLabel(
+    engine,
+    missing.map((l) => ({ size: rows.find((r) => r.label === l)?.size })),
+  );
+  const blocker = chosen.length < 2 ? 'Pick 2 or 3 quants.' : undefined;
+  return (
+    <div className="cq-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        ref={ref}
+        className="cq-dialog card"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={title}
+        data-testid="compare-quants-dialog"
+      >
+        <h2 id={title}>Compare quants</h2>
+        <p className="small muted">
+          One prompt to each quant, side by side, with the load time, time to first token and tokens per second of each
+          on this machine.
+        </p>
+        <fieldset className="cq-field" disabled={locked}>
+          <legend>Quants (2 or 3)</legend>
+          <ul className="cq-list">
+            {rows.map((r) => {
+              const on = picked.includes(r.label);
+              const p = presence.get(r.label);
+              return (
+                <li key={r.label} className="cq-row" data-testid="cq-row" data-quant={r.label} data-state={p?.kind}>
+                  <label className="cq-pick">
+                    <input
+                      type="checkbox"
+                      checked={on}
+                      disabled={!on && picked.length >= MAX_QUANTS}
+                      onChange={(e) => toggle(r.label, e.target.checked)}
+                    />
+                    <span className="mono">{r.label}</span>
+                    {r.label === plan.defaultLabel && <span className="badge">default</span>}
+                  </label>
+                  <PresenceLine label={r.label} presence={p} engine={engine} size={r.size} verdict={r.fit?.verdict} />
+                </li>
+              );
+            })}
+          </ul>
+        </fieldset>
+        <fieldset className="cq-field" disabled={locked}>
+          <legend>Run them on</legend>
+          <label className="cq-engine">
+            <input
+              type="radio"
+              name="cq-engine"
+              checked={engine === 'ollama'}
+              disabled={ollamaDown}
+              onChange={() => setEngine('ollama')}
+            />
+            Ollama <span className="small muted">{ollamaDown ? OLLAMA_DOWN : `as hf.co/${repo}:<quant>`}</span>
+          </label>
+          <label className="cq-engine">
+            <input
+              type="radio"
+              name="cq-engine"
+              checked={engine === 'local'}
+              disabled={!!builtinProblem}
+              onChange={() => setEngine('local')}
+            />
+            The built-in engine{' '}
+            <span className="small muted">
+              {builtinProblem ? `cannot start here: ${builtinProblem.message}` : 'a downloaded GGUF per quant'}
+            </span>
+          </label>
+        </fieldset>
+        {engineDown && (
+          <p className="field-error" role="alert" data-testid="cq-engine-down">
+            {engine === 'ollama' ? OLLAMA_DOWN : `The built-in engine cannot start: ${builtinProblem?.message}`}
+          </p>
+        )}
+        {downloads.start.error && (
+          <p className="field-error" role="alert" data-testid="cq-error">
+            The download could not start: {downloads.start.error.message}
+          </p>
+        )}
+        {blocker && <p className="help">{blocker}</p>}
+        <div className="cq-footer">
+          {busy && <span className="small muted cq-note">Close keeps them running.</span>}
+          <button className="btn" onClick={onClose}>
+            Close
+          </button>
+          {busy && (
+            <button className="btn" onClick={cancelAll} data-testid="cq-cancel">
+              {engine === 'ollama' ? 'Cancel the pulls' : 'Cancel the downloads'}
+            </button>
+          )}
+          <button
+            className="btn btn-primary"
+            onClick={() => void confirm()}
+            disabled={locked || !!blocker || engineDown}
+            data-testid="cq-confirm"
+          >
+            {locked ? (engine === 'ollama' ? 'Pulling…' : 'Downloading…') : label}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function PresenceLine({
+  label,
+  presence: p,
+  engine,
+  size,
+  verdict,
+}: {
+  label: string;
+  presence?: Presence;
+  engine: QuantEngine;
+  size?: number;
+  verdict?: keyof typeof verdictLabels;
+}) {
+  if (p?.kind === 'here')
+    return (
+      <span className="badge badge-ok cq-state" data-testid="cq-here">
+        {engine === 'ollama' ? 'pulled' : 'on disk'}
+      </span>
+    );
+  if (p?.kind === 'busy')
+    return (
+      <span className="cq-state cq-busy">
+        <span
+          className="cq-bar"
+          role="progressbar"
+          aria-label={`${engine === 'ollama' ? 'Pulling' : 'Downloading'} ${label}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={p.pct}
+        >
+          <span className="cq-bar-fill" style={{ width: `${p.pct}%` }} />
+        </span>
+        <span className="small muted" aria-live="polite" data-testid="cq-progress">
+          {p.text} · {p.pct}%
+        </span>
+      </span>
+    );
+  return (
+    <span className="cq-state small">
+      <span className="muted">{size !== undefined ? formatBytes(size) : 'size unknown'}</span>
+      {verdict && <span className={`fit-badge fit-${verdict}`}>{verdictLabels[verdict]}</span>}
+      {p?.cancelled && <span className="muted">cancelled</span>}
+      {p?.error && (
+        <span className="field-error" role="alert" data-testid="cq-failed">
+          {p.error}
+        </span>
+      )}
+    </span>
+  );
+}
