@@ -1,16 +1,56 @@
-import type { CompareEvent, ComparePlan, CompareRun, CompareSet } from '@shared/contract/compare';
-import { AppError } from '@shared/errors';
+import type { ChatParams } from '@shared/contract/chat';
+import type {
+  CompareAnswer,
+  CompareEvent,
+  ComparePane,
+  ComparePlan,
+  CompareRun,
+  CompareSet,
+  CompareSlot,
+} from '@shared/contract/compare';
+import { toAppError, type AppError } from '@shared/errors';
+import type { Turn } from '../chat/replies/turns';
 import type { Engines } from '../engines/registry';
+import type { ChatEngine } from '../engines/types';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
+import { medianFigures, streamAnswer, unstarted } from './answer';
+import { blindLabels, paneLabels, paneParams, shuffledOrder } from './labels';
+import { loadModel, type LoadPorts } from './load';
+import { gatherMemory, type MemorySources } from './memory';
+import { schedule } from './scheduler';
 
-/** What the runner needs (skeleton: the compare-runner work fills this in). */
+/**
+ * What the runner needs; `services/index.ts` wires it:
+ * - `engines`: the chat engines (`new Engines(…)` with the chat's options, or the chat service's own), for answers;
+ * - `ollama`: the OllamaService (its `client()` and `host` load a model; `ps()`/`list()` give its sizes);
+ * - `local`: the LocalService (`model(id)`, `load(id, opts)`, `runtime.status()`), absent without the built-in engine;
+ * - `hardware`: the HardwareService (free VRAM, and the Settings override), else `os.freemem()` alone;
+ * - `random`: the blind shuffle's source (tests pass `seededRandom(n)` from labels.ts), `Math.random` by default.
+ */
 export interface CompareRunnerDeps {
   engines: Engines;
   log: Logger;
+  ollama: MemorySources['ollama'] & LoadPorts['ollama'];
+  local?: NonNullable<MemorySources['local']> & NonNullable<LoadPorts['local']>;
+  hardware?: MemorySources['hardware'];
+  random?: () => number;
 }
 
 export type CompareInput = CompareSet & { prompt: string };
+
+/** One slot as it runs: its pane, where it runs, its engine (or why it has none), its answers so far. */
+interface Slot {
+  index: number;
+  pane: ComparePane;
+  params: ChatParams;
+  where: ComparePlan['panes'][number]['where'];
+  wasLoaded: boolean;
+  engine?: ChatEngine;
+  failed?: AppError;
+  loadMs?: number;
+  answers: CompareAnswer[];
+}
 
 /**
  * Runs a comparison: decides together or one after another (plan), loads each model before its first answer so
@@ -21,15 +61,144 @@ export class CompareRunner {
   constructor(private readonly deps: CompareRunnerDeps) {}
 
   async plan(set: CompareSet): Promise<ComparePlan> {
-    void set;
-    throw new AppError('unavailable', 'Compare is not built yet.');
+    const panes = set.panes.map((pane) => ({ pane, params: paneParams(set, pane) }));
+    return schedule(await gatherMemory(panes, this.deps));
   }
 
   async run(id: string, input: CompareInput, ctx: StreamContext<CompareEvent>): Promise<CompareRun> {
-    void id;
-    void input;
-    void ctx;
-    void this.deps;
-    throw new AppError('unavailable', 'Compare is not built yet.');
+    const createdAt = new Date().toISOString();
+    const plan = await this.plan(input);
+    const n = input.panes.length;
+    const order = input.blind
+      ? shuffledOrder(n, this.deps.random ?? Math.random)
+      : Array.from({ length: n }, (_, i) => i);
+    const slots: Slot[] = order.map((p, index) => ({
+      index,
+      pane: input.panes[p],
+      params: paneParams(input, input.panes[p]),
+      where: plan.panes[p].where,
+      wasLoaded: plan.panes[p].loaded,
+      answers: [],
+    }));
+    const labels = input.blind ? blindLabels(n) : await this.labels(slots, input);
+    ctx.emit({ type: 'start', id, plan, slots: labels.map((label) => ({ label })) });
+    for (const s of slots) {
+      ctx.emit({ type: 'state', slot: s.index, run: 0, state: 'waiting' });
+      try {
+        s.engine = this.deps.engines.for({
+          backend: s.pane.backend,
+          provider: s.pane.provider,
+          endpoint: s.pane.endpoint,
+        });
+      } catch (e) {
+        s.failed = toAppError(e);
+      }
+    }
+    const turns: Turn[] = [
+      ...(input.system.trim() ? [{ role: 'system' as const, content: input.system }] : []),
+      { role: 'user', content: input.prompt },
+    ];
+    const answer = (s: Slot, run: number) => this.answer(s, run, turns, ctx);
+    const here = slots.filter((s) => s.where !== 'remote');
+    const remote = slots.filter((s) => s.where === 'remote');
+    if (plan.mode === 'parallel') await this.lockstep(slots, input.repeat, answer, ctx);
+    else
+      await Promise.all([
+        (async () => {
+          for (const s of here) await this.lockstep([s], input.repeat, answer, ctx);
+        })(),
+        this.lockstep(remote, input.repeat, answer, ctx),
+      ]);
+    this.deps.log.info('comparison ran', { id, mode: plan.mode, panes: n, repeat: input.repeat });
+    return {
+      id,
+      createdAt,
+      prompt: input.prompt,
+      system: input.system,
+      params: input.params,
+      repeat: input.repeat,
+      blind: input.blind,
+      plan,
+      slots: slots.map((s, i) => this.slotResult(s, labels[i])),
+    };
+  }
+
+  /** Loads every slot's model (together), then starts run k of every slot together, then run k+1. */
+  private async lockstep(
+    slots: Slot[],
+    repeat: number,
+    answer: (s: Slot, run: number) => Promise<void>,
+    ctx: StreamContext<CompareEvent>,
+  ): Promise<void> {
+    if (!slots.length) return;
+    await Promise.all(slots.map((s) => this.load(s, ctx)));
+    for (let run = 0; run < repeat; run++) await Promise.all(slots.map((s) => answer(s, run)));
+    for (const s of slots) ctx.emit({ type: 'state', slot: s.index, run: repeat - 1, state: 'done' });
+  }
+
+  private async load(s: Slot, ctx: StreamContext<CompareEvent>): Promise<void> {
+    if (s.failed || s.where === 'remote' || ctx.signal.aborted) return;
+    ctx.emit({ type: 'state', slot: s.index, run: 0, state: 'loading' });
+    try {
+      const ms = await loadModel(s.pane, s.params, this.deps, ctx.signal);
+      if (!s.wasLoaded) s.loadMs = ms;
+      ctx.emit({ type: 'loaded', slot: s.index, loadMs: ms });
+    } catch (e) {
+      if (ctx.signal.aborted) return;
+      s.failed = toAppError(e);
+      ctx.emit({ type: 'loaded', slot: s.index, loadMs: 0 });
+      this.deps.log.info('comparison load failed', { backend: s.pane.backend, code: s.failed.code });
+    }
+  }
+
+  private async answer(s: Slot, run: number, turns: Turn[], ctx: StreamContext<CompareEvent>): Promise<void> {
+    let a: CompareAnswer;
+    if (s.failed) a = unstarted(s.failed);
+    else if (ctx.signal.aborted || !s.engine) a = unstarted('stopped');
+    else {
+      ctx.emit({ type: 'state', slot: s.index, run, state: 'streaming' });
+      a = await streamAnswer(
+        { slot: s.index, run, engine: s.engine, backend: s.pane.backend, model: s.pane.model, turns, params: s.params },
+        ctx,
+      );
+    }
+    s.answers[run] = a;
+    ctx.emit({ type: 'run-end', slot: s.index, run, answer: a });
+  }
+
+  private slotResult(s: Slot, label: string): CompareSlot {
+    const median = medianFigures(s.answers);
+    return {
+      label,
+      pane: s.pane,
+      ...(s.loadMs !== undefined ? { loadMs: s.loadMs } : {}),
+      answers: s.answers,
+      ...(median ? { median } : {}),
+    };
+  }
+
+  /** Labels naming each engine and model: a built-in model by its name, an endpoint by the user's name for it. */
+  private async labels(slots: Slot[], set: CompareSet): Promise<string[]> {
+    const local = new Map<string, string>();
+    await Promise.all(
+      slots
+        .filter((s) => s.pane.backend === 'local')
+        .map(async (s) => {
+          const m = await this.deps.local?.model(s.pane.model).catch(() => undefined);
+          if (m) local.set(s.pane.model, m.name);
+        }),
+    );
+    const endpoint = (id: string) => {
+      try {
+        return this.deps.engines.endpoint({ endpoint: id }).name;
+      } catch {
+        return undefined;
+      }
+    };
+    return paneLabels(
+      slots.map((s) => s.pane),
+      set,
+      { local: (id) => local.get(id), endpoint },
+    );
   }
 }

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CompareEvent, CompareSetInput } from '@shared/contract/compare';
+import { compareSetSchema } from '@shared/contract/compare';
+import { CompareRunner, type CompareInput } from '../../electron/main/services/compare/runner';
+import { seededRandom, shuffledOrder } from '../../electron/main/services/compare/labels';
+import { Engines } from '../../electron/main/services/engines/registry';
+import { createLogger } from '../../electron/main/services/log';
+import { OllamaService } from '../../electron/main/services/ollama/service';
+import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
+
+const MB = 1e6;
+const LOAD_MS = 800;
+
+/** The runner over the real Ollama service and engines, against the Ollama fixture; free memory as given. */
+describe('compare runner against the Ollama fixture', () => {
+  let ollama: OllamaFixture;
+  let free = 16e9;
+  let runner: (random?: () => number) => CompareRunner;
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({
+      models: [fixtureModel('alpha', { size: 50 * MB }), fixtureModel('beta', { size: 80 * MB })],
+    });
+    const log = createLogger();
+    const service = new OllamaService({ host: () => ollama.url, keyedFetch: fetch, log, timeoutMs: 5_000 });
+    const engines = new Engines({
+      ollama: service,
+      log,
+      router: () => ({ routerUrl: 'http://127.0.0.1:9', billTo: '' }),
+      hfToken: () => undefined,
+      routerFetch: fetch,
+    });
+    const hardware = {
+      view: async () => {
+        const h = { ramTotal: 32e9, ramFree: free, gpus: [], unified: false };
+        return { detected: h, effective: h, probes: [], source: 'detected' as const };
+      },
+    };
+    runner = (random) => new CompareRunner({ engines, log, ollama: service, hardware, random });
+  });
+  afterAll(() => ollama?.stop());
+  beforeEach(() => {
+    ollama.running = [];
+    ollama.requests.length = 0;
+    ollama.chunkIntervalMs = 2;
+    ollama.chatScript = (r) => ({ content: tokens(`${r.model} says hello to you`) });
+    ollama.loadDelayMs.clear();
+    free = 16e9;
+  });
+
+  const input = (set: Partial<CompareSetInput> = {}): CompareInput => ({
+    ...compareSetSchema.parse({
+      panes: [
+        { backend: 'ollama', model: 'alpha' },
+        { backend: 'ollama', model: 'beta' },
+      ],
+      ...set,
+    }),
+    prompt: 'Say hello',
+  });
+
+  async function run(i: CompareInput, opts: { abort?: AbortController; random?: () => number } = {}) {
+    const events: CompareEvent[] = [];
+    const signal = (opts.abort ?? new AbortController()).signal;
+    const result = await runner(opts.random).run('r_test', i, { signal, emit: (e) => events.push(e) });
+    return { result, events };
+  }
+
+  it('two models: both answers with their figures, load time apart from the time to first token', async () => {
+    ollama.loadDelayMs.set('alpha:latest', LOAD_MS);
+    const { result, events } = await run(input({ system: 'Be brief.' }));
+    expect(events[0]).toMatchObject({
+      type: 'start',
+      id: 'r_test',
+      plan: { mode: 'parallel', reason: 'Both fit in memory together (0.1 GB of 16.0 GB free).' },
+      slots: [{ label: 'Ollama · alpha' }, { label: 'Ollama · beta' }],
+    });
+    expect(result.plan.panes).toEqual([
+      { where: 'ollama', bytes: 50 * MB, loaded: false },
+      { where: 'ollama', bytes: 80 * MB, loaded: false },
+    ]);
+    const [a, b] = result.slots;
+    expect(a.answers).toHaveLength(1);
+    expect(a.answers[0]).toMatchObject({ status: 'complete', content: 'alpha says hello to you' });
+    expect(b.answers[0]).toMatchObject({ status: 'complete', content: 'beta says hello to you' });
+    expect(a.answers[0].figures).toMatchObject({ source: 'server', evalTokens: 5 });
+    expect(a.median).toMatchObject({ evalTokens: 5 });
+    // The load is its own step, and its time is not in the time to first token.
+    expect(a.loadMs).toBeGreaterThanOrEqual(LOAD_MS);
+    expect(a.answers[0].figures!.ttftMs).toBeLessThan(LOAD_MS);
+    const chats = ollama.requestsTo('/api/chat').map((r) => r.body as { model: string; messages: unknown[] });
+    expect(chats.slice(0, 2).every((c) => c.messages.length === 0)).toBe(true);
+    expect(chats.slice(2).map((c) => c.messages)).toEqual([
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Say hello' },
+      ],
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Say hello' },
+      ],
+    ]);
+    // Events: loading then loaded then streaming deltas that add up to the answer, then run-end and done.
+    const alpha = events
+      .filter((e) => 'slot' in e && e.slot === 0)
+      .map((e) => e.type + ('state' in e ? `:${e.state}` : ''));
+    expect(alpha[0]).toBe('state:waiting');
+    expect(alpha.slice(1, 4)).toEqual(['state:loading', 'loaded', 'state:streaming']);
+    expect(alpha.slice(-2)).toEqual(['run-end', 'state:done']);
+    const text = events.flatMap((e) => (e.type === 'delta' && e.slot === 0 ? [e.content] : [])).join('');
+    expect(text).toBe('alpha says hello to you');
+    // A second comparison finds both loaded: no load time to report.
+    const again = await run(input());
+    expect(again.result.plan.panes.map((p) => p.loaded)).toEqual([true, true]);
+    expect(again.result.slots[0].loadMs).toBeUndefined();
+  });
+
+  it("one pane's model missing: that pane shows its error, the other answers", async () => {
+    const { result, events } = await run(
+      input({
+        panes: [
+          { backend: 'ollama', model: 'alpha' },
+          { backend: 'ollama', model: 'ghost' },
+        ],
+      }),
+    );
+    expect(result.plan.mode).toBe('sequential');
+    expect(result.plan.reason).toBe('How much memory ghost needs is not known: they run one after another.');
+    expect(result.slots[0].answers[0]).toMatchObject({ status: 'complete', content: 'alpha says hello to you' });
+    expect(result.slots[1].answers[0]).toMatchObject({
+      status: 'error',
+      content: '',
+      error: { code: 'not_found', message: 'ghost is not on your Ollama server. Pull it, then try again.' },
+    });
+    expect(events.some((e) => e.type === 'run-end' && e.slot === 1 && e.answer.status === 'error')).toBe(true);
+    // One after another: the second slot loads only once the first is done.
+    const order = events.map((e) => ('slot' in e && 'state' in e ? `${e.slot}:${e.state}` : ''));
+    expect(order.indexOf('1:loading')).toBeGreaterThan(order.indexOf('0:done'));
+  });
+
+  it('a dead server mid-answer ends that pane with an error; a 500 on the other too, and the run returns', async () => {
+    ollama.chatScript = (r) =>
+      r.model === 'beta'
+        ? { content: ['x'], error: { afterChunks: 0, message: 'boom', status: 500 } }
+        : { content: tokens('alpha fine') };
+    const { result } = await run(input());
+    expect(result.slots[0].answers[0].status).toBe('complete');
+    expect(result.slots[1].answers[0]).toMatchObject({ status: 'error', error: { message: 'boom' } });
+  });
+
+  it('Stop mid-stream: every pane ends stopped, its text kept, with measured figures', async () => {
+    ollama.chunkIntervalMs = 20;
+    ollama.chatScript = (r) => ({ content: Array.from({ length: 300 }, (_, i) => `${r.model}${i} `) });
+    const abort = new AbortController();
+    const seen = [0, 0];
+    const events: CompareEvent[] = [];
+    const done = runner().run('r_stop', input(), {
+      signal: abort.signal,
+      emit: (e) => {
+        events.push(e);
+        if (e.type === 'delta') seen[e.slot] += e.content?.length ?? 0;
+        if (seen.every((n) => n > 20) && !abort.signal.aborted) abort.abort();
+      },
+    });
+    const result = await done;
+    for (const [i, s] of result.slots.entries()) {
+      const a = s.answers[0];
+      expect(a.status).toBe('stopped');
+      expect(a.content.length).toBeGreaterThan(20);
+      expect(a.content).toBe(events.flatMap((e) => (e.type === 'delta' && e.slot === i ? [e.content] : [])).join(''));
+      expect(a.figures).toMatchObject({ source: 'measured' });
+      expect(s.median).toBeUndefined();
+    }
+    await expect.poll(() => ollama.requestsTo('/api/chat').filter((r) => r.closedEarly).length).toBe(2);
+  });
+
+  it('repeat 3: three answers per pane and the medians of their figures', async () => {
+    const { result, events } = await run(input({ repeat: 3 }));
+    for (const s of result.slots) {
+      expect(s.answers.map((a) => a.status)).toEqual(['complete', 'complete', 'complete']);
+      const ttfts = s.answers.map((a) => a.figures!.ttftMs!).sort((x, y) => x - y);
+      expect(s.median).toMatchObject({ evalTokens: 5, ttftMs: ttfts[1], source: 'server' });
+    }
+    // Parallel: run k of every slot ends before run k+1 of any slot starts.
+    const seq = events.flatMap((e) =>
+      e.type === 'run-end' ? [`end${e.run}`] : e.type === 'state' && e.state === 'streaming' ? [`go${e.run}`] : [],
+    );
+    expect(seq).toEqual(['go0', 'go0', 'end0', 'end0', 'go1', 'go1', 'end1', 'end1', 'go2', 'go2', 'end2', 'end2']);
+  });
+
+  it('blind: labels hidden, slots shuffled by the seeded source, panes named in the result', async () => {
+    const seed = [1, 2, 3, 4, 5, 6, 7, 8].find((s) => shuffledOrder(2, seededRandom(s))[0] === 1)!;
+    const { result, events } = await run(input({ blind: true }), { random: seededRandom(seed) });
+    expect(events[0]).toMatchObject({ type: 'start', slots: [{ label: 'Model A' }, { label: 'Model B' }] });
+    expect(result.slots.map((s) => s.label)).toEqual(['Model A', 'Model B']);
+    expect(result.slots.map((s) => s.pane?.model)).toEqual(['beta', 'alpha']);
+    expect(result.slots[0].answers[0].content).toBe('beta says hello to you');
+    // The plan stays in the set's order.
+    expect(result.plan.panes.map((p) => p.bytes)).toEqual([50 * MB, 80 * MB]);
+  });
+
+  it('too little memory: one after another, each model loaded just before its answers', async () => {
+    free = 0.5e9;
+    const { result, events } = await run(input());
+    expect(result.plan).toMatchObject({
+      mode: 'sequential',
+      reason: 'Together they need 0.1 GB and 0.5 GB is free: they run one after another.',
+    });
+    const order = events.flatMap((e) => ('state' in e ? [`${e.slot}:${e.state}`] : []));
+    expect(order).toEqual([
+      '0:waiting',
+      '1:waiting',
+      '0:loading',
+      '0:streaming',
+      '0:done',
+      '1:loading',
+      '1:streaming',
+      '1:done',
+    ]);
+    expect(result.slots.every((s) => s.answers[0].status === 'complete')).toBe(true);
+  });
+
+  it('the same model at two context lengths: labelled by it, loaded with it, one after another', async () => {
+    const { result, events } = await run(
+      input({
+        panes: [
+          { backend: 'ollama', model: 'alpha' },
+          { backend: 'ollama', model: 'alpha', params: { num_ctx: 8192 } },
+        ],
+      }),
+    );
+    expect(result.plan.mode).toBe('sequential');
+    expect((events[0] as Extract<CompareEvent, { type: 'start' }>).slots.map((s) => s.label)).toEqual([
+      'Ollama · alpha (num_ctx default)',
+      'Ollama · alpha (num_ctx 8192)',
+    ]);
+    const loads = ollama
+      .requestsTo('/api/chat')
+      .map((r) => r.body as { messages: unknown[]; options?: { num_ctx?: number } })
+      .filter((b) => b.messages.length === 0);
+    expect(loads.map((b) => b.options?.num_ctx)).toEqual([undefined, 8192]);
+  });
+});

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { schedule, type PaneNeed } from '../../electron/main/services/compare/scheduler';
+import { paneLabels, blindLabels, seededRandom, shuffledOrder } from '../../electron/main/services/compare/labels';
+import type { ComparePane } from '@shared/contract/compare';
+
+const GB = 1e9;
+const ollama = (name: string, bytes: number | undefined, extra: Partial<PaneNeed> = {}): PaneNeed => ({
+  where: 'ollama',
+  name,
+  key: `ollama\n${name}`,
+  instance: '',
+  loaded: false,
+  ...(bytes !== undefined ? { bytes } : {}),
+  ...extra,
+});
+const remote = (name: string): PaneNeed => ({
+  where: 'remote',
+  name,
+  key: `remote\n${name}`,
+  instance: '',
+  loaded: false,
+});
+
+/** The parallel vs one-after-another decision, from memory figures alone. */
+describe('compare scheduler', () => {
+  it('runs two models together when they fit with headroom, and says the sums', () => {
+    const plan = schedule({ freeBytes: 14.2 * GB, panes: [ollama('a', 2 * GB), ollama('b', 3.1 * GB)] });
+    expect(plan.mode).toBe('parallel');
+    expect(plan.reason).toBe('Both fit in memory together (5.1 GB of 14.2 GB free).');
+    expect(plan.panes).toEqual([
+      { where: 'ollama', bytes: 2 * GB, loaded: false },
+      { where: 'ollama', bytes: 3.1 * GB, loaded: false },
+    ]);
+  });
+
+  it('runs them one after another when together they do not fit (headroom included)', () => {
+    const plan = schedule({ freeBytes: 12.1 * GB, panes: [ollama('a', 9 * GB), ollama('b', 9 * GB)] });
+    expect(plan.mode).toBe('sequential');
+    expect(plan.reason).toBe('Together they need 18.0 GB and 12.1 GB is free: they run one after another.');
+    // 5 GB of 5.5 GB free: fits, but not with the headroom the OS and the KV caches need.
+    expect(schedule({ freeBytes: 5.5 * GB, panes: [ollama('a', 2.5 * GB), ollama('b', 2.5 * GB)] }).mode).toBe(
+      'sequential',
+    );
+  });
+
+  it('an unknown size (a model the server does not have) means one after another', () => {
+    const plan = schedule({ freeBytes: 100 * GB, panes: [ollama('a', 2 * GB), ollama('gone:latest', undefined)] });
+    expect(plan.mode).toBe('sequential');
+    expect(plan.reason).toBe('How much memory gone:latest needs is not known: they run one after another.');
+    expect(plan.panes[1]).toEqual({ where: 'ollama', loaded: false });
+  });
+
+  it('the same model twice with the same settings is counted once', () => {
+    const plan = schedule({
+      freeBytes: 6 * GB,
+      panes: [ollama('a', 4 * GB), ollama('a', 4 * GB), ollama('b', 1 * GB)],
+    });
+    expect(plan.mode).toBe('parallel');
+    expect(plan.reason).toBe('Both fit in memory together (5.0 GB of 6.0 GB free).');
+    const one = schedule({ freeBytes: 1 * GB, panes: [ollama('a', 4 * GB), ollama('a', 4 * GB)] });
+    expect(one.mode).toBe('parallel');
+    expect(one.reason).toBe('One model runs on this machine (a, 4.0 GB): they all answer at once.');
+  });
+
+  it('the same model with another num_ctx is a reload: one after another, whatever the memory', () => {
+    const plan = schedule({
+      freeBytes: 100 * GB,
+      panes: [ollama('a', 2 * GB), ollama('a', 2 * GB, { instance: '8192' })],
+    });
+    expect(plan.mode).toBe('sequential');
+    expect(plan.reason).toMatch(/^a is asked with two context lengths, and Ollama holds it with one at a time/);
+  });
+
+  it('the built-in engine answers with one model one request at a time', () => {
+    const local: PaneNeed = {
+      where: 'local',
+      name: 'tiny-Q8_0',
+      key: 'local\nl_x',
+      instance: '',
+      loaded: true,
+      bytes: GB,
+    };
+    const plan = schedule({ freeBytes: 100 * GB, panes: [local, { ...local }] });
+    expect(plan.mode).toBe('sequential');
+    expect(plan.reason).toContain('one request at a time');
+  });
+
+  it('remote panes never count: alone they all run at once, beside local ones they add nothing', () => {
+    expect(schedule({ freeBytes: 0, panes: [remote('x'), remote('y')] })).toMatchObject({
+      mode: 'parallel',
+      reason: 'Every pane runs on another server: they all answer at once.',
+      panes: [
+        { where: 'remote', loaded: false },
+        { where: 'remote', loaded: false },
+      ],
+    });
+    const mixed = schedule({ freeBytes: 4 * GB, panes: [ollama('a', 1 * GB), remote('x'), ollama('b', 1 * GB)] });
+    expect(mixed.mode).toBe('parallel');
+    expect(mixed.reason).toBe('Both fit in memory together (2.0 GB of 4.0 GB free).');
+  });
+
+  it('memory an already loaded model holds counts as free for it', () => {
+    const panes = [ollama('a', 6 * GB, { loaded: true }), ollama('b', 2 * GB)];
+    const plan = schedule({ freeBytes: 3.5 * GB, panes });
+    expect(plan.mode).toBe('parallel');
+    expect(plan.reason).toBe('Both fit in memory together (8.0 GB of 9.5 GB free).');
+    expect(plan.panes[0].loaded).toBe(true);
+    expect(schedule({ freeBytes: 3.5 * GB, panes: [{ ...panes[0], loaded: false }, panes[1]] }).mode).toBe(
+      'sequential',
+    );
+  });
+
+  it('three or four models: "All 3 fit…"', () => {
+    const plan = schedule({ freeBytes: 20 * GB, panes: [ollama('a', GB), ollama('b', GB), ollama('c', GB)] });
+    expect(plan.reason).toBe('All 3 fit in memory together (3.0 GB of 20.0 GB free).');
+  });
+});
+
+describe('compare labels', () => {
+  const pane = (p: Partial<ComparePane>): ComparePane => ({
+    backend: 'ollama',
+    model: 'llama3.2:latest',
+    provider: 'auto',
+    params: {},
+    ...p,
+  });
+  const names = { local: (id: string) => (id === 'l_1' ? 'Qwen3-0.6B-Q8_0' : undefined), endpoint: () => 'My box' };
+
+  it('names the engine and model, and adds the setting two same panes differ in', () => {
+    const labels = paneLabels(
+      [
+        pane({}),
+        pane({ params: { temperature: 0.2 } }),
+        pane({ backend: 'local', model: 'l_1' }),
+        pane({ backend: 'provider', model: 'openai/gpt-oss-20b', provider: 'together' }),
+      ],
+      { params: { temperature: 0.8 } },
+      names,
+    );
+    expect(labels).toEqual([
+      'Ollama · llama3.2:latest (temperature 0.8)',
+      'Ollama · llama3.2:latest (temperature 0.2)',
+      'Built-in · Qwen3-0.6B-Q8_0',
+      'HF router · openai/gpt-oss-20b via together',
+    ]);
+    expect(
+      paneLabels([pane({ backend: 'endpoint', endpoint: 'e_1', model: 'm' }), pane({})], { params: {} }, names),
+    ).toEqual(['My box · m', 'Ollama · llama3.2:latest']);
+    expect(paneLabels([pane({}), pane({})], { params: {} }, names)).toEqual([
+      'Ollama · llama3.2:latest (1)',
+      'Ollama · llama3.2:latest (2)',
+    ]);
+  });
+
+  it('blind labels and a seeded shuffle that repeats', () => {
+    expect(blindLabels(3)).toEqual(['Model A', 'Model B', 'Model C']);
+    const a = shuffledOrder(4, seededRandom(7));
+    expect(shuffledOrder(4, seededRandom(7))).toEqual(a);
+    expect([...a].sort()).toEqual([0, 1, 2, 3]);
+  });
+});
