@@ -1,133 +1,61 @@
 import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
 import { syntheticExport } from '../../tests/fixtures/conversation';
-import { markdownStream } from '../../tests/fixtures/markdown-stream';
+import { markdownStream, tableCodeStream } from '../../tests/fixtures/markdown-stream';
 import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../../tests/fixtures/ollama';
-import { startBenchApp, watchFrames, type BenchApp } from '../lib/app';
+import { startBenchApp } from '../lib/app';
 import { launchChromium } from '../lib/browser';
-import { describeLongFrames, finishProbe, installProbe, markStart, settle, type ProbeResult } from '../lib/md-probe';
-import { percentile, peerFigure, type BenchContext, type Figure } from '../lib/measure';
-import { buildPeers, PEERS, peersOut, startPeerServer, type PeerServer } from '../lib/peers';
-import { openChat } from './streaming';
+import { describeLongFrames, finishProbe, installProbe, markStart, settle } from '../lib/md-probe';
+import { figure, median, percentile, peerFigure, type BenchContext, type Figure } from '../lib/measure';
+import { buildPeers, PEERS, peersOut, startPeerServer } from '../lib/peers';
+import {
+  droppedPer10s,
+  floorTarget,
+  hubTarget,
+  idleFrames,
+  peerTarget,
+  scrollP99,
+  streamOnce,
+  type StreamRun,
+  type Target,
+} from './md-targets';
 
-const now = () => performance.timeOrigin + performance.now();
 const HUB = 'HubDesk';
+/** The frame clock's floor: a page drawing nothing (rAF only), and one appending the same stream as plain text. */
+const IDLE = 'floor: rAF only';
+const PLAIN = 'floor: plain text';
 type Renderer = typeof HUB | (typeof PEERS)[number];
+type Who = Renderer | typeof IDLE | typeof PLAIN;
 const RENDERERS: Renderer[] = [HUB, ...PEERS];
 const FINISHED_TITLE = 'Bench markdown-heavy reply';
 
-/** How the bench drives one renderer: a fresh page for each run, where its message is, how a stream starts. */
-interface Target {
-  page: Page;
-  /** The message element (the last match). */
-  selector: string;
-  /** Present once the reply is complete. */
-  done: string;
-  /** The element that scrolls the message. */
-  scroller: string;
-  send(): Promise<void>;
-}
+type Samples = Record<Who, number[]>;
+const samples = (): Samples =>
+  Object.fromEntries([IDLE, PLAIN, ...RENDERERS].map((r) => [r, []])) as unknown as Samples;
 
-async function hubTarget(browser: Browser, app: BenchApp, forStream: boolean): Promise<Target> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(app.url); // the first load keeps the secret in sessionStorage
-  if (forStream) await openChat({ page });
-  return {
-    page,
-    selector: '[data-testid="msg-assistant"]',
-    done: '[data-testid="msg-assistant"][data-status="complete"]',
-    scroller: '[data-testid="message-list"]',
-    send: async () => {
-      await page.getByTestId('composer').fill('Show me everything');
-      await page.locator('[data-testid="send"]:enabled').waitFor(); // the previous reply has ended (see streaming.ts)
-      await page.getByTestId('composer').press('Enter');
-    },
-  };
+/** What one stream's runs gathered, per renderer (the floors too). */
+interface StreamSamples {
+  p99: Samples;
+  longs: Samples;
+  /** Each run's frame intervals, counted against the floor's vsync once every run is in. */
+  frames: Record<Who, number[][]>;
+  last: Samples;
+  half: Samples;
+  scroll: Samples;
 }
+const streamSamples = (): StreamSamples => ({
+  p99: samples(),
+  longs: samples(),
+  frames: Object.fromEntries([IDLE, PLAIN, ...RENDERERS].map((r) => [r, []])) as unknown as StreamSamples['frames'],
+  last: samples(),
+  half: samples(),
+  scroll: samples(),
+});
 
-async function peerTarget(browser: Browser, srv: PeerServer, peer: string): Promise<Target> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${srv.url}/${peer}/`);
-  await page.waitForFunction(() => 'stream' in ((window as unknown as { __peer?: object }).__peer ?? {}));
-  return {
-    page,
-    selector: '#msg',
-    done: '#msg[data-status="complete"]',
-    scroller: '#scroll',
-    send: () => page.evaluate(() => void (window as unknown as { __peer: { stream(): unknown } }).__peer.stream()),
-  };
+function record(s: StreamSamples, who: Who, run: Pick<StreamRun, 'p99' | 'longTasks' | 'frames'>): void {
+  s.p99[who].push(run.p99);
+  s.longs[who].push(run.longTasks);
+  s.frames[who].push(run.frames);
 }
-
-/**
- * Scripts the fixture to answer with `chunks`, `rate` chunks a second (paced against the first chunk's time, so
- * timer slack does not lower the rate), or as fast as the socket takes without `rate`. Returns the send times.
- */
-function script(fixture: OllamaFixture, chunks: string[], rate?: number): number[] {
-  const sent: number[] = [];
-  let start = 0;
-  let i = 0;
-  fixture.chatScript = () => ({ content: chunks });
-  fixture.onChunk = (k) => {
-    i = k;
-    sent[k] = now();
-    if (k === 0) start = performance.now();
-  };
-  Object.defineProperty(fixture, 'chunkIntervalMs', {
-    configurable: true,
-    get: () => (rate ? Math.max(0, start + ((i + 1) * 1000) / rate - performance.now()) : -1),
-    set: () => {},
-  });
-  return sent;
-}
-
-interface StreamRun {
-  p99: number;
-  longTasks: number;
-  lastToken: number;
-  half: number;
-  rate: number;
-  probe: ProbeResult;
-}
-
-async function streamOnce(t: Target, fixture: OllamaFixture, chunks: string[], rate?: number): Promise<StreamRun> {
-  const sent = script(fixture, chunks, rate);
-  await settle(t.page);
-  await installProbe(t.page, t.selector, true);
-  const w = await watchFrames(t.page);
-  await t.send();
-  const probe = await finishProbe(t.page, t.selector, t.done);
-  const { frames, longTasks } = await w.stop();
-  const last = sent[chunks.length - 1];
-  return {
-    p99: percentile(frames, 99),
-    longTasks: longTasks.length,
-    lastToken: probe.endPaint - last,
-    half: probe.halfFinishedFrames,
-    rate: chunks.length / ((probe.endDom - sent[0]) / 1000),
-    probe,
-  };
-}
-
-/** Scrolls the message from top to bottom, one step a frame; returns the frame times' p99. */
-async function scrollP99(t: Target): Promise<number> {
-  await t.page.evaluate(async (sel) => {
-    (document.querySelector(sel) as HTMLElement).scrollTop = 0;
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  }, t.scroller);
-  const w = await watchFrames(t.page);
-  await t.page.evaluate(async (sel) => {
-    const el = document.querySelector(sel) as HTMLElement;
-    for (let i = 0; i < 240 && el.scrollTop + el.clientHeight < el.scrollHeight - 1; i++) {
-      el.scrollTop += 600;
-      await new Promise((r) => requestAnimationFrame(r));
-    }
-  }, t.scroller);
-  const { frames } = await w.stop();
-  return percentile(frames, 99);
-}
-
-type Samples = Record<Renderer, number[]>;
-const samples = (): Samples => Object.fromEntries(RENDERERS.map((r) => [r, []])) as unknown as Samples;
 
 /**
  * Markdown-heavy streaming, HubDesk (the built app, through main, the web transport and its renderer) against the
@@ -144,6 +72,24 @@ export async function markdown(ctx: BenchContext): Promise<Figure[]> {
   }
 }
 
+/** One stream at 1000 tok/s on `t`, logged with its long frames; the page stays open (for scrolling). */
+async function streamRun(
+  ctx: BenchContext,
+  t: Target,
+  fixture: OllamaFixture,
+  chunks: string[],
+  label: string,
+): Promise<StreamRun> {
+  const a = await streamOnce(t, fixture, chunks, 1000);
+  const seen = Object.entries(a.probe.perMarker).map(([m, n]) => `${m}:${n}`);
+  ctx.log(
+    `${label}: 1000 tok/s p99 ${a.p99.toFixed(1)} ms, ${a.longTasks} long tasks, last token ${a.lastToken.toFixed(0)} ms, ` +
+      `half-finished ${a.half}/${a.probe.sampledFrames} frames ${seen.join(' ')}`,
+  );
+  if (a.probe.longFrames.length) ctx.log(`${label}: long frames: ${describeLongFrames(a.probe.longFrames)}`);
+  return a;
+}
+
 async function measure(ctx: BenchContext): Promise<Figure[]> {
   const fixture = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
   const srv = await startPeerServer(fixture.url);
@@ -152,6 +98,7 @@ async function measure(ctx: BenchContext): Promise<Figure[]> {
   await app.page.close();
   const secs = ctx.quick ? 3 : 10;
   const steady = markdownStream(1000 * secs).chunks;
+  const tables = tableCodeStream(1000 * secs, 4).chunks;
   const burstN = ctx.quick ? 5_000 : 20_000;
   const burst = markdownStream(burstN, 2).chunks;
   const finished = markdownStream(20_000, 3).text;
@@ -160,33 +107,51 @@ async function measure(ctx: BenchContext): Promise<Figure[]> {
   exp.messages[1] = { ...exp.messages[1], content: finished };
   await app.client.call('chat.import', { text: JSON.stringify(exp) });
 
-  const s = { p99: samples(), longs: samples(), last: samples(), half: samples(), burst: samples() };
+  const md = streamSamples();
+  const tc = streamSamples();
+  const idle: number[][] = [];
+  const burstRate = samples();
   const open = samples();
-  const scroll = samples();
-  const target = (r: Renderer, forStream = true) =>
-    r === HUB ? hubTarget(browser, app, forStream) : peerTarget(browser, srv, r);
+  const target = (r: Renderer | typeof PLAIN, forStream = true): Promise<Target> =>
+    r === PLAIN
+      ? floorTarget(browser, srv)
+      : r === HUB
+        ? hubTarget(browser, app, forStream)
+        : peerTarget(browser, srv, r);
   try {
-    for (let run = 0; run < ctx.runs(3, 1); run++) {
-      for (const r of RENDERERS) {
-        let t = await target(r);
-        const a = await streamOnce(t, fixture, steady, 1000);
+    for (let run = 0; run < ctx.runs(5, 1); run++) {
+      let t = await floorTarget(browser, srv);
+      const still = await idleFrames(t, secs * 1000);
+      await t.page.close();
+      idle.push(still.frames);
+      const p99 = percentile(still.frames, 99);
+      for (const s of [md, tc]) record(s, IDLE, { p99, longTasks: still.longTasks.length, frames: still.frames });
+      ctx.log(`${IDLE}: p99 ${p99.toFixed(1)} ms, median ${median(still.frames).toFixed(2)} ms`);
+
+      for (const r of [PLAIN, ...RENDERERS] as const) {
+        t = await target(r);
+        const a = await streamRun(ctx, t, fixture, steady, r);
         await t.page.close();
-        const seen = Object.entries(a.probe.perMarker).map(([m, n]) => `${m}:${n}`);
-        ctx.log(
-          `${r}: 1000 tok/s p99 ${a.p99.toFixed(1)} ms, ${a.longTasks} long tasks, last token ${a.lastToken.toFixed(0)} ms, ` +
-            `half-finished ${a.half}/${a.probe.sampledFrames} frames ${seen.join(' ')}`,
-        );
-        if (a.probe.longFrames.length) ctx.log(`${r}: long frames: ${describeLongFrames(a.probe.longFrames)}`);
-        s.p99[r].push(a.p99);
-        s.longs[r].push(a.longTasks);
-        s.last[r].push(a.lastToken);
-        s.half[r].push(a.half);
+        record(md, r, a);
+        md.last[r].push(a.lastToken);
+        md.half[r].push(a.half);
+
+        // The table-and-code stream, then scrolling its finished message on the same page.
+        t = await target(r);
+        const c = await streamRun(ctx, t, fixture, tables, `${r} tables+code`);
+        record(tc, r, c);
+        tc.last[r].push(c.lastToken);
+        tc.half[r].push(c.half);
+        tc.scroll[r].push(await scrollP99(t));
+        ctx.log(`${r} tables+code: scroll p99 ${tc.scroll[r].at(-1)!.toFixed(1)} ms`);
+        await t.page.close();
+        if (r === PLAIN) continue;
 
         t = await target(r);
         const b = await streamOnce(t, fixture, burst);
         await t.page.close();
         ctx.log(`${r}: burst ${Math.round(b.rate)} chunks/s`);
-        s.burst[r].push(b.rate);
+        burstRate[r].push(b.rate);
 
         // Cold open of the finished message, then scrolling it.
         t = await target(r, false);
@@ -202,8 +167,10 @@ async function measure(ctx: BenchContext): Promise<Figure[]> {
         );
         const p = await finishProbe(t.page, t.selector, t.done);
         open[r].push(p.endPaint - p.t0);
-        scroll[r].push(await scrollP99(t));
-        ctx.log(`${r}: cold open ${(p.endPaint - p.t0).toFixed(0)} ms, scroll p99 ${scroll[r].at(-1)!.toFixed(1)} ms`);
+        md.scroll[r].push(await scrollP99(t));
+        ctx.log(
+          `${r}: cold open ${(p.endPaint - p.t0).toFixed(0)} ms, scroll p99 ${md.scroll[r].at(-1)!.toFixed(1)} ms`,
+        );
         await t.page.close();
       }
     }
@@ -214,17 +181,53 @@ async function measure(ctx: BenchContext): Promise<Figure[]> {
     await srv.stop();
     await fixture.stop();
   }
-  const peersOf = (x: Samples) => Object.fromEntries(PEERS.map((p) => [p, x[p]]));
-  const fig = (name: string, unit: string, x: Samples, target?: string, note?: string) =>
-    peerFigure(name, unit, x[HUB], peersOf(x), { target, note });
+  return figures(secs, burstN, md, tc, idle, burstRate, open);
+}
+
+function figures(
+  secs: number,
+  burstN: number,
+  md: StreamSamples,
+  tc: StreamSamples,
+  idle: number[][],
+  burstRate: Samples,
+  open: Samples,
+): Figure[] {
+  // One vsync here: the median frame of the idle floor; a frame past 1.5 of it missed one.
+  const vsync = median(idle.map((f) => median(f)));
+  const dropped = (s: StreamSamples): Samples =>
+    Object.fromEntries(
+      Object.entries(s.frames).map(([who, runs]) => [who, runs.map((f) => droppedPer10s(f, vsync))]),
+    ) as Samples;
+  const pick = (x: Samples, who: Who[]) => Object.fromEntries(who.map((p) => [p, x[p]]));
+  const fig = (name: string, unit: string, x: Samples, who: Who[], target?: string, note?: string) =>
+    peerFigure(name, unit, x[HUB], pick(x, who), { target, note });
+  const withFloors: Who[] = [...PEERS, IDLE, PLAIN];
+  const perStream = (s: StreamSamples, at: string, scrollName: string, scrollWho: Who[]) => [
+    figure(`${at}: HubDesk frame p99 against the floor (rAF only)`, 'ms', s.p99[HUB], {
+      baseline: s.p99[IDLE],
+      target: 'ratio 1.00: one vsync',
+    }),
+    fig(`${at}: frame time p99`, 'ms', s.p99, withFloors, '≤ 16.7 ms'),
+    fig(`${at}: long tasks (>50 ms)`, 'count', s.longs, withFloors, '0'),
+    fig(`${at}: dropped frames per 10 s`, 'frames', dropped(s), withFloors, '0', `> 1.5 × ${vsync.toFixed(2)} ms`),
+    fig(`${at}: last token wire → painted`, 'ms', s.last, [...PEERS, PLAIN], '≤ 50 ms'),
+    fig(`${at}: frames showing raw markdown`, 'frames', s.half, [...PEERS], '0', 'sampled after each paint'),
+    fig(scrollName, 'ms', s.scroll, scrollWho, '≤ 16.8 ms'),
+  ];
   const at = `markdown 1000 tok/s, ${secs} s`;
   return [
-    fig(`${at}: frame time p99`, 'ms', s.p99, '≤ 16.7 ms'),
-    fig(`${at}: long tasks (>50 ms)`, 'count', s.longs, '0'),
-    fig(`${at}: last token wire → painted`, 'ms', s.last, '≤ 50 ms'),
-    fig(`${at}: frames showing raw markdown`, 'frames', s.half, '0', 'sampled after each paint'),
-    fig(`markdown burst: ${burstN} chunks absorbed`, 'chunks/s', s.burst, '≥ best peer (ratio ≥ 1)'),
-    fig('markdown 20k-token message: cold open → painted', 'ms', open, '≤ 300 ms'),
-    fig('markdown 20k-token message: scroll frame p99', 'ms', scroll, '≤ 16.7 ms'),
+    figure(`frame clock floor (rAF only page, ${secs} s): frame p99`, 'ms', md.p99[IDLE], {
+      note: `median frame ${vsync.toFixed(2)} ms (one vsync); the lowest a frame p99 reads here`,
+    }),
+    ...perStream(md, at, 'markdown 20k-token message: scroll frame p99', [...PEERS]),
+    fig(`markdown burst: ${burstN} chunks absorbed`, 'chunks/s', burstRate, [...PEERS], '≥ best peer (ratio ≥ 1)'),
+    fig('markdown 20k-token message: cold open → painted', 'ms', open, [...PEERS], '≤ 300 ms'),
+    ...perStream(
+      tc,
+      `tables+code 1000 tok/s, ${secs} s`,
+      `tables+code ${secs * 1000}-token message: scroll frame p99`,
+      [...PEERS, PLAIN],
+    ),
   ];
 }
