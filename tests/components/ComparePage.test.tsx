@@ -67,7 +67,7 @@ describe('Compare page', () => {
     const panes = screen.getAllByTestId('compare-pane');
     expect(within(panes[0]).getByTestId('pane-state').textContent).toBe('Loading the model…');
     expect(within(panes[1]).getByTestId('pane-state').textContent).toBe('Waiting for its turn…');
-    const error = { code: 'upstream', message: 'model runner crashed' };
+    const error = { code: 'upstream' as const, message: 'model runner crashed' };
     await s.events(
       { type: 'loaded', slot: 0, loadMs: 900 },
       { type: 'state', slot: 0, run: 0, state: 'streaming' },

@@ -8,6 +8,9 @@ const stateWords = (s: SlotView, repeat: number) => {
   const of = repeat > 1 ? ` — run ${s.run + 1} of ${repeat}` : '';
   if (s.state === 'waiting') return 'Waiting for its turn…';
   if (s.state === 'loading') return 'Loading the model…';
+  // Repeats run in step: a pane that finished run k waits for the others before run k+1.
+  if (s.state === 'streaming' && s.answers[s.run])
+    return s.run < repeat - 1 ? `Run ${s.run + 1} of ${repeat} done, waiting for the other panes…` : 'Finishing…';
   if (s.state === 'streaming') return `Answering${of}…`;
   return '';
 };
@@ -61,7 +64,11 @@ export function PaneView({
   const state = stateWords(slot, run.repeat);
   const complete = slot.answers.filter((a) => a.status === 'complete').length;
   const useMedian = run.repeat > 1 && slot.median;
-  const figures = figureParts(useMedian ? slot.median : answer?.figures, slot.loadMs);
+  // A model that failed to load has no load time to show.
+  const figures = figureParts(
+    useMedian ? slot.median : answer?.figures,
+    answer?.status === 'error' && !answer.figures ? undefined : slot.loadMs,
+  );
   return (
     <article className="cmp-pane" data-testid="compare-pane" data-state={slot.state} aria-label={slot.label}>
       <header className="cmp-pane-head">
