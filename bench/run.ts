@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
 import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
+import { compare } from './figures/compare';
 import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
 import { localDownload } from './figures/local-download';
 import { localEngine } from './figures/local-engine';
@@ -34,6 +35,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'endpoint-doctor': endpointDoctor,
   'local-engine': localEngine,
   'local-download': localDownload,
+  compare,
 };
 
 function fmt(n: number | undefined, digits = 2): string {
