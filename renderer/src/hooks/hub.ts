@@ -103,6 +103,10 @@ export const useTopHubModels = (library: string, limit: number) =>
 export const useTrendingGguf = (limit: number) =>
   useHubLive(() => api.call('hub.search', { kind: 'models', runsLocally: 'gguf', sort: 'trending', limit }), [limit]);
 
+/** The Hub's trending MLX models ("Runs on this machine" on Apple Silicon). */
+export const useTrendingMlx = (limit: number) =>
+  useHubLive(() => api.call('hub.search', { kind: 'models', runsLocally: 'mlx', sort: 'trending', limit }), [limit]);
+
 /** A model's Hub details without its card (a list row needs the quants, not the README); shared with its page. */
 export const useHubModelFacts = (id: string) =>
   useHubLive(
