@@ -279,12 +279,15 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
       await page.keyboard.press('Enter');
       await poll(() => dialog.getByTestId('cq-failed').textContent()).toMatch(/file does not exist/);
       await poll(() => confirm.isEnabled()).toBe(true);
+      await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('cq-confirm');
       // Now it can be fetched: the progress shows in the dialog, and Cancel stops it.
       ollama.registry[QUANT] = { layers: [830_000_000, 1481, 7711] };
-      await confirm.click();
+      await page.keyboard.press('Enter');
       await dialog.getByTestId('cq-progress').waitFor();
       await screenshot(page, 'compare-quants-pulling');
-      await dialog.getByTestId('cq-cancel').click();
+      // The confirm button went disabled under the focus: Cancel has it, and Enter cancels.
+      await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('cq-cancel');
+      await page.keyboard.press('Enter');
       await poll(() => dialog.locator('[data-quant="UD-Q4_K_XL"]').textContent()).toMatch(/cancelled/);
       // Again, to the end: the set goes to the Compare page.
       await poll(() => confirm.textContent()).toBe('Pull 1 model (830 MB) and compare');
@@ -295,6 +298,8 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
         .slice(pullsBefore)
         .map((r) => (r.body as { model?: string; name?: string }).model ?? (r.body as { name?: string }).name);
       expect(names).toEqual([QUANT, QUANT, QUANT]);
+      // The Compare page took the set: its note names the quants and the repo.
+      await page.getByTestId('compare-page').getByText(`UD-Q4_K_XL against Q8_0 of ${REPO}`).waitFor();
       await screenshot(page, 'compare-quants-handed');
       expect(errors).toEqual([]);
     } finally {

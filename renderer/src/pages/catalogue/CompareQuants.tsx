@@ -112,6 +112,15 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
     } else if (failed && !busy && !starting) setStarted(false);
   }, [started, hereKey, chosenKey, failed, busy, starting, engine, repo, offer, go]);
 
+  const locked = started || busy;
+  // The control under the keyboard's focus may go disabled or away (Confirm while fetching, Cancel after): the focus
+  // moves to the one that now acts, so Enter still does something.
+  useEffect(() => {
+    const now = document.activeElement;
+    if (now && now !== document.body && !(now as HTMLButtonElement).disabled) return;
+    ref.current?.querySelector<HTMLElement>(busy ? '[data-testid="cq-cancel"]' : '[data-testid="cq-confirm"]')?.focus();
+  }, [busy, locked]);
+
   const confirm = async () => {
     setStarted(true);
     for (const label of missing) {
@@ -136,7 +145,6 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
   };
   const toggle = (label: string, on: boolean) => setPicked((p) => (on ? [...p, label] : p.filter((l) => l !== label)));
 
-  const locked = started || busy;
   const label = confirmLabel(
     engine,
     missing.map((l) => ({ size: rows.find((r) => r.label === l)?.size })),
