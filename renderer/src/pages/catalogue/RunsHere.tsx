@@ -131,7 +131,8 @@ function MlxGroup({ hardware }: { hardware: HardwareView }) {
  */
 export function RunsHere() {
   const { live, reload } = useTrendingGguf(SHOWN);
-  const hardware = useHardware(live.state !== 'off');
+  // Asked once the Hub answered: the list (and where MLX runs) is worth judging only then.
+  const hardware = useHardware(live.state === 'ok');
   const mlx = mlxGroup(hardware?.effective);
   return (
     <section
