@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CompareEvent, CompareSetInput } from '@shared/contract/compare';
 import { compareSetSchema } from '@shared/contract/compare';
@@ -7,6 +9,9 @@ import { Engines } from '../../electron/main/services/engines/registry';
 import { createLogger } from '../../electron/main/services/log';
 import { OllamaService } from '../../electron/main/services/ollama/service';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
+import { startOpenAIServer, type OpenAIServerFixture } from '../fixtures/openai-server';
+import { tinyGguf } from '../fixtures/tiny-gguf';
+import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
 const MB = 1e6;
 const LOAD_MS = 800;
@@ -239,5 +244,98 @@ describe('compare runner against the Ollama fixture', () => {
       .map((r) => r.body as { messages: unknown[]; options?: { num_ctx?: number } })
       .filter((b) => b.messages.length === 0);
     expect(loads.map((b) => b.options?.num_ctx)).toEqual([undefined, 8192]);
+  });
+});
+
+/** The built-in engine (real llama.cpp on a tiny GGUF) beside one of the user's endpoints, through the real services. */
+describe('compare runner: the built-in engine and an endpoint', () => {
+  const models = tempDir('hubdesk-compare-models-');
+  let app: TestApp;
+  let llama: OpenAIServerFixture;
+  let runner: CompareRunner;
+  let tiny = '';
+  let endpoint = '';
+
+  beforeAll(async () => {
+    writeFileSync(join(models.path, 'tiny.gguf'), tinyGguf());
+    llama = await startOpenAIServer('llama.cpp');
+    app = await startTestApp({ local: { runtime: { gpu: false, threads: 1 } } });
+    const list = await app.client.call('local.folders.add', { path: models.path });
+    tiny = list.models.find((m) => m.path.endsWith('tiny.gguf'))!.id;
+    endpoint = (await app.client.call('endpoints.save', { name: 'box', preset: 'llama.cpp', baseUrl: llama.url }))
+      .endpoint.id;
+    const s = app.services;
+    const engines = new Engines({
+      ollama: s.ollama,
+      log: s.log,
+      router: () => ({ routerUrl: 'http://127.0.0.1:9', billTo: '' }),
+      hfToken: () => undefined,
+      routerFetch: fetch,
+      endpoints: s.endpoints,
+      local: s.local,
+    });
+    runner = new CompareRunner({ engines, log: s.log, ollama: s.ollama, local: s.local, hardware: s.hardware });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await llama?.stop();
+    models.remove();
+  });
+
+  const go = async (panes: CompareSetInput['panes']) => {
+    const events: CompareEvent[] = [];
+    const i = { ...compareSetSchema.parse({ panes, params: { max_tokens: 6 } }), prompt: 'Hello' };
+    const result = await runner.run('r_local', i, {
+      signal: new AbortController().signal,
+      emit: (e) => events.push(e),
+    });
+    return { result, events };
+  };
+
+  it('loads the built-in model first (its load time apart), and the endpoint answers beside it', async () => {
+    const model = llama.models[0].id;
+    const { result, events } = await go([
+      { backend: 'local', model: tiny },
+      { backend: 'endpoint', endpoint, model },
+    ]);
+    expect(result.plan.mode).toBe('parallel');
+    expect(result.plan.reason).toMatch(
+      /^One model runs on this machine \(tiny, \d+\.\d GB\): they all answer at once\.$/,
+    );
+    expect(result.plan.panes).toMatchObject([
+      { where: 'local', loaded: false },
+      { where: 'remote', loaded: false },
+    ]);
+    expect(result.plan.panes[0].bytes).toBeGreaterThan(0);
+    expect(result.slots.map((s) => s.label)).toEqual(['Built-in · tiny', `box · ${model}`]);
+    expect(result.slots[0].loadMs).toBeGreaterThan(0);
+    expect(result.slots[1].loadMs).toBeUndefined();
+    expect(events.filter((e) => e.type === 'loaded').map((e) => e.slot)).toEqual([0]);
+    for (const s of result.slots) {
+      expect(s.answers[0].status).toBe('complete');
+      expect(s.answers[0].content.length).toBeGreaterThan(0);
+      expect(s.median?.evalTokens).toBeGreaterThan(0);
+    }
+    expect(result.slots[0].answers[0].figures?.loadMs).toBeUndefined();
+  });
+
+  it('the same built-in model twice runs one after another; a removed endpoint fails its pane alone', async () => {
+    const { result } = await go([
+      { backend: 'local', model: tiny },
+      { backend: 'local', model: tiny, params: { temperature: 0 } },
+      { backend: 'endpoint', endpoint: 'e_gone', model: 'x' },
+    ]);
+    expect(result.plan.mode).toBe('sequential');
+    expect(result.plan.panes[0].loaded).toBe(true);
+    expect(result.slots.map((s) => s.label)).toEqual([
+      'Built-in · tiny (temperature default)',
+      'Built-in · tiny (temperature 0)',
+      'Endpoint · x',
+    ]);
+    expect(result.slots.slice(0, 2).map((s) => s.answers[0].status)).toEqual(['complete', 'complete']);
+    expect(result.slots[2].answers[0]).toMatchObject({
+      status: 'error',
+      error: { message: "This pane's endpoint was removed: choose another engine for it." },
+    });
   });
 });

@@ -8,7 +8,7 @@ import type {
   CompareSet,
   CompareSlot,
 } from '@shared/contract/compare';
-import { toAppError, type AppError } from '@shared/errors';
+import { AppError, toAppError } from '@shared/errors';
 import type { Turn } from '../chat/replies/turns';
 import type { Engines } from '../engines/registry';
 import type { ChatEngine } from '../engines/types';
@@ -38,6 +38,17 @@ export interface CompareRunnerDeps {
 }
 
 export type CompareInput = CompareSet & { prompt: string };
+
+/** A pane whose engine cannot be had (its endpoint removed or none chosen), in Compare's words, not the chat's. */
+function paneUnavailable(pane: ComparePane, e: AppError): AppError {
+  if (pane.backend !== 'endpoint') return e;
+  return new AppError(
+    e.code,
+    pane.endpoint
+      ? "This pane's endpoint was removed: choose another engine for it."
+      : 'Choose an endpoint for this pane.',
+  );
+}
 
 /** One slot as it runs: its pane, where it runs, its engine (or why it has none), its answers so far. */
 interface Slot {
@@ -91,7 +102,7 @@ export class CompareRunner {
           endpoint: s.pane.endpoint,
         });
       } catch (e) {
-        s.failed = toAppError(e);
+        s.failed = paneUnavailable(s.pane, toAppError(e));
       }
     }
     const turns: Turn[] = [
