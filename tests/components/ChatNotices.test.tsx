@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '@shared/contract/chat';
@@ -11,6 +11,7 @@ vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) 
 const { useChat } = await import('../../renderer/src/store/chat');
 const { useSettings } = await import('../../renderer/src/store/settings');
 const { Thread } = await import('../../renderer/src/pages/chat/Thread');
+const { Message } = await import('../../renderer/src/pages/chat/Message');
 
 const at = '2026-11-26T10:00:00.000Z';
 const meta = conversationMeta({ id: 'c_note', title: 'Notes', messageCount: 1, createdAt: at, updatedAt: at });
@@ -40,7 +41,8 @@ describe("the thread's notices", () => {
   it('a failed export says why for a moment, in its own notice', async () => {
     const user = userEvent.setup();
     render(<Thread id={meta.id} />);
-    await user.click(screen.getByRole('button', { name: 'Export .md' }));
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Export .md' }));
     const call = await main.next('chat.export');
     expect(call.input).toEqual({ id: meta.id, format: 'markdown' });
     await call.fail({ code: 'internal', message: 'The disk is full.' });
@@ -49,5 +51,40 @@ describe("the thread's notices", () => {
     await vi.waitFor(() => expect(screen.queryByText('Export failed: The disk is full.')).toBeNull(), {
       timeout: 2500,
     });
+  });
+
+  it("a failed reply's error is said in the message, with its action; no banner repeats it", async () => {
+    const error = {
+      code: 'upstream' as const,
+      message: 'Ollama stopped: llama runner process has terminated.',
+      details: { action: { kind: 'retry' } },
+    };
+    const failed: ChatMessage = { ...answer, id: 'm_f', content: '', status: 'error', error };
+    const onRegenerate = vi.fn();
+    const actions = { onCopy() {}, onRegenerate, onSaveEdit() {}, onSelectVersion() {}, onToolAnswer: async () => {} };
+    render(<Message m={failed} isLast busy={false} actions={actions} />);
+    const said = screen.getByTestId('reply-error');
+    expect(said.textContent).toContain('llama runner process has terminated');
+    await userEvent.click(within(said).getByRole('button', { name: 'Retry' }));
+    expect(onRegenerate).toHaveBeenCalledOnce();
+    cleanup();
+
+    // The thread around it: the message carries the error, so the notice above the composer stays away.
+    useChat.setState({
+      convs: { [meta.id]: { meta, messages: [failed], loading: false } },
+      replyError: { [meta.id]: error },
+    });
+    const { container } = render(<Thread id={meta.id} />);
+    expect(container.querySelector('.thread > [data-testid="reply-error"]')).toBeNull();
+    cleanup();
+
+    // Switching versions failed: no message says so, so the notice above the composer does.
+    const other = { code: 'internal' as const, message: 'The chat database is busy.' };
+    useChat.setState({
+      convs: { [meta.id]: { meta, messages: [answer], loading: false } },
+      replyError: { [meta.id]: other },
+    });
+    render(<Thread id={meta.id} />);
+    expect(screen.getByTestId('reply-error').textContent).toContain('The chat database is busy.');
   });
 });

@@ -196,7 +196,9 @@ describe('accessibility: axe-core on every screen (web mode, Chromium)', () => {
     await page.getByTestId('composer').press('Enter');
     await page.getByTestId('msg-assistant').and(page.locator('[data-status="complete"]')).waitFor();
     await check('chat: a conversation');
-    await page.getByRole('button', { name: 'Open as code' }).click();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await check('chat: the Export menu');
+    await page.getByRole('menuitem', { name: 'Open as code' }).click();
     await page.getByTestId('code-pane').locator('.monaco-editor').waitFor();
     await check('chat: open as code');
     await page.getByRole('button', { name: 'Close code' }).click();

@@ -28,6 +28,8 @@ describe('chat in Chromium against the Ollama fixture', () => {
     ollama.chunkIntervalMs = 15;
     ollama.chatScript = (req) => {
       const last = req.messages!.at(-1)!.content ?? '';
+      if (last.startsWith('fail with a 500'))
+        return { content: [], error: { afterChunks: 0, status: 500, message: 'llama runner process has terminated' } };
       if (last.startsWith('long') && longOnce && !(longOnce = false))
         return { content: Array.from({ length: 400 }, (_, i) => `word${i} `) };
       n++;
@@ -178,8 +180,23 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await page.getByTestId('conv-item').count()).toBe(1);
   });
 
-  it('"Open as code" shows the conversation as a runnable snippet in Monaco', async () => {
-    await page.getByRole('button', { name: 'Open as code' }).click();
+  it('"Open as code" (in the header\'s Export menu, by keyboard) shows the conversation as a runnable snippet in Monaco', async () => {
+    // A menu button: ↓ opens it on its first item, Escape closes it onto the button, Enter runs an item.
+    const menu = page.getByRole('button', { name: 'Export', exact: true });
+    expect(await menu.getAttribute('aria-haspopup')).toBe('menu');
+    await menu.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    const items = page.getByRole('menu', { name: 'Export' }).getByRole('menuitem');
+    expect(await items.allInnerTexts()).toEqual(['Open as code', 'Export .md', 'Export .json']);
+    await expect.poll(() => items.first().evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => items.last().evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('menu').count()).toBe(0);
+    expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
     const pane = page.getByTestId('code-pane');
     await pane.getByRole('tab').first().waitFor();
     expect(await pane.getByRole('tab').allInnerTexts()).toEqual(
@@ -217,7 +234,7 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await page.getByTestId('conv-item').count()).toBe(2);
     expect(errors).toEqual([]);
   });
-  it('the header holds engine, model, Tools and Think at 1400×900 and 1024×700, light and dark; More settings and the code drawer leave the messages half the height; #/chat reopens the last conversation', async () => {
+  it('the header holds engine, model, Tools and Think in two rows at 1400×900 and 1024×700, light and dark; More settings and the code pane push the messages aside, the last one and the composer stay in view; #/chat reopens the last conversation', async () => {
     const items = page.getByTestId('conv-item');
     // The older conversation, open last: the chat page reopens it, not the newest.
     await items.filter({ hasText: 'Explain how rainbows form' }).click();
@@ -252,6 +269,14 @@ describe('chat in Chromium against the Ollama fixture', () => {
       ])
         expect(await control.isVisible()).toBe(true);
       expect(await head.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      // Two rows: the title row (title, More settings, Export) and the controls' row, each control on one of them.
+      const rows = await head.evaluate((el) => {
+        const tops = [...el.querySelectorAll('.thread-head-top > *, .conv-settings-row > *')].map((c) =>
+          Math.round(c.getBoundingClientRect().top),
+        );
+        return new Set(tops.map((t) => tops.find((u) => Math.abs(u - t) < 16))).size;
+      });
+      expect(rows).toBeLessThanOrEqual(2);
       expect((await page.getByTestId('thread-title').boundingBox())!.width).toBeGreaterThan(200);
       expect(await head.getByTestId('model-select').evaluate((el) => getComputedStyle(el).textOverflow)).toBe(
         'ellipsis',
@@ -259,16 +284,38 @@ describe('chat in Chromium against the Ollama fixture', () => {
       await shoot(`chat-header-${width}`);
     }
 
-    // At 1024×700 with both panels open, the messages keep at least half the thread's height.
+    // At 1024×700 with both panels open, they take their own room: the last message (a full line of it at least)
+    // and the composer stay in view, beside and under them, not under a panel.
     expect(await more.getAttribute('aria-expanded')).toBe('false');
     await more.click();
     expect(await more.getAttribute('aria-expanded')).toBe('true');
     await page.getByLabel('System prompt').waitFor();
-    await head.getByRole('button', { name: 'Open as code' }).click();
+    await head.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Open as code' }).click();
     await page.getByTestId('code-pane').locator('.view-lines').waitFor({ timeout: 20_000 });
-    const thread = (await page.getByTestId('thread').boundingBox())!;
-    const messages = (await page.getByTestId('message-list').boundingBox())!;
-    expect(messages.height).toBeGreaterThanOrEqual(thread.height / 2);
+    const box = async (l: import('playwright-core').Locator) => (await l.boundingBox())!;
+    const list = await box(page.getByTestId('message-list'));
+    const [panel, code, composer] = await Promise.all(
+      [page.getByTestId('more-settings'), page.getByTestId('code-pane'), page.getByTestId('composer')].map(box),
+    );
+    expect(list.y).toBeGreaterThanOrEqual(panel.y + panel.height - 1);
+    expect(list.x + list.width).toBeLessThanOrEqual(code.x + 1);
+    expect(composer.y).toBeGreaterThanOrEqual(list.y + list.height - 1);
+    expect(composer.y + composer.height).toBeLessThanOrEqual(700);
+    // The last line of the last reply's text lies wholly inside the list's box.
+    const line = await page
+      .getByTestId('msg-assistant')
+      .last()
+      .locator('.msg-body')
+      .evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const last = [...range.getClientRects()].filter((x) => x.height > 0).at(-1)!;
+        return { top: last.top, bottom: last.bottom, height: last.height };
+      });
+    expect(line.height).toBeGreaterThan(10);
+    expect(line.top).toBeGreaterThanOrEqual(list.y);
+    expect(line.bottom).toBeLessThanOrEqual(list.y + list.height);
     await shoot('chat-header-1024-open');
     // Escape folds More settings back onto its button; then the drawer's Close is in reach.
     await page.getByLabel('temperature').focus();
@@ -313,7 +360,10 @@ describe('chat in Chromium against the Ollama fixture', () => {
     // user's word a third, identical conversation.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export .json' }).click(),
+      page
+        .getByRole('button', { name: 'Export', exact: true })
+        .click()
+        .then(() => page.getByRole('menuitem', { name: 'Export .json' }).click()),
     ]);
     const text = readFileSync((await download.path())!, 'utf8');
     const exported = JSON.parse(text) as { version: number; meta: { title: string }; messages: unknown[] };
@@ -322,8 +372,25 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page
       .getByTestId('import-file')
       .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"nope"}') });
-    await page.getByRole('alert').filter({ hasText: 'not a HubDesk conversation export' }).waitFor();
+    const importError = page.getByRole('alert').filter({ hasText: 'not a HubDesk conversation export' });
+    await importError.waitFor();
     expect(await items.count()).toBe(2);
+    // A stale import error goes: dismissed, or once another conversation opens (and after an import that works).
+    await importError.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await importError.count()).toBe(0);
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"nope"}') });
+    await importError.waitFor();
+    await items.filter({ hasText: 'Greetings' }).click();
+    await page.getByTestId('thread-title').getByText('Greetings').waitFor();
+    expect(await importError.count()).toBe(0);
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"nope"}') });
+    await importError.waitFor();
+    await items.filter({ hasText: 'Why is the sky blue?' }).click();
+    await page.getByTestId('thread-title').getByText('Why is the sky blue?').waitFor();
     await page
       .getByTestId('import-file')
       .setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -448,9 +515,27 @@ describe('chat in Chromium against the Ollama fixture', () => {
     const alert = page.getByTestId('reply-error');
     await alert.getByText('qwen3:0.6b is not on your Ollama server. Pull it, then try again.').waitFor();
     await screenshot(page, 'chat-error-pull');
+    // Said once, in the failed reply: no banner above the composer repeats it.
+    expect(await page.getByTestId('reply-error').count()).toBe(1);
+    expect(await page.getByTestId('msg-assistant').getByTestId('reply-error').count()).toBe(1);
     await alert.getByRole('button', { name: 'Pull qwen3:0.6b' }).click();
     await page.getByTestId('job').filter({ hasText: 'qwen3:0.6b' }).first().waitFor();
     await page.evaluate(() => (location.hash = '#/chat'));
+  });
+
+  it("a 500 from Ollama: the reply says why once, in the message, with Ollama's own words", async () => {
+    await page.evaluate(() => (location.hash = '#/chat/new/ollama/llama3.2%3Alatest'));
+    await page.getByTestId('thread-title').getByText('New chat', { exact: true }).waitFor();
+    await page.getByTestId('composer').fill('fail with a 500 please');
+    await page.getByTestId('composer').press('Enter');
+    const failed = page.getByTestId('msg-assistant').and(page.locator('[data-status="error"]'));
+    await failed.getByTestId('reply-error').getByText('llama runner process has terminated').waitFor();
+    expect(await page.getByTestId('reply-error').count()).toBe(1);
+    expect(await page.getByText('llama runner process has terminated').count()).toBe(1);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await screenshot(page, 'chat-error-once-1024');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(errors).toEqual([]);
   });
 });
 

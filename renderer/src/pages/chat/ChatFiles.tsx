@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AppErrorShape } from '@shared/errors';
 import { download } from '../../lib/download';
 import { useChat } from '../../store/chat';
@@ -8,13 +8,15 @@ import { useRoute } from '../../store/route';
  * The sidebar's "Import JSON…" and "Export all". A file whose conversation is already here (imported before, or
  * the one it was exported from) is not imported again unless the user says so.
  */
-export function ChatFiles({ canExport }: { canExport: boolean }) {
+export function ChatFiles({ canExport, currentId }: { canExport: boolean; currentId?: string }) {
   const go = useRoute((s) => s.go);
   const fileRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<AppErrorShape>();
   const [imported, setImported] = useState<string>();
   /** The file waiting for the user's answer to "Import again as a copy?", and why it was asked. */
   const [again, setAgain] = useState<{ text: string; why: string }>();
+  // An import's error is about that file: it goes once another conversation is opened.
+  useEffect(() => setError(undefined), [currentId]);
 
   const importText = async (text: string, asCopy = false) => {
     setAgain(undefined);
@@ -82,8 +84,11 @@ export function ChatFiles({ canExport }: { canExport: boolean }) {
         </p>
       )}
       {error && (
-        <p className="field-error small" role="alert">
-          {error.message}
+        <p className="field-error small import-error" role="alert">
+          <span>{error.message}</span>
+          <button className="icon-btn" aria-label="Dismiss" title="Dismiss" onClick={() => setError(undefined)}>
+            ×
+          </button>
         </p>
       )}
     </div>

@@ -26,17 +26,6 @@ export function CodePane({ id, version, onClose }: { id: string; version: string
     <div className="code-pane" data-testid="code-pane">
       <div className="code-pane-head">
         <strong>Open as code</strong>
-        <TabList
-          label="Language and client"
-          items={(state.snippets ?? []).map((_, i) => String(i))}
-          value={String(tab)}
-          onChange={(v) => setTab(Number(v))}
-          idPrefix="code"
-          panelId="code-pane-panel"
-          className="segmented"
-        >
-          {(v) => label(state.snippets![Number(v)])}
-        </TabList>
         <span className="spacer" />
         <button
           className="btn btn-ghost btn-xs"
@@ -52,6 +41,17 @@ export function CodePane({ id, version, onClose }: { id: string; version: string
           Close
         </button>
       </div>
+      <TabList
+        label="Language and client"
+        items={(state.snippets ?? []).map((_, i) => String(i))}
+        value={String(tab)}
+        onChange={(v) => setTab(Number(v))}
+        idPrefix="code"
+        panelId="code-pane-panel"
+        className="segmented code-pane-tabs"
+      >
+        {(v) => label(state.snippets![Number(v)])}
+      </TabList>
       <div
         id="code-pane-panel"
         role="tabpanel"

@@ -1,6 +1,7 @@
 import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
 import { MarkdownBody, Thinking } from './MarkdownBody';
+import { ReplyError } from './ReplyError';
 import { ToolMessage, type ToolAnswer } from './ToolMessage';
 
 export interface MessageActions {
@@ -217,9 +218,7 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
           </div>
         )}
         {m.status === 'error' && m.error && (
-          <div className="msg-note msg-note-error" role="alert">
-            {m.error.message}
-          </div>
+          <ReplyError error={m.error} busy={busy} onRetry={isLast ? actions.onRegenerate : undefined} />
         )}
         {isUser && isLast && !busy && !editing && (
           <NoReply edited={!!versions && versions.length > 1} onAnswer={actions.onRegenerate} />

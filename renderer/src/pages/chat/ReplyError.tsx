@@ -1,12 +1,14 @@
 import { replyActionOf } from '@shared/reply-action';
 import type { AppErrorShape } from '@shared/errors';
 import { ExternalLink } from '../../components/ExternalLink';
-import { useChat } from '../../store/chat';
 import { usePulls } from '../../store/pulls';
 import { useRoute } from '../../store/route';
 
-/** Why the last reply failed, with the one thing to do about it as a button (pull, retry, billing). */
-export function ReplyError({ id, error, busy }: { id: string; error: AppErrorShape; busy: boolean }) {
+/**
+ * Why a reply failed, with the one thing to do about it as a button (pull, retry, billing). Shown once: under the
+ * failed reply itself, or above the composer when no message carries the error (e.g. switching versions failed).
+ */
+export function ReplyError({ error, busy, onRetry }: { error: AppErrorShape; busy: boolean; onRetry?(): void }) {
   const go = useRoute((s) => s.go);
   const action = replyActionOf(error.details);
   return (
@@ -23,8 +25,8 @@ export function ReplyError({ id, error, busy }: { id: string; error: AppErrorSha
           Pull {action.model}
         </button>
       )}
-      {action?.kind === 'retry' && (
-        <button className="btn btn-xs reply-action" disabled={busy} onClick={() => useChat.getState().regenerate(id)}>
+      {action?.kind === 'retry' && onRetry && (
+        <button className="btn btn-xs reply-action" disabled={busy} onClick={onRetry}>
           Retry
         </button>
       )}
@@ -36,3 +38,7 @@ export function ReplyError({ id, error, busy }: { id: string; error: AppErrorSha
     </div>
   );
 }
+
+/** The error a message already shows (a failed reply keeps its own): the banner above the composer then stays away. */
+export const shownInMessage = (error: AppErrorShape, messages: { status: string; error?: AppErrorShape }[]) =>
+  messages.some((m) => m.status === 'error' && m.error?.code === error.code && m.error.message === error.message);

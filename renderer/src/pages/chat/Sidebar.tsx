@@ -166,7 +166,7 @@ export function Sidebar({ currentId }: { currentId?: string }) {
           {listNext && <ListEnd />}
         </ul>
       )}
-      <ChatFiles canExport={list.length > 0} />
+      <ChatFiles canExport={list.length > 0} currentId={currentId} />
       {undo && (
         <div className="undo-toast" role="status">
           <span>Deleted “{undo.title}”</span>

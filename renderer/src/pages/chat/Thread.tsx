@@ -17,12 +17,13 @@ import { MORE_SETTINGS_ID } from './MoreSettings';
 import type { MessageActions } from './Message';
 import { MessageList } from './MessageList';
 import { ReplyAnnouncer } from './ReplyAnnouncer';
-import { ReplyError } from './ReplyError';
+import { ReplyError, shownInMessage } from './ReplyError';
+import { ThreadMenu } from './ThreadMenu';
 import type { ToolAnswer } from './ToolMessage';
 
 /**
- * One conversation: its header (title, engine and model, Tools, Think; More settings, code and export), its
- * messages and the composer.
+ * One conversation: its header (title, More settings and the Export menu; engine and model, Tools, Think), its
+ * messages (with the code pane beside them) and the composer.
  */
 export function Thread({ id }: { id: string }) {
   const conv = useChat((s) => s.convs[id]);
@@ -35,6 +36,7 @@ export function Thread({ id }: { id: string }) {
   const [showMore, setShowMore] = useState(false);
   const moreToggle = useRef<HTMLButtonElement>(null);
   const [showCode, setShowCode] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   /** What Copy did: copied, or why not. */
   const [copied, setCopied] = useState<string>();
   /** Why the last export failed. */
@@ -106,28 +108,24 @@ export function Thread({ id }: { id: string }) {
           >
             More settings
           </button>
-          <button
-            className="btn btn-ghost btn-sm"
-            aria-expanded={showCode}
-            disabled={!meta.model}
-            onClick={() => setShowCode(!showCode)}
-          >
-            Open as code
-          </button>
-          <button
-            className="btn btn-ghost btn-sm"
-            title="The messages shown, to read"
-            onClick={() => void exportAs('markdown')}
-          >
-            Export .md
-          </button>
-          <button
-            className="btn btn-ghost btn-sm"
-            title="Every version of every message, to import again"
-            onClick={() => void exportAs('json')}
-          >
-            Export .json
-          </button>
+          <ThreadMenu
+            label="Export"
+            buttonRef={menuButton}
+            items={[
+              {
+                label: showCode ? 'Close code' : 'Open as code',
+                title: 'The conversation as a runnable snippet (Python, JavaScript, curl)',
+                disabled: !meta.model,
+                run: () => setShowCode(!showCode),
+              },
+              { label: 'Export .md', title: 'The messages shown, to read', run: () => void exportAs('markdown') },
+              {
+                label: 'Export .json',
+                title: 'Every version of every message, to import again',
+                run: () => void exportAs('json'),
+              },
+            ]}
+          />
         </div>
         <ConversationSettings
           meta={meta}
@@ -139,11 +137,8 @@ export function Thread({ id }: { id: string }) {
           }}
         />
       </header>
-      {/* The code pane is a drawer over the messages, so they keep their height on a small window. */}
+      {/* The code pane takes its own column beside the messages: the last one and the composer stay in view. */}
       <div className="thread-body">
-        {showCode && (
-          <CodePane id={id} version={`${conv.messages.length}:${meta.updatedAt}`} onClose={() => setShowCode(false)} />
-        )}
         {conv.messages.length === 0 ? (
           <div className="thread-empty">
             <div className="thread-empty-stack">
@@ -174,8 +169,20 @@ export function Thread({ id }: { id: string }) {
             }}
           />
         )}
+        {showCode && (
+          <CodePane
+            id={id}
+            version={`${conv.messages.length}:${meta.updatedAt}`}
+            onClose={() => {
+              setShowCode(false);
+              menuButton.current?.focus();
+            }}
+          />
+        )}
       </div>
-      {replyError && <ReplyError id={id} error={replyError} busy={busy} />}
+      {replyError && !shownInMessage(replyError, conv.messages) && (
+        <ReplyError error={replyError} busy={busy} onRetry={() => regenerate(id)} />
+      )}
 
       {copied && (
         <div className="copied-toast" role="status">
