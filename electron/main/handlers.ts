@@ -130,22 +130,17 @@ export function createHandlers(s: Services): Handlers {
       ctx.emit({ type: 'started', server, tool });
       return (await s.mcp()).callTool(server, tool, args, { signal: ctx.signal, timeoutMs });
     },
-    // Compare: wired to services/compare by the compare-service work (skeleton until then).
-    'compare.plan': notYet,
-    'compare.run': notYet,
-    'compare.get': notYet,
-    'compare.recent': notYet,
-    'compare.delete': notYet,
-    'compare.vote': notYet,
-    'compare.scoreboard': notYet,
-    'compare.continue': notYet,
-    'compare.export': notYet,
-    'compare.sets': notYet,
-    'compare.sets.save': notYet,
-    'compare.sets.delete': notYet,
+    'compare.plan': (set) => s.compare.plan(set),
+    'compare.run': (input, ctx) => s.compare.run(input, ctx),
+    'compare.get': ({ id }) => s.compare.get(id),
+    'compare.recent': ({ limit }) => s.compare.recent(limit),
+    'compare.delete': ({ id }) => s.compare.delete(id),
+    'compare.vote': ({ id, winner }) => s.compare.vote(id, winner),
+    'compare.scoreboard': () => s.compare.scoreboard(),
+    'compare.continue': ({ id, slot, run }) => s.compare.continue(id, slot, run),
+    'compare.export': ({ id }) => s.compare.export(id),
+    'compare.sets': () => s.compare.sets(),
+    'compare.sets.save': (input) => s.compare.saveSet(input),
+    'compare.sets.delete': ({ id }) => s.compare.deleteSet(id),
   };
 }
-
-const notYet = (): never => {
-  throw new AppError('unavailable', 'Compare is not built yet.');
-};

@@ -4,6 +4,9 @@ import { envVar } from '@shared/environment';
 import { CatalogueService } from './catalogue/service';
 import { ChatService } from './chat/service';
 import { ChatStore } from './chat/storage/store';
+import { CompareRunner } from './compare/runner';
+import { CompareService } from './compare/service';
+import { Engines, type EngineOptions } from './engines/registry';
 import { HubClient } from './hub/client';
 import { HubService } from './hub/service';
 import { GgufHeaderReader } from './fit/gguf-header';
@@ -78,6 +81,8 @@ export interface Services {
   catalogue: CatalogueService;
   hub: HubService;
   chat: ChatService;
+  /** Compare: one prompt to several panes, the runs kept in the chat database with votes and saved sets. */
+  compare: CompareService;
   /** The user's OpenAI-compatible servers (llama.cpp, LM Studio, vLLM…): the chat engines reach them through it. */
   endpoints: EndpointsService;
   hardware: HardwareService;
@@ -195,6 +200,23 @@ export function createServices(opts: ServicesOptions): Services {
     }),
     enabled: hubEnabled,
   });
+  // The engines' options, once: the chat's replies and Compare's panes reach the same servers the same way.
+  const engineOptions: EngineOptions = {
+    ollama,
+    log,
+    router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),
+    hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
+    routerFetch: hfFetch,
+    retryBaseMs: opts.chat?.retryBaseMs,
+    providerTimeoutMs: opts.chat?.providerTimeoutMs,
+    endpoints,
+    endpointTimeoutMs: opts.chat?.endpointTimeoutMs,
+    local,
+  };
+  const chatStore = new ChatStore(
+    { file: join(opts.dataDir, 'chats.sqlite'), legacyDir: join(opts.dataDir, 'chats') },
+    log,
+  );
   return {
     info: {
       name: 'HubDesk',
@@ -228,25 +250,24 @@ export function createServices(opts: ServicesOptions): Services {
     hub,
     endpoints,
     chat: new ChatService({
-      store: new ChatStore({ file: join(opts.dataDir, 'chats.sqlite'), legacyDir: join(opts.dataDir, 'chats') }, log),
-      ollama,
-      log,
-      router: () => ({ routerUrl: settings.get().routerUrl, billTo: settings.get().billTo }),
-      hfToken: () => keys.forUrl('hfToken', settings.get().routerUrl),
+      ...engineOptions,
+      store: chatStore,
       hfTokenWithheld: () => keys.withheld('hfToken', settings.get().routerUrl),
       ollamaApiKey: () => keys.forUrl('ollamaApiKey', webBase()),
-      routerFetch: hfFetch,
       webFetch: ollamaKeyFetch,
       webBase,
       checkpointMs: opts.chat?.checkpointMs,
-      retryBaseMs: opts.chat?.retryBaseMs,
       maxToolRounds: opts.chat?.maxToolRounds,
-      providerTimeoutMs: opts.chat?.providerTimeoutMs,
-      endpoints,
-      endpointTimeoutMs: opts.chat?.endpointTimeoutMs,
       toolTimeoutMs: opts.chat?.toolTimeoutMs,
       mcp: () => loadMcp(),
+    }),
+    compare: new CompareService({
+      chat: chatStore,
+      runner: new CompareRunner({ engines: new Engines(engineOptions), log, ollama, local, hardware }),
+      hardware,
       local,
+      endpoints,
+      log,
     }),
     hardware,
     local,

@@ -83,4 +83,37 @@ export const MIGRATIONS: string[] = [
   // The conversation list is read a page at a time in the sidebar's order (ChatStore.page): the index holds that
   // order, so a page reads its own rows instead of sorting every conversation.
   `CREATE INDEX conversations_by_list ON conversations(pinned DESC, updated_at DESC, id DESC) WHERE deleted_at IS NULL;`,
+  // Compare (services/compare/store.ts): each comparison whole as JSON, with the short columns "Recent comparisons"
+  // lists and the vote apart (written later, once); a blind vote's outcome per pane, by machine, for the
+  // scoreboard (kept when the comparison is deleted); and the saved sets, their names unique.
+  `CREATE TABLE compare_runs (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL,
+     prompt TEXT NOT NULL,
+     blind INTEGER NOT NULL,
+     labels TEXT NOT NULL,
+     names TEXT NOT NULL,
+     run TEXT NOT NULL,
+     vote TEXT
+   );
+   CREATE INDEX compare_runs_by_time ON compare_runs(created_at DESC, seq DESC);
+   CREATE TABLE compare_scores (
+     seq INTEGER PRIMARY KEY,
+     run_id TEXT NOT NULL,
+     machine TEXT NOT NULL,
+     backend TEXT NOT NULL,
+     label TEXT NOT NULL,
+     model TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'tie')),
+     at TEXT NOT NULL
+   );
+   CREATE INDEX compare_scores_by_machine ON compare_scores(machine);
+   CREATE TABLE compare_sets (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+     body TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
 ];

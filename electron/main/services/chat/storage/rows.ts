@@ -8,7 +8,8 @@ import {
 import { chatTitle, DEFAULT_CHAT_TITLE } from '@shared/chat-title';
 import type { ChatDb, ConversationRow, MessageRow } from './db';
 
-export const newId = (prefix: 'c' | 'm') => `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
+export const newId = (prefix: 'c' | 'm' | 'r' | 'k') =>
+  `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
 
 export const DEFAULT_TITLE = DEFAULT_CHAT_TITLE;
 
