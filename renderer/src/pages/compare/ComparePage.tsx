@@ -156,6 +156,12 @@ export function ComparePage() {
             </div>
           )}
           {blindPending && <BlindVote run={run} onVoted={bump} />}
+          {run.vote && (
+            <p className="cmp-voted" data-testid="compare-voted">
+              Your vote:{' '}
+              {run.vote.winner === null ? 'a tie' : `${run.slots[run.vote.winner]?.label ?? 'one answer'} is better`}.
+            </p>
+          )}
           {finished && <RunActions run={run} onSaved={bump} />}
         </section>
       )}

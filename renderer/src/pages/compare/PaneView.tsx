@@ -80,7 +80,8 @@ export function PaneView({
           </span>
         )}
       </header>
-      <div className="cmp-answer">
+      {/* Scrolls on its own: focusable so the keyboard can scroll a long answer. */}
+      <div className="cmp-answer" tabIndex={0} role="region" aria-label={`Answer of ${slot.label}`}>
         {streaming ? (
           <>
             <Thinking liveId={liveAnswerId(index, slot.run)} />

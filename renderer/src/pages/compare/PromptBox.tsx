@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useCompare } from '../../store/compare';
 
 /** The one prompt for every pane: Enter sends, Shift+Enter is a new line; Stop stops every pane. */
@@ -9,9 +9,15 @@ export function PromptBox({ ready, why }: { ready: boolean; why?: string }) {
   const { repeat, blind } = useCompare((s) => s.set);
   const { start, stop, edit } = useCompare.getState();
   const canSend = ready && !running && text.trim().length > 0;
-  const submit = () => canSend && start(text.trim());
+  const box = useRef<HTMLDivElement>(null);
+  const submit = () => {
+    if (!canSend) return;
+    start(text.trim());
+    // The answers come under the prompt: on a short window they and Stop are brought into view together.
+    box.current?.scrollIntoView?.({ block: 'start' });
+  };
   return (
-    <div className="cmp-prompt">
+    <div className="cmp-prompt" ref={box}>
       <div className="composer-row">
         <textarea
           aria-label="Prompt"
