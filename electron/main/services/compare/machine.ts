@@ -3,7 +3,7 @@ import type { Hardware } from '@shared/contract/hardware';
 import { gb } from '@shared/fit';
 
 /** The processor's name as the OS gives it, spaces folded ("Intel(R) Xeon(R) CPU @ 2.20GHz"). */
-export function cpuName(): string {
+function cpuName(): string {
   return (cpus()[0]?.model ?? '').replace(/\s+/g, ' ').trim() || 'Unknown CPU';
 }
 
