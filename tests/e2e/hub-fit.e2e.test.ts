@@ -266,6 +266,9 @@ describe('GGUF fit, pull and chat in Chromium (Hub and Ollama fixtures)', () => 
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1400, height: 900 });
       await screenshot(page, 'compare-quants-1400');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'compare-quants-1400-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
       // Escape closes, and the focus returns to the button; nothing was pulled.
       await page.keyboard.press('Escape');
       await poll(() => dialog.count()).toBe(0);

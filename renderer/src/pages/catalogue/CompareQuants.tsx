@@ -83,7 +83,7 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
   const [engine, setEngine] = useState<QuantEngine>(ollamaDown ? 'local' : 'ollama');
   const [ours, setOurs] = useState<Ours>({ pulls: [], downloads: [] });
   const [started, setStarted] = useState(false);
-  const presence = useQuantPresence(repo, rows, engine, ours);
+  const { presence, known } = useQuantPresence(repo, rows, engine, ours);
   const pulls = usePulls();
   const downloads = useDownloadActions();
   const offer = useCompareDraft((s) => s.offer);
@@ -239,10 +239,10 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
           <button
             className="btn btn-primary"
             onClick={() => void confirm()}
-            disabled={locked || !!blocker || engineDown}
+            disabled={locked || !!blocker || engineDown || !known}
             data-testid="cq-confirm"
           >
-            {locked ? (engine === 'ollama' ? 'Pulling…' : 'Downloading…') : label}
+            {locked ? (engine === 'ollama' ? 'Pulling…' : 'Downloading…') : known ? label : 'Checking what is here…'}
           </button>
         </div>
       </div>

@@ -26,14 +26,14 @@ const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /**
  * Each quant's presence on `engine`, from what Ollama lists and the pulls store, or from the built-in engine's
  * library and the download queue (the same stores the page's Run locally buttons use, so a pull started there shows
- * here too).
+ * here too). `known`: the engine's list has answered.
  */
 export function useQuantPresence(
   repo: string,
   quants: GgufQuant[],
   engine: QuantEngine,
   ours: Ours,
-): Map<string, Presence> {
+): { presence: Map<string, Presence>; known: boolean } {
   const ollama = useLocalModels();
   const jobs = usePulls((s) => s.jobs);
   const library = useLocalLibrary();
@@ -95,5 +95,7 @@ export function useQuantPresence(
       });
     }
   }
-  return out;
+  // Until the engine's list answers, a quant on it would look missing (and be fetched again).
+  const known = engine === 'ollama' ? !!(ollama.models || ollama.error) : !!(library.data || library.state === 'error');
+  return { presence: out, known };
 }
