@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { schedule, type PaneNeed } from '../../electron/main/services/compare/scheduler';
 import { paneLabels, blindLabels, seededRandom, shuffledOrder } from '../../electron/main/services/compare/labels';
-import type { ComparePane } from '@shared/contract/compare';
+import type { CompareAnswer, ComparePane } from '@shared/contract/compare';
+import { gatherMemory, type MemorySources } from '../../electron/main/services/compare/memory';
+import { medianFigures } from '../../electron/main/services/compare/answer';
 
 const GB = 1e9;
 const ollama = (name: string, bytes: number | undefined, extra: Partial<PaneNeed> = {}): PaneNeed => ({
@@ -157,5 +159,68 @@ describe('compare labels', () => {
     const a = shuffledOrder(4, seededRandom(7));
     expect(shuffledOrder(4, seededRandom(7))).toEqual(a);
     expect([...a].sort()).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('compare memory figures and medians', () => {
+  const running = (name: string, size: number, context_length: number) => ({
+    name,
+    model: name,
+    size,
+    size_vram: size,
+    digest: 'd',
+    details: {},
+    expires_at: '2030-01-01T00:00:00Z',
+    context_length,
+  });
+  const tag = (name: string, size: number) => ({ name, model: name, size, digest: 'd', modified_at: '', details: {} });
+  const ollama = {
+    ps: async () => ({ models: [running('a:latest', 6 * GB, 4096)] }),
+    list: async () => ({ models: [tag('a:latest', 4 * GB), tag('b:latest', 2 * GB)] }),
+  } as unknown as MemorySources['ollama'];
+  const hardware = (unified: boolean) => ({
+    view: async () => {
+      const h = {
+        ramTotal: 32 * GB,
+        ramFree: 10 * GB,
+        gpus: [{ name: 'g', vendor: 'nvidia' as const, vramTotal: 8 * GB, vramFree: 3 * GB }],
+        unified,
+      };
+      return { detected: h, effective: h, probes: [], source: 'detected' as const };
+    },
+  });
+  const pane = (model: string, num_ctx?: number) => ({
+    pane: { backend: 'ollama' as const, model, provider: 'auto', params: {} },
+    params: num_ctx ? { num_ctx } : {},
+  });
+
+  it('a loaded Ollama model counts its /api/ps size, another its /api/tags size; free is RAM plus free VRAM', async () => {
+    const m = await gatherMemory([pane('a'), pane('b'), pane('c')], { ollama, hardware: hardware(false) });
+    expect(m.freeBytes).toBe(13 * GB);
+    expect(m.panes.map((p) => [p.bytes, p.loaded])).toEqual([
+      [6 * GB, true],
+      [2 * GB, false],
+      [undefined, false],
+    ]);
+    // Unified memory is the RAM already; a context length other than the loaded one is a reload.
+    const u = await gatherMemory([pane('a', 8192)], { ollama, hardware: hardware(true) });
+    expect(u.freeBytes).toBe(10 * GB);
+    expect(u.panes[0]).toMatchObject({ bytes: 4 * GB, loaded: false, instance: '8192' });
+  });
+
+  it('medians each figure over the complete answers only', () => {
+    const a = (status: CompareAnswer['status'], ttftMs: number, tokensPerSecond?: number): CompareAnswer => ({
+      content: '',
+      status,
+      figures: { ttftMs, ...(tokensPerSecond ? { tokensPerSecond } : {}), source: 'server' },
+    });
+    expect(
+      medianFigures([a('complete', 30, 10), a('complete', 10), a('stopped', 1, 1), a('complete', 20, 20)]),
+    ).toEqual({
+      ttftMs: 20,
+      tokensPerSecond: 15,
+      source: 'server',
+    });
+    expect(medianFigures([a('error', 5)])).toBeUndefined();
   });
 });
