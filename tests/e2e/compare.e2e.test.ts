@@ -110,9 +110,28 @@ describe('Compare in Chromium against the Ollama fixture', () => {
     expect(await ok.getByTestId('pane-figures').textContent()).toMatch(/tok\/s/);
   });
 
-  it('Continue in chat opens a conversation with the prompt and that answer', async () => {
+  it('repeats give medians; export, save set, reopen from Recent; Continue opens the conversation', async () => {
+    await page.getByRole('spinbutton', { name: 'Repeat' }).fill('3');
     await send('Tell me about rainbows');
     await allDone();
+    const first = panes().nth(0);
+    expect(await first.getByTestId('pane-figures').textContent()).toMatch(/tok\/s · \d+ tokens · median of 3$/);
+    expect(await first.getByText('answer 3 of 3').count()).toBe(1);
+    await page.getByRole('spinbutton', { name: 'Repeat' }).fill('1');
+
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export .md' }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/\.md$/);
+    await page.getByLabel('Name for this set').fill('Two small models');
+    await page.getByLabel('Name for this set').press('Enter');
+    await page.getByTestId('saved-sets').getByRole('button', { name: 'Open Two small models' }).waitFor();
+
+    await page.getByTestId('recent-comparisons').getByRole('button', { name: 'Why is the sky blue?' }).click();
+    await expect.poll(() => page.getByTestId('compare-run').textContent()).toContain('Prompt: Why is the sky blue?');
+    await page.getByTestId('recent-comparisons').getByRole('button', { name: 'Tell me about rainbows' }).click();
+    await expect.poll(() => page.getByTestId('compare-run').textContent()).toContain('Prompt: Tell me about rainbows');
     await panes()
       .nth(0)
       .getByRole('button', { name: /Continue in chat/ })
