@@ -73,4 +73,25 @@ describe('ChatFiles: importing a file a second time', () => {
     expect(screen.getByRole('alert').textContent).toMatch(/not a HubDesk conversation export/);
     expect(screen.queryByRole('button', { name: 'Import a copy' })).toBeNull();
   });
+
+  it('a stale import error goes: dismissed, on opening another conversation, after an import that works', async () => {
+    const refuse = async () => {
+      await pick();
+      await (await main.next('chat.importFile')).fail({ code: 'invalid_input', message: 'Not a HubDesk export.' });
+      expect(screen.getByRole('alert').textContent).toContain('Not a HubDesk export.');
+    };
+    const { rerender } = render(<ChatFiles canExport currentId="c_a" />);
+    await refuse();
+    await userEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await refuse();
+    rerender(<ChatFiles canExport currentId="c_b" />);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await refuse();
+    await pick();
+    await (await main.next('chat.importFile')).answer({ conversations: [meta('c_new', 'What is GGUF?')] });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });
