@@ -21,10 +21,39 @@ export interface SearchList {
   href(index: number): string;
 }
 
+type ActivePos = ListPos<SearchGroup> & { href?: string };
+
+/** Where the row linking to `href` now sits in `list` (its old `index` first), or -1. */
+function findRow(list: SearchList, href: string | undefined, index: number): number {
+  if (href === undefined) return index < list.count ? index : -1;
+  if (index < list.count && list.href(index) === href) return index;
+  for (let i = 0; i < list.count; i++) if (list.href(i) === href) return i;
+  return -1;
+}
+
+/**
+ * A group's new list: the active row is kept by identity, not by index (rows may come in before it as the group
+ * grows), and held while the group is away for a moment, to come back with it.
+ */
+function relist(s: Pick<SearchListboxState, 'lists' | 'active' | 'held'>, group: SearchGroup, list?: SearchList) {
+  const lists = { ...s.lists, [group]: list };
+  const mine = s.active?.group === group ? s.active : undefined;
+  const target = mine?.href ?? (s.held?.group === group ? s.held.href : undefined);
+  if (!mine && target === undefined) return { lists };
+  const active = mine ? undefined : s.active;
+  if (!list || list.count === 0)
+    return { lists, active, held: target === undefined ? undefined : { group, href: target } };
+  const index = findRow(list, target, mine?.index ?? 0);
+  if (index < 0) return { lists, active, held: undefined };
+  return { lists, active: { group, index, href: target }, held: undefined };
+}
+
 interface SearchListboxState {
   lists: Partial<Record<SearchGroup, SearchList>>;
-  /** The result the arrow keys have reached (undefined: none, the search box itself). */
-  active?: ListPos<SearchGroup>;
+  /** The result the arrow keys have reached (undefined: none, the search box itself), with its link: its identity. */
+  active?: ActivePos;
+  /** The active result of a group that is away for a moment (re-searching, empty between two answers). */
+  held?: { group: SearchGroup; href: string };
   setList(group: SearchGroup, list: SearchList | undefined): void;
   move(move: NavMove): void;
   reset(): void;
@@ -46,25 +75,22 @@ export function activeHref(s: Pick<SearchListboxState, 'lists' | 'active'>): str
 /** The search box as a combobox: ↑/↓/Home/End move one active result through every group; Enter opens it. */
 export const useSearchListbox = create<SearchListboxState>((set, get) => ({
   lists: {},
-  setList: (group, list) =>
-    set((s) => {
-      const gone = s.active?.group === group && (!list || s.active.index >= list.count);
-      return { lists: { ...s.lists, [group]: list }, active: gone ? undefined : s.active };
-    }),
+  setList: (group, list) => set((s) => relist(s, group, list)),
   move: (move) => {
     const { lists, active } = get();
     const to = navigate(shownGroups(lists), active, move);
     if (to) lists[to.group]?.scrollTo?.(to.index);
-    set({ active: to });
+    const href = activeHref({ lists, active: to });
+    set({ active: to && { ...to, href }, held: undefined });
     // The active result is the one the user rests on, as the pointer on a link would be.
-    intendLink(activeHref({ lists, active: to }));
+    intendLink(href);
   },
-  reset: () => set({ active: undefined }),
+  reset: () => set({ active: undefined, held: undefined }),
 }));
 
 /**
  * A result group registers itself with the search box while it is on screen (undefined or empty: none), and gets
- * its active row back (-1: none in this group). A new list for the same group keeps the active row if it still exists.
+ * its active row back (-1: none in this group). A new list for the same group keeps the active row where it now is.
  */
 export function useSearchOptions(group: SearchGroup, list: SearchList | undefined): number {
   const setList = useSearchListbox((s) => s.setList);

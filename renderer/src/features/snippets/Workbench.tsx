@@ -62,7 +62,7 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
 
   const section = result?.sections.find((s) => s.kind === kind);
   const snippets = kind === 'inference' && overlay ? overlay.snippets : (section?.snippets ?? []);
-  const { languages, lang, clients, cli, variants, idx, current, ...pick } = usePanePicks(kind, snippets);
+  const { languages, lang, clients, cli, variants, idx, current, ...pick } = usePanePicks(kind, snippets, model.id);
   const key = current ? `${kind}|${current.language}|${current.client}|${idx}` : '';
   const edit = current && edits[key]?.base === current.content ? edits[key].text : undefined;
   const content = current ? (edit ?? current.content) : '';

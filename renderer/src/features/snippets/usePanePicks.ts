@@ -2,15 +2,22 @@ import { useState } from 'react';
 import type { Snippet, SnippetKind } from '@shared/contract/snippets';
 import { unique } from './workbench-helpers';
 
+type Picks = { modelId: string; at: Record<string, string | number>; language?: string; client?: string };
+
 /**
  * Which pane each tab shows: the language last picked in each kind, the client last picked in each language, the
  * variant last picked for each client. Going to another tab and back shows the same pane, so its edits are there
  * (a tab never picked starts from the last pick anywhere, when it has it, else its first).
  */
-export function usePanePicks(kind: SnippetKind, snippets: Snippet[]) {
-  const [picks, setPicks] = useState<{ at: Record<string, string | number>; language?: string; client?: string }>({
-    at: {},
-  });
+export function usePanePicks(kind: SnippetKind, snippets: Snippet[], modelId: string) {
+  const [state, setPicks] = useState<Picks>({ modelId, at: {} });
+  // Picks belong to one model: the workbench stays mounted when the page moves to another model, and a pick made
+  // there (a client's third variant, say) must not choose the new model's first pane, even for one render.
+  let picks = state;
+  if (state.modelId !== modelId) {
+    picks = { modelId, at: {} };
+    setPicks(picks);
+  }
   const choose = <T extends string>(picked: unknown, last: T | undefined, list: T[]): T | undefined =>
     list.find((x) => x === picked) ?? list.find((x) => x === last) ?? list[0];
 
