@@ -94,8 +94,9 @@ export default defineConfig({
       externalizeDeps: false,
       rollupOptions: {
         // libsql is a native module (N-API prebuilt per platform): required at run time, never bundled. So is
-        // node-llama-cpp (its Electron guide: bundling breaks the file layout it finds its llama.cpp binaries by).
-        external: ['libsql', /^node-llama-cpp(\/|$)/],
+        // node-llama-cpp (its Electron guide: bundling breaks the file layout it finds its llama.cpp binaries by), and
+        // pdfjs-dist (2 MB, loaded on first use; its worker module is imported by path).
+        external: ['libsql', /^node-llama-cpp(\/|$)/, /^pdfjs-dist(\/|$)/],
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
           web: resolve(__dirname, 'electron/main/web.ts'),
