@@ -1,3 +1,5 @@
+import { Lexer, type Token } from 'marked';
+import { openFence, StreamingCode } from './code-stream';
 import { healTail } from './heal';
 import { renderBlock } from './render';
 import { splitBlocks, type Split } from './blocks';
@@ -49,6 +51,8 @@ export class IncrementalMarkdown {
   private readonly els: HTMLElement[] = [];
   private tail?: HTMLElement;
   private fill?: { cancelled: boolean };
+  /** The open tail's code block while it streams, a segment at a time (`StreamingCode`), by wrapper. */
+  private readonly code = new WeakMap<HTMLElement, StreamingCode>();
   private filled: Promise<void> = Promise.resolve();
 
   constructor(
@@ -119,11 +123,36 @@ export class IncrementalMarkdown {
     block.tokens = undefined;
     if (this.shown[i] === source) return;
     const el = this.wrapper(i);
+    if (transient && this.showCode(el, source, tokens)) {
+      this.shown[i] = source;
+      return;
+    }
+    // A code block that streamed in is finished by adding its last lines, if that gives the markup rendering it
+    // whole gives: the block's earlier lines are neither highlighted nor laid out again.
+    const streamed = this.code.get(el);
+    this.code.delete(el);
+    const fence = streamed && openFence(Lexer.lex(source, { gfm: true }));
     const html = renderBlock(source, transient, tokens);
+    this.shown[i] = source;
+    if (fence && fence.lang === streamed.lang && streamed.update(fence.text) && streamed.html === html) return;
     el.innerHTML = html;
     showLoadedImages(el, html);
     el.style.minHeight = '';
-    this.shown[i] = source;
+  }
+
+  /** Shows an open tail that is one fenced code block through `StreamingCode`; false for any other block. */
+  private showCode(el: HTMLElement, source: string, tokens?: Token[]): boolean {
+    if (!/^(`{3,}|~{3,})/.test(source)) return false;
+    const fence = openFence(tokens ?? Lexer.lex(source, { gfm: true }));
+    if (!fence) return false;
+    let view = this.code.get(el);
+    if (view?.lang !== fence.lang || !view.update(fence.text)) {
+      view = new StreamingCode(el, fence.lang);
+      view.update(fence.text);
+      this.code.set(el, view);
+      el.style.minHeight = '';
+    }
+    return true;
   }
 
   /** Renders blocks `from - 1` down to 0, a budget's worth per task, each task after a paint. */

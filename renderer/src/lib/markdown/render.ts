@@ -5,23 +5,32 @@ import { linkSuffix, sanitizeUntrusted, webUrl } from '../sanitize';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** Code highlighted for `lang` (its first word), or escaped when the highlighter does not know it. */
+export function highlightCode(text: string, lang: string | undefined): string {
+  const language = (lang ?? '').trim().split(/\s+/)[0];
+  try {
+    if (language && hljs.getLanguage(language)) return hljs.highlight(text, { language, ignoreIllegals: true }).value;
+  } catch {
+    // escaped below
+  }
+  return escapeHtml(text);
+}
+
+/** A code block's markup before and after its highlighted code: the language, a copy button, the `pre`. */
+export function codeBlockParts(lang: string | undefined): [string, string] {
+  const language = (lang ?? '').trim().split(/\s+/)[0];
+  return [
+    `<div class="code-block"><div class="code-head"><span>${escapeHtml(language || 'text')}</span>` +
+      `<button type="button" class="code-copy" data-copy-code>Copy</button></div>` +
+      `<pre><code class="hljs">`,
+    `</code></pre></div>`,
+  ];
+}
+
 /** A code block: highlighted, with the language and a copy button. Built here, from escaped text only. */
 function codeBlock(text: string, lang: string | undefined): string {
-  const language = (lang ?? '').trim().split(/\s+/)[0];
-  let body: string;
-  try {
-    body =
-      language && hljs.getLanguage(language)
-        ? hljs.highlight(text, { language, ignoreIllegals: true }).value
-        : escapeHtml(text);
-  } catch {
-    body = escapeHtml(text);
-  }
-  return (
-    `<div class="code-block"><div class="code-head"><span>${escapeHtml(language || 'text')}</span>` +
-    `<button type="button" class="code-copy" data-copy-code>Copy</button></div>` +
-    `<pre><code class="hljs">${body}</code></pre></div>`
-  );
+  const [head, foot] = codeBlockParts(lang);
+  return head + highlightCode(text, lang) + foot;
 }
 
 /** A link's target as the sanitizer keeps it: marked's cleaned URL, if it is an absolute http(s) one; else null. */

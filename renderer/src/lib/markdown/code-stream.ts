@@ -1,0 +1,95 @@
+import hljs from 'highlight.js/lib/common';
+import type { Token, Tokens } from 'marked';
+import { codeBlockParts, highlightCode } from './render';
+
+/** Lines a streaming code block's live tail gathers before they are highlighted once and frozen. */
+const SEGMENT_LINES = 24;
+
+/** The code block an open tail is, when its tokens are one fenced block (and blank lines): its text and language. */
+export function openFence(tokens: Token[]): { text: string; lang: string } | null {
+  const code = tokens.filter((t) => t.type !== 'space');
+  if (code.length !== 1 || code[0].type !== 'code') return null;
+  const t = code[0] as Tokens.Code;
+  return t.codeBlockStyle === 'indented' ? null : { text: t.text, lang: t.lang ?? '' };
+}
+
+/** `text` highlighted, if highlighting ends outside any string, comment or other multi-line construct; else null. */
+function atTop(text: string, lang: string): string | null {
+  const language = lang.trim().split(/\s+/)[0];
+  if (!language || !hljs.getLanguage(language)) return highlightCode(text, lang);
+  try {
+    const r = hljs.highlight(text, { language, ignoreIllegals: true }) as {
+      value: string;
+      _top?: { parent?: unknown };
+    };
+    return r._top?.parent ? null : r.value;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A code block while it streams. Its lines are highlighted a segment at a time: a segment is frozen (highlighted
+ * once, its markup appended, never touched again) where highlighting ends at the language's top level, so only the
+ * lines after the last frozen segment are highlighted and replaced each frame. Without this, each frame highlighted
+ * and re-laid out the whole block: a 300-line block cost tens of milliseconds a frame. The markup is the same string
+ * as the whole block highlighted at once (`html`), so the finished block replaces nothing when it matches.
+ */
+export class StreamingCode {
+  private frozenText = '';
+  private frozenHtml = '';
+  private tailHtml = '';
+  private tried = 0;
+  private readonly code: HTMLElement;
+  private readonly tail: ChildNode[] = [];
+
+  constructor(
+    el: HTMLElement,
+    readonly lang: string,
+  ) {
+    const [head, foot] = codeBlockParts(lang);
+    el.innerHTML = head + foot;
+    this.code = el.querySelector('code')!;
+  }
+
+  /** The block's markup as the DOM holds it. */
+  get html(): string {
+    const [head, foot] = codeBlockParts(this.lang);
+    return head + this.frozenHtml + this.tailHtml + foot;
+  }
+
+  /** Shows `text`; false when it is not a continuation of what is shown (the caller renders the block afresh). */
+  update(text: string): boolean {
+    if (!text.startsWith(this.frozenText)) return false;
+    let tail = text.slice(this.frozenText.length);
+    const complete = tail.lastIndexOf('\n') + 1;
+    const lines = tail.slice(0, complete).split('\n').length - 1;
+    if (lines >= SEGMENT_LINES && lines >= this.tried + SEGMENT_LINES) {
+      const seg = tail.slice(0, complete);
+      const html = atTop(seg, this.lang);
+      if (html !== null) {
+        this.append(html, true);
+        this.frozenText += seg;
+        tail = tail.slice(complete);
+        this.tried = 0;
+      } else this.tried = lines; // inside a string or comment: try again a segment later
+    }
+    for (const n of this.tail.splice(0)) n.remove();
+    this.tailHtml = '';
+    if (tail) this.append(highlightCode(tail, this.lang), false);
+    return true;
+  }
+
+  private append(html: string, frozen: boolean): void {
+    const box = document.createElement('template');
+    box.innerHTML = html;
+    const nodes = [...box.content.childNodes];
+    const before = this.tail[0] ?? null;
+    for (const n of nodes) this.code.insertBefore(n, frozen ? before : null);
+    if (frozen) this.frozenHtml += html;
+    else {
+      this.tail.push(...nodes);
+      this.tailHtml = html;
+    }
+  }
+}
