@@ -142,5 +142,26 @@ export function createHandlers(s: Services): Handlers {
     'compare.sets': () => s.compare.sets(),
     'compare.sets.save': (input) => s.compare.saveSet(input),
     'compare.sets.delete': ({ id }) => s.compare.deleteSet(id),
+    // Documents (#31): wired to services/documents as that work lands (skeletons until then).
+    'docs.bases': notYet,
+    'docs.bases.create': notYet,
+    'docs.bases.rename': notYet,
+    'docs.bases.delete': notYet,
+    'docs.attachPath': notYet,
+    'docs.attachPick': notYet,
+    'docs.uploadPart': notYet,
+    'docs.attachUpload': notYet,
+    'docs.remove': notYet,
+    'docs.pin': notYet,
+    'docs.cancel': notYet,
+    'docs.resume': notYet,
+    'docs.embedder.set': notYet,
+    'docs.watch': notYet,
+    'docs.passage': notYet,
+    'docs.search': notYet,
   };
 }
+
+const notYet = (): never => {
+  throw new AppError('unavailable', 'Documents are not built yet.');
+};

@@ -3,6 +3,7 @@ import { IMPORT_PART_CHARS, MAX_IMPORT_CHARS } from '../limits';
 import { appErrorSchema } from './error-schema';
 import { call, stream } from './define';
 import { endpointIdSchema } from './endpoints';
+import { baseIdSchema, replyContextSchema } from './documents';
 import { snippetSchema } from './snippets';
 
 /**
@@ -74,6 +75,8 @@ export const conversationMetaSchema = z.preprocess(
     importedToolSources: toolSourcesSchema.optional(),
     /** Imported conversations only: which file's conversation this is, so a second import of it is recognised. */
     importFingerprint: z.string().max(128).optional(),
+    /** Named knowledge bases this conversation's replies retrieve from (its own attachments are always used). */
+    bases: z.array(baseIdSchema).max(32).optional(),
     pinned: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -145,6 +148,8 @@ export const chatMessageSchema = z.object({
   status: messageStatusSchema,
   error: appErrorSchema.optional(),
   figures: chatFiguresSchema.optional(),
+  /** Replies that used documents: how they went (whole or retrieved) and the numbered passages given. */
+  context: replyContextSchema.optional(),
   model: z.string().max(350).optional(),
   createdAt: z.string(),
 });
@@ -230,6 +235,7 @@ const metaPatch = z
     params: chatParamsSchema,
     toolSources: toolSourcesSchema,
     toolsAllowed: toolsAllowedSchema,
+    bases: z.array(baseIdSchema).max(32),
     pinned: z.boolean(),
   })
   .partial()

@@ -3,6 +3,7 @@ import { appCalls } from './app';
 import { catalogueCalls } from './catalogue';
 import { chatCalls } from './chat';
 import { compareCalls } from './compare';
+import { documentCalls } from './documents';
 import { endpointCalls } from './endpoints';
 import type { CallDef, StreamDef } from './define';
 import { hardwareCalls } from './hardware';
@@ -29,6 +30,7 @@ export const contract = {
   ...hardwareCalls,
   ...localCalls,
   ...compareCalls,
+  ...documentCalls,
 } as const;
 
 export type Contract = typeof contract;
