@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { type BenchContext, type Figure } from './lib/measure';
 import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
+import { documents } from './figures/documents';
 import { compare } from './figures/compare';
 import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
 import { localDownload } from './figures/local-download';
@@ -35,6 +36,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'endpoint-doctor': endpointDoctor,
   'local-engine': localEngine,
   'local-download': localDownload,
+  documents,
   compare,
 };
 
