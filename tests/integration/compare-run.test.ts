@@ -77,7 +77,7 @@ describe('compare runner against the Ollama fixture', () => {
     expect(events[0]).toMatchObject({
       type: 'start',
       id: 'r_test',
-      plan: { mode: 'parallel', reason: 'Both fit in memory together (0.1 GB of 16.0 GB free).' },
+      plan: { mode: 'parallel', reason: 'Both models fit in memory together (0.1 GB of 16.0 GB free).' },
       slots: [{ label: 'Ollama · alpha' }, { label: 'Ollama · beta' }],
     });
     expect(result.plan.panes).toEqual([

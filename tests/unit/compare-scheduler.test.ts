@@ -28,7 +28,7 @@ describe('compare scheduler', () => {
   it('runs two models together when they fit with headroom, and says the sums', () => {
     const plan = schedule({ freeBytes: 14.2 * GB, panes: [ollama('a', 2 * GB), ollama('b', 3.1 * GB)] });
     expect(plan.mode).toBe('parallel');
-    expect(plan.reason).toBe('Both fit in memory together (5.1 GB of 14.2 GB free).');
+    expect(plan.reason).toBe('Both models fit in memory together (5.1 GB of 14.2 GB free).');
     expect(plan.panes).toEqual([
       { where: 'ollama', bytes: 2 * GB, loaded: false },
       { where: 'ollama', bytes: 3.1 * GB, loaded: false },
@@ -58,7 +58,7 @@ describe('compare scheduler', () => {
       panes: [ollama('a', 4 * GB), ollama('a', 4 * GB), ollama('b', 1 * GB)],
     });
     expect(plan.mode).toBe('parallel');
-    expect(plan.reason).toBe('Both fit in memory together (5.0 GB of 6.0 GB free).');
+    expect(plan.reason).toBe('Both models fit in memory together (5.0 GB of 6.0 GB free).');
     const one = schedule({ freeBytes: 1 * GB, panes: [ollama('a', 4 * GB), ollama('a', 4 * GB)] });
     expect(one.mode).toBe('parallel');
     expect(one.reason).toBe('One model runs on this machine (a, 4.0 GB): they all answer at once.');
@@ -98,14 +98,14 @@ describe('compare scheduler', () => {
     });
     const mixed = schedule({ freeBytes: 4 * GB, panes: [ollama('a', 1 * GB), remote('x'), ollama('b', 1 * GB)] });
     expect(mixed.mode).toBe('parallel');
-    expect(mixed.reason).toBe('Both fit in memory together (2.0 GB of 4.0 GB free).');
+    expect(mixed.reason).toBe('Both models fit in memory together (2.0 GB of 4.0 GB free).');
   });
 
   it('memory an already loaded model holds counts as free for it', () => {
     const panes = [ollama('a', 6 * GB, { loaded: true }), ollama('b', 2 * GB)];
     const plan = schedule({ freeBytes: 3.5 * GB, panes });
     expect(plan.mode).toBe('parallel');
-    expect(plan.reason).toBe('Both fit in memory together (8.0 GB of 9.5 GB free).');
+    expect(plan.reason).toBe('Both models fit in memory together (8.0 GB of 9.5 GB free).');
     expect(plan.panes[0].loaded).toBe(true);
     expect(schedule({ freeBytes: 3.5 * GB, panes: [{ ...panes[0], loaded: false }, panes[1]] }).mode).toBe(
       'sequential',
@@ -114,7 +114,7 @@ describe('compare scheduler', () => {
 
   it('three or four models: "All 3 fit…"', () => {
     const plan = schedule({ freeBytes: 20 * GB, panes: [ollama('a', GB), ollama('b', GB), ollama('c', GB)] });
-    expect(plan.reason).toBe('All 3 fit in memory together (3.0 GB of 20.0 GB free).');
+    expect(plan.reason).toBe('All 3 models fit in memory together (3.0 GB of 20.0 GB free).');
   });
 });
 

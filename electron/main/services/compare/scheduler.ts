@@ -81,7 +81,7 @@ export function schedule(m: MemoryFigures): ComparePlan {
   const held = distinct.reduce((a, p) => a + (p.loaded ? p.bytes! : 0), 0);
   const free = m.freeBytes + held;
   if (need + HEADROOM_BYTES <= free) {
-    const who = distinct.length === 2 ? 'Both' : `All ${distinct.length}`;
+    const who = distinct.length === 2 ? 'Both models' : `All ${distinct.length} models`;
     return plan('parallel', `${who} fit in memory together (${gb(need)} of ${gb(free)} free).`, m.panes);
   }
   return plan(
