@@ -31,6 +31,7 @@ const startup: StartupLoad[] = [
   { when: 'idle', load: lazyPages.models.preload },
   { when: 'idle', load: lazyPages.settings.preload },
   { when: 'idle', load: lazyPages.tools.preload },
+  { when: 'idle', load: lazyPages.compare.preload },
 ];
 
 /** Runs the list: main.tsx calls it once, when the app's code has loaded. */
