@@ -86,6 +86,10 @@ export const knowledgeBaseSchema = z.object({
   documents: z.array(documentSchema),
   /** A new embedding model's index being built; the old one serves until it is complete. */
   reembedding: z.object({ embedder: embedderSchema, done: z.number().int(), total: z.number().int() }).optional(),
+  /** Indexing stopped by `docs.cancel` (`docs.resume` goes on). */
+  paused: z.boolean().optional(),
+  /** Why indexing stopped for the whole base (no embedding model, Ollama not running…); `docs.resume` retries. */
+  error: appErrorSchema.optional(),
 });
 export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
 
