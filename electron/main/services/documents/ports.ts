@@ -69,6 +69,8 @@ export interface DocIndexPort {
   putVectors(embedder: string, dim: number, vectors: { chunk: number; vector: number[] }[]): void;
   dropEmbedder(embedder: string): void;
   chunkText(document: string): string;
+  /** The document's first chunk (what a citation of a document sent whole opens), if it has chunks. */
+  firstChunk(document: string): number | undefined;
 
   // Search.
   /** Hybrid search: vector top-k under `embedder` (when a query vector is given) and FTS5 BM25, fused (fuse.ts). */
