@@ -4,8 +4,10 @@ import type { StreamContext } from '../../stream-context';
 import { partialFigures } from '../../engines/figures';
 import type { Engines, EngineOptions } from '../../engines/registry';
 import type { ChatEngine, TurnResult } from '../../engines/types';
+import type { RetrievalPort, RetrievedContext } from '../../documents/ports';
 import type { McpService } from '../../mcp/manager';
 import type { Conversation } from '../storage/conversation';
+import { docBudget, modelContext, retrieveForReply } from './doc-context';
 import { replyError } from './reply-errors';
 import { newId } from '../storage/rows';
 import { toTurns } from './turns';
@@ -27,6 +29,8 @@ export interface ReplyOptions extends EngineOptions {
   toolTimeoutMs?: number;
   /** MCP servers, loaded on first use. */
   mcp: () => Promise<McpService>;
+  /** The documents of a conversation (its attachments, its knowledge bases), asked before each answer. */
+  retrieval?: RetrievalPort;
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
@@ -179,6 +183,31 @@ export class ReplyWriter {
     return { box: box.tools.length ? box : undefined, notices: box.problems };
   }
 
+  /**
+   * Before an answer: the documents' context within what the model's context leaves (see docBudget). The reply's
+   * message keeps it (citations, the text sent) and says what was not indexed yet; undefined without documents.
+   */
+  private async documents(conv: Conversation, msg: ChatMessage, ctx: Ctx, tools: boolean) {
+    const port = this.opts.retrieval;
+    if (!port) return undefined;
+    const meta = conv.meta;
+    const past = history(conv);
+    const window = await modelContext(meta, this.opts);
+    const q = {
+      conversation: meta.id,
+      bases: meta.bases ?? [],
+      question: past.findLast((m) => m.role === 'user')?.content ?? '',
+      budgetTokens: docBudget(window, toTurns(meta.system, past, { tools }), meta.params.max_tokens),
+    };
+    const { docs, notice } = await retrieveForReply(port, q, ctx.signal);
+    if (!docs && !notice) return undefined;
+    if (docs) msg.context = docs.context;
+    if (notice) msg.notice = [msg.notice, notice].filter(Boolean).join(' ');
+    conv.put(msg);
+    ctx.emit({ type: 'message', message: msg });
+    return docs;
+  }
+
   /** Answers the conversation as it stands, running tool calls for up to `maxToolRounds` rounds. */
   async reply(conv: Conversation, ctx: Ctx): Promise<ReplyResult> {
     const meta = conv.meta;
@@ -186,6 +215,9 @@ export class ReplyWriter {
     const produced: ChatMessage[] = [];
     const { box, notices } = await this.toolbox(conv, engine);
     const maxRounds = this.opts.maxToolRounds ?? MAX_TOOL_ROUNDS;
+    // Asked once per answer; its tool rounds go on with the same documents.
+    let docs: RetrievedContext | undefined;
+    const tools = engine.toolHistoryWithoutTools || !!box;
     for (let round = 0; ; round++) {
       // After the last allowed tool round, the model must answer without tools.
       const offer = box && round < maxRounds ? box : undefined;
@@ -201,17 +233,19 @@ export class ReplyWriter {
         model: meta.model,
         createdAt: new Date().toISOString(),
         ...(notice ? { notice } : {}),
+        ...(docs ? { context: docs.context } : {}),
       };
       conv.put(msg);
       ctx.emit({ type: 'message', message: msg });
       const live = new LiveReply(conv, msg, ctx, this.opts.checkpointMs ?? 500);
       let turn: TurnResult;
       try {
+        if (round === 0) docs = await this.documents(conv, msg, ctx, tools);
         turn = await engine.turn(
           {
             model: meta.model,
             // Earlier tool turns go along where the engine takes them without tools, else only while tools are on.
-            turns: toTurns(meta.system, history(conv), { tools: engine.toolHistoryWithoutTools || !!box }),
+            turns: toTurns(meta.system, history(conv), { tools, context: docs?.system }),
             ...(offer ? { tools: offer.defs } : {}),
             params: meta.params,
             signal: ctx.signal,
@@ -250,7 +284,7 @@ export class ReplyWriter {
         status: 'complete',
         ...(calls.length ? { toolCalls: calls } : {}),
         ...(turn.figures ? { figures: turn.figures } : {}),
-        ...(more.length ? { notice: [notice, ...more].filter(Boolean).join(' ') } : {}),
+        ...(more.length ? { notice: [msg.notice, ...more].filter(Boolean).join(' ') } : {}),
       });
       produced.push(final);
       if (!offer || !calls.length) return { messages: produced };

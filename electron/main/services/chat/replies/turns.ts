@@ -17,7 +17,8 @@ const isEmptyReply = (m: ChatMessage) =>
 
 /**
  * The one rule for what a model receives (the chat request and "Open as code" both use it):
- * - the system prompt first;
+ * - the system prompt first, then the documents' context of this answer (`context`: retrieved passages or whole
+ *   documents, sent with this answer only, never stored as a message);
  * - replies that failed or were cut with no text are left out;
  * - tool results only right after the assistant turn that called the tools (with `tools: false` — the router —
  *   tool turns and text-less tool-calling turns are left out);
@@ -25,7 +26,11 @@ const isEmptyReply = (m: ChatMessage) =>
  * - user and assistant then alternate, starting with the user: consecutive messages of one role are merged
  *   (texts joined by a blank line, images kept), a leading assistant turn is dropped.
  */
-export function toTurns(system: string, history: readonly ChatMessage[], opts: { tools?: boolean } = {}): Turn[] {
+export function toTurns(
+  system: string,
+  history: readonly ChatMessage[],
+  opts: { tools?: boolean; context?: string } = {},
+): Turn[] {
   const tools = opts.tools ?? true;
   const out: Turn[] = [];
   for (const m of history) {
@@ -67,15 +72,19 @@ export function toTurns(system: string, history: readonly ChatMessage[], opts: {
     if (tail.content.trim()) delete tail.toolCalls;
     else out.pop();
   }
-  return system ? [{ role: 'system', content: system }, ...out] : out;
+  const head: Turn[] = [];
+  if (system) head.push({ role: 'system', content: system });
+  if (opts.context) head.push({ role: 'system', content: opts.context });
+  return [...head, ...out];
 }
 
 /**
- * The last `max` turns that still follow the rule: the system prompt kept, and the window starting at a user
- * turn (a cut never leaves tool results or an answer without what they answer).
+ * The last `max` turns that still follow the rule: the system turns kept (the prompt, the documents' context), and
+ * the window starting at a user turn (a cut never leaves tool results or an answer without what they answer).
  */
 export function fitTurns(turns: Turn[], max: number): Turn[] {
-  const sys = turns[0]?.role === 'system' ? [turns[0]] : [];
+  const lead = turns.findIndex((t) => t.role !== 'system');
+  const sys = turns.slice(0, lead < 0 ? turns.length : lead);
   let rest = turns.slice(sys.length);
   if (rest.length + sys.length <= max) return turns;
   rest = rest.slice(rest.length - (max - sys.length));

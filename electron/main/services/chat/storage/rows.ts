@@ -27,6 +27,7 @@ const EXTRA_KEYS = [
   'notice',
   'error',
   'figures',
+  'context',
   'model',
 ] as const;
 

@@ -1,0 +1,211 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatEvent, ChatMessage } from '@shared/contract/chat';
+import type { ReplyContext } from '@shared/contract/documents';
+import { AppError } from '@shared/errors';
+import { ChatService } from '../../electron/main/services/chat/service';
+import { ChatStore } from '../../electron/main/services/chat/storage/store';
+import type { RetrievalPort, RetrievedContext } from '../../electron/main/services/documents/ports';
+import { createLogger } from '../../electron/main/services/log';
+import { OllamaService } from '../../electron/main/services/ollama/service';
+import type { SnippetService } from '../../electron/main/services/snippets/service';
+import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
+import { tempDir } from '../helpers/app';
+
+type Query = Parameters<RetrievalPort['retrieve']>[0];
+
+/** A stand-in for DocumentsService's retrieval: answers what the test sets, and records what it was asked. */
+class StandInRetrieval implements RetrievalPort {
+  asked: Query[] = [];
+  answer: (q: Query, signal?: AbortSignal) => Promise<RetrievedContext | undefined> = async () => undefined;
+  retrieve(q: Query, signal?: AbortSignal) {
+    this.asked.push(q);
+    return this.answer(q, signal);
+  }
+}
+
+const SYSTEM_TEXT =
+  'Answer from these passages and cite them as [n].\n\n[1] manual.pdf, p. 3\nThe relief valve opens at 42 bar.';
+const CONTEXT: ReplyContext = {
+  mode: 'retrieved',
+  citations: [
+    { n: 1, chunk: 7, document: 'd_abc', name: 'manual.pdf', page: 3, excerpt: 'The relief valve opens at 42 bar.' },
+  ],
+  text: SYSTEM_TEXT,
+};
+
+/** The real ChatService and Ollama service against the Ollama fixture, with retrieval through the port. */
+describe('replies with documents (Ollama fixture, retrieval port)', () => {
+  let ollama: OllamaFixture;
+  let dir: ReturnType<typeof tempDir>;
+  let retrieval: StandInRetrieval;
+  let store: ChatStore;
+  let chat: ChatService;
+  const log = createLogger();
+  const file = () => join(dir.path, 'chats.sqlite');
+
+  const open = () => {
+    store = new ChatStore({ file: file() }, log);
+    const service = new OllamaService({ host: () => ollama.url, keyedFetch: fetch, log, timeoutMs: 5_000 });
+    chat = new ChatService({
+      store,
+      ollama: service,
+      log,
+      router: () => ({ routerUrl: 'http://127.0.0.1:9', billTo: '' }),
+      hfToken: () => undefined,
+      routerFetch: fetch,
+      ollamaApiKey: () => undefined,
+      webFetch: fetch,
+      mcp: () => Promise.reject(new Error('no MCP in this test')),
+      retrieval,
+    });
+  };
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({ models: [fixtureModel('llama3.2'), fixtureModel('longctx')] });
+    ollama.setShow('longctx', { parameters: { num_ctx: 16384 } });
+  });
+  afterAll(() => ollama?.stop());
+  beforeEach(() => {
+    dir = tempDir();
+    retrieval = new StandInRetrieval();
+    ollama.requests.length = 0;
+    ollama.running = [];
+    ollama.chunkIntervalMs = 1;
+    ollama.chatScript = () => ({ content: tokens('It opens at 42 bar [1].') });
+    open();
+  });
+  afterEach(() => {
+    store.close();
+    dir.remove();
+  });
+
+  async function send(id: string, content: string, onEvent?: (e: ChatEvent) => void) {
+    const events: ChatEvent[] = [];
+    const ctx = {
+      emit: (e: ChatEvent) => {
+        events.push(e);
+        onEvent?.(e);
+      },
+      signal: new AbortController().signal,
+    };
+    try {
+      return { messages: (await chat.send({ id, content }, ctx)).messages, events, error: undefined };
+    } catch (e) {
+      return { messages: [] as ChatMessage[], events, error: e as AppError };
+    }
+  }
+  const chatBodies = () =>
+    ollama.requestsTo('/api/chat').map((r) => r.body as { messages: { role: string; content: string }[] });
+
+  it('sends the passages after the system prompt, keeps the context on the reply, in exports and in the code', async () => {
+    retrieval.answer = async () => ({ context: CONTEXT, system: SYSTEM_TEXT });
+    const conv = chat.create({ model: 'llama3.2', system: 'You are terse.' });
+    const { messages, events, error } = await send(conv.id, 'When does the relief valve open?');
+    expect(error).toBeUndefined();
+    expect(chatBodies()[0].messages).toEqual([
+      { role: 'system', content: 'You are terse.' },
+      { role: 'system', content: SYSTEM_TEXT },
+      { role: 'user', content: 'When does the relief valve open?' },
+    ]);
+    // The question is the last user message; not loaded, Ollama's default context (4,096) bounds the budget.
+    expect(retrieval.asked).toHaveLength(1);
+    const q = retrieval.asked[0];
+    expect(q).toMatchObject({ conversation: conv.id, bases: [], question: 'When does the relief valve open?' });
+    expect(q.waitMs).toBe(15_000);
+    expect(q.budgetTokens).toBeGreaterThan(2_700);
+    expect(q.budgetTokens).toBeLessThan(4096 - 1024);
+    const reply = messages.at(-1)!;
+    expect(reply).toMatchObject({ role: 'assistant', status: 'complete', context: CONTEXT });
+    expect(reply.notice).toBeUndefined();
+    // The page has the citations while the reply streams, before its end.
+    const streaming = events.find((e) => e.type === 'message' && e.message.status === 'streaming' && e.message.context);
+    expect(streaming).toBeDefined();
+
+    // Reopened from disk: the context is kept (the window and the export read it back).
+    store.close();
+    open();
+    expect(chat.get(conv.id).messages.at(-1)!.context).toEqual(CONTEXT);
+    const json = JSON.parse(chat.files.export(conv.id, 'json').text) as { messages: ChatMessage[] };
+    expect(json.messages.at(-1)!.context).toEqual(CONTEXT);
+    const md = chat.files.export(conv.id, 'markdown').text;
+    expect(md).toContain('Sources:\n\n- [1] manual.pdf, p. 3 — The relief valve opens at 42 bar.');
+
+    // "Open as code" sends what was sent: the context text as the second system message.
+    const { snippets } = await chat.code(conv.id, {} as SnippetService);
+    const curl = snippets.find((s) => s.client === 'curl')!;
+    expect(curl.content).toContain('You are terse.');
+    expect(curl.content).toContain('The relief valve opens at 42 bar.');
+    expect(curl.content.indexOf('You are terse.')).toBeLessThan(curl.content.indexOf('Answer from these passages'));
+
+    // The next answer asks again with the new question; the earlier context is not sent again.
+    retrieval.answer = async () => undefined;
+    await send(conv.id, 'Thanks. And the colour?');
+    expect(retrieval.asked[1].question).toBe('Thanks. And the colour?');
+    expect(chatBodies()[1].messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+
+  it("takes the budget from num_ctx, else the Modelfile's num_ctx, less the conversation and the answer's room", async () => {
+    retrieval.answer = async () => ({ context: CONTEXT, system: SYSTEM_TEXT });
+    const set = chat.create({ model: 'llama3.2', params: { num_ctx: 8192, max_tokens: 500 } });
+    await send(set.id, 'When?');
+    expect(retrieval.asked[0].budgetTokens).toBeGreaterThan(8192 - 500 - 500);
+    expect(retrieval.asked[0].budgetTokens).toBeLessThan(8192 - 500);
+    const modelfile = chat.create({ model: 'longctx' });
+    await send(modelfile.id, 'x'.repeat(4000));
+    // 16,384 less 1,024 for the answer, about 1,000 for the question, and a margin.
+    expect(retrieval.asked[1].budgetTokens).toBeGreaterThan(16384 - 1024 - 1000 - 1000);
+    expect(retrieval.asked[1].budgetTokens).toBeLessThan(16384 - 1024 - 1000);
+  });
+
+  it('says which documents were not indexed yet, and answers with what is ready', async () => {
+    retrieval.answer = async () => ({
+      context: { ...CONTEXT, notIndexed: ['a.pdf', 'b.md'] },
+      system: SYSTEM_TEXT,
+    });
+    const conv = chat.create({ model: 'llama3.2' });
+    const { messages } = await send(conv.id, 'When does the relief valve open?');
+    const reply = messages.at(-1)!;
+    expect(reply.status).toBe('complete');
+    expect(reply.notice).toBe('Not indexed yet: a.pdf, b.md — the answer did not see them.');
+    expect(reply.context!.notIndexed).toEqual(['a.pdf', 'b.md']);
+    expect(chatBodies()[0].messages[0]).toEqual({ role: 'system', content: SYSTEM_TEXT });
+  });
+
+  it('Stop while the documents are awaited ends the reply as stopped, and nothing is sent to the model', async () => {
+    let waiting = false;
+    retrieval.answer = (_q, signal) =>
+      new Promise((_resolve, reject) => {
+        waiting = true;
+        signal!.addEventListener('abort', () => reject(new AppError('aborted', 'Stopped.')), { once: true });
+      });
+    const conv = chat.create({ model: 'llama3.2' });
+    const done = send(conv.id, 'When?');
+    await expect.poll(() => waiting).toBe(true);
+    expect(chat.stop(conv.id)).toEqual({ stopped: true });
+    const { error, events } = await done;
+    expect(error).toMatchObject({ code: 'aborted' });
+    const last = events.filter((e) => e.type === 'message').at(-1) as { message: ChatMessage };
+    expect(last.message).toMatchObject({ role: 'assistant', status: 'stopped', content: '' });
+    expect(chat.get(conv.id).messages.at(-1)!.status).toBe('stopped');
+    expect(chatBodies()).toHaveLength(0);
+  });
+
+  it('without documents sends the conversation as it is; a retrieval failure is said and the chat answers', async () => {
+    const conv = chat.create({ model: 'llama3.2', system: 'S' });
+    const plain = await send(conv.id, 'Hi');
+    expect(plain.messages.at(-1)!.context).toBeUndefined();
+    expect(chatBodies()[0].messages).toEqual([
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'Hi' },
+    ]);
+    retrieval.answer = () =>
+      Promise.reject(new AppError('not_found', 'The embedding model nomic-embed-text is not pulled: pull it first.'));
+    const failed = await send(conv.id, 'Again');
+    const reply = failed.messages.at(-1)!;
+    expect(reply.status).toBe('complete');
+    expect(reply.notice).toBe(
+      'The documents were left out of this answer: The embedding model nomic-embed-text is not pulled: pull it first.',
+    );
+  });
+});
