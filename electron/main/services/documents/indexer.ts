@@ -1,0 +1,214 @@
+import { stat } from 'node:fs/promises';
+import type { Embedder } from '@shared/contract/documents';
+import { AppError, toAppError } from '@shared/errors';
+import type { Logger } from '../log';
+import { chunk } from './chunk';
+import { noEmbedderError, type EmbedFn } from './embedder';
+import { extract } from './extract/extract';
+import { embedderKey, type DocIndexPort, type DocumentRow } from './ports';
+import { Rates } from './rates';
+
+export interface IndexerOptions {
+  index: DocIndexPort;
+  embed: EmbedFn;
+  log: Logger;
+  /** Chunks per embed call. */
+  batch?: number;
+}
+
+/** Chunk size and overlap, in estimated tokens: passages small enough to cite, big enough to hold a fact whole. */
+const CHUNKING = { targetTokens: 300, overlapTokens: 40 };
+const BATCH = 32;
+
+/**
+ * The background queue: per base, one document at a time, extract → chunk → store → embed its chunks in batches.
+ * Everything it has done is in the index, so after a restart (or a crash) it goes on from the documents not `ready`
+ * and embeds only chunks with no vector yet. A new embedder (`getNextEmbedder`) is built beside the current one,
+ * which becomes current once every chunk has its new vector.
+ */
+export class Indexer {
+  private readonly loops = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+  private readonly paused = new Set<string>();
+  private readonly errors = new Map<string, AppError>();
+  private readonly listeners = new Set<() => void>();
+  readonly rates = new Rates();
+
+  constructor(private readonly opts: IndexerOptions) {}
+
+  /** Starts (or wakes) a base's queue. */
+  kick(base: string): void {
+    if (this.paused.has(base)) return;
+    if (this.loops.has(base)) {
+      this.again.add(base);
+      return;
+    }
+    const loop = this.run(base).finally(() => {
+      this.loops.delete(base);
+      if (this.again.delete(base)) this.kick(base);
+      else this.changed();
+    });
+    this.loops.set(base, loop);
+  }
+
+  /** Stops a base's queue before its next step; what is stored stays. */
+  cancel(base: string): void {
+    this.paused.add(base);
+    this.again.delete(base);
+    this.changed();
+  }
+
+  /** Goes on where the base stopped (after a cancel or an error). */
+  resume(base: string): void {
+    this.paused.delete(base);
+    this.errors.delete(base);
+    this.kick(base);
+    this.changed();
+  }
+
+  /** Clears every base's stop error and wakes them all (a new embedder, a start-up). */
+  resumeAll(bases: string[]): void {
+    this.errors.clear();
+    for (const b of bases) this.kick(b);
+    this.changed();
+  }
+
+  forget(base: string): void {
+    this.paused.delete(base);
+    this.errors.delete(base);
+  }
+
+  state(base: string): { paused: boolean; running: boolean; error?: AppError } {
+    return { paused: this.paused.has(base), running: this.loops.has(base), error: this.errors.get(base) };
+  }
+
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Waits for every running queue to stop (tests, quitting). */
+  async idle(): Promise<void> {
+    while (this.loops.size) await Promise.allSettled([...this.loops.values()]);
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  private async run(base: string): Promise<void> {
+    const { index, log } = this.opts;
+    try {
+      while (!this.paused.has(base)) {
+        const target = index.getNextEmbedder() ?? index.getEmbedder();
+        if (target && (await this.embedBatch(base, target))) continue;
+        const todo = index.documents({ base, state: ['extracting', 'queued'] })[0];
+        if (todo) {
+          await this.extractOne(todo);
+          continue;
+        }
+        if (!target && index.documents({ base, state: ['embedding'] }).length) throw noEmbedderError();
+        break;
+      }
+      this.switchWhenComplete();
+    } catch (e) {
+      const err = toAppError(e);
+      log.warn('indexing stopped', { base, code: err.code, message: err.message });
+      this.errors.set(base, err);
+    }
+  }
+
+  /** Reads and chunks one document; its failure is the document's, in words, and the queue goes on. */
+  private async extractOne(row: DocumentRow): Promise<void> {
+    const { index } = this.opts;
+    index.upsertDocument({ ...row, state: 'extracting', error: undefined });
+    this.changed();
+    try {
+      const st = await stat(row.file);
+      const doc = await extract(row.file);
+      const chunks = chunk(doc, CHUNKING);
+      index.putChunks(row.id, chunks);
+      index.upsertDocument({
+        ...row,
+        kind: doc.kind,
+        pages: doc.pages,
+        sizeBytes: st.size,
+        mtimeMs: st.mtimeMs,
+        tokens: chunks.reduce((n, c) => n + c.tokens, 0),
+        state: 'embedding',
+        error: undefined,
+      });
+    } catch (e) {
+      const err = toAppError(e);
+      if (err.code === 'internal') this.opts.log.warn('document failed', { file: row.file, message: err.message });
+      index.putChunks(row.id, []);
+      index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });
+    }
+    this.changed();
+    // Extraction of a big file holds the event loop a while: let other work run before the next step.
+    await new Promise((r) => setImmediate(r));
+  }
+
+  /**
+   * Embeds the next batch of the base's first document with chunks waiting; false when none is waiting (and every
+   * document still `embedding` is then complete).
+   */
+  private async embedBatch(base: string, target: Embedder): Promise<boolean> {
+    const { index } = this.opts;
+    const key = embedderKey(target);
+    const limit = this.opts.batch ?? BATCH;
+    const pending = index.pendingChunks(key, [base], limit);
+    if (!pending.length) {
+      this.markReady(index.documents({ base, state: ['embedding'] }));
+      return false;
+    }
+    const doc = pending[0].document;
+    const mine = pending.filter((c) => c.document === doc);
+    const since = Date.now();
+    const vectors = await this.opts.embed(
+      target,
+      mine.map((c) => c.text),
+    );
+    // The embedder may have changed while the batch was out: its vectors belong to the one asked.
+    index.putVectors(
+      key,
+      vectors[0].length,
+      mine.map((c, i) => ({ chunk: c.id, vector: vectors[i] })),
+    );
+    this.rates.add(doc, mine.length, since);
+    if (mine.length < pending.length || pending.length < limit) {
+      const row = index.document(doc);
+      if (row?.state === 'embedding') this.markReady([row]);
+    }
+    this.changed();
+    await new Promise((r) => setImmediate(r));
+    return true;
+  }
+
+  private markReady(rows: DocumentRow[]): void {
+    for (const row of rows) {
+      this.opts.index.upsertDocument({ ...row, state: 'ready' });
+      this.rates.forget(row.id);
+    }
+  }
+
+  /** A re-embed is complete when no chunk anywhere waits for the new embedder: it becomes current, the old goes. */
+  private switchWhenComplete(): void {
+    const { index, log } = this.opts;
+    const next = index.getNextEmbedder();
+    if (!next) return;
+    const bases = basesWithSources(index);
+    if (index.documents({ state: ['queued', 'extracting'] }).length) return;
+    const { total, embedded } = index.countChunks(bases, embedderKey(next));
+    if (embedded < total) return;
+    const old = index.getEmbedder();
+    index.setEmbedder(next);
+    index.setNextEmbedder(undefined);
+    if (old && embedderKey(old) !== embedderKey(next)) index.dropEmbedder(embedderKey(old));
+    log.info('embedder switched', { from: old && embedderKey(old), to: embedderKey(next) });
+    this.changed();
+  }
+}
+
+/** Every base with something attached (conversations' own ones too): where indexing work can be. */
+export const basesWithSources = (index: DocIndexPort): string[] => [...new Set(index.sources().map((s) => s.base))];
