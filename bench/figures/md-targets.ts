@@ -116,7 +116,7 @@ export async function floorTarget(browser: Browser, srv: PeerServer): Promise<Ta
  * Scripts the fixture to answer with `chunks`, `rate` chunks a second (paced against the first chunk's time, so
  * timer slack does not lower the rate), or as fast as the socket takes without `rate`. Returns the send times.
  */
-export function script(fixture: OllamaFixture, chunks: string[], rate?: number): number[] {
+function script(fixture: OllamaFixture, chunks: string[], rate?: number): number[] {
   const sent: number[] = [];
   let start = 0;
   let i = 0;

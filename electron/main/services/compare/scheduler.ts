@@ -25,7 +25,7 @@ export interface MemoryFigures {
 }
 
 /** Kept free for the OS, the app and the KV caches a model's file size leaves out. */
-export const HEADROOM_BYTES = 1e9;
+const HEADROOM_BYTES = 1e9;
 
 const ENGINE = { ollama: 'Ollama', local: 'The built-in engine', remote: 'The server' } as const;
 
