@@ -5,6 +5,7 @@ import { type BenchContext, type Figure } from './lib/measure';
 import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
 import { documents } from './figures/documents';
+import { documentsEmbed } from './figures/documents-embed';
 import { compare } from './figures/compare';
 import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
 import { localDownload } from './figures/local-download';
@@ -38,6 +39,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'local-download': localDownload,
   documents,
   compare,
+  'documents-embed': documentsEmbed,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

@@ -80,9 +80,12 @@ describe('planted corpus', () => {
     for (const q of questions) {
       const fact = words(q.fact);
       const shared = [...words(q.question)].filter((w) => fact.has(w));
-      expect(shared.length, q.question).toBeGreaterThanOrEqual(2);
+      expect(shared.length, q.question).toBeGreaterThanOrEqual(q.keepsDetail ? 2 : 1);
       expect(shared.length, q.question).toBeLessThan(words(q.question).size - 1);
     }
+    const kept = questions.filter((q) => q.keepsDetail).length;
+    expect(kept).toBeGreaterThan(questions.length / 4);
+    expect(kept).toBeLessThan((questions.length * 3) / 4);
     expect(() => plantedCorpus({ documents: 1000, factsPerDocument: 10, seed: 1 })).toThrow(RangeError);
   });
 });
