@@ -43,7 +43,7 @@ export const embedderSchema = z
   .strict();
 export type Embedder = z.infer<typeof embedderSchema>;
 
-export const documentKindSchema = z.enum(['text', 'markdown', 'code', 'pdf', 'docx', 'html', 'csv', 'json']);
+const documentKindSchema = z.enum(['text', 'markdown', 'code', 'pdf', 'docx', 'html', 'csv', 'json']);
 
 /** One file's indexing state: `queued` → `extracting` → `embedding` → `ready`, or `error` with the reason. */
 export const documentSchema = z.object({
@@ -69,7 +69,7 @@ export const documentSchema = z.object({
 export type DocumentInfo = z.infer<typeof documentSchema>;
 
 /** What was attached: a file or a folder indexed in place (watched for changes), or a file uploaded into HubDesk. */
-export const docSourceSchema = z.object({
+const docSourceSchema = z.object({
   id: sourceIdSchema,
   kind: z.enum(['file', 'folder', 'upload']),
   path: z.string(),
