@@ -3,6 +3,9 @@ import type { ConversationMeta } from '@shared/contract/chat';
 import { useSendBlock } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
+import { AttachButton } from './documents/AttachButton';
+import { ConversationDocs } from './documents/ConversationDocs';
+import { DropZone } from './documents/DropZone';
 import { shownModel } from './EngineName';
 
 function readImage(file: File): Promise<string> {
@@ -49,6 +52,8 @@ export function Composer({ meta, capabilities }: { meta: ConversationMeta; capab
           )}
         </p>
       )}
+      <ConversationDocs meta={meta} />
+      <DropZone conversation={id} />
       {images.length > 0 && (
         <div className="composer-images">
           {images.map((b, i) => (
@@ -84,6 +89,7 @@ export function Composer({ meta, capabilities }: { meta: ConversationMeta; capab
           }}
         />
         <div className="composer-actions">
+          <AttachButton target={{ conversation: id }} />
           {vision && (
             <>
               <button className="btn btn-ghost" onClick={() => fileRef.current?.click()} title="Attach images">

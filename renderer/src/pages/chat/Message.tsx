@@ -1,5 +1,6 @@
 import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
+import { Citations } from './documents/Citations';
 import { MarkdownBody, Thinking } from './MarkdownBody';
 import { ReplyError } from './ReplyError';
 import { ToolMessage, type ToolAnswer } from './ToolMessage';
@@ -202,6 +203,7 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
           <MarkdownBody text={m.content} liveId={streaming ? m.id : undefined} />
         )}
         <ToolCalls m={m} />
+        {!isUser && m.context && !streaming && <Citations context={m.context} />}
         {m.notice && (
           <div className="msg-note" data-testid="msg-notice">
             {m.notice}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ConversationMeta } from '@shared/contract/chat';
 import { useConversationSave } from './conversation-save';
+import { ChatBases } from './documents/KnowledgeBases';
 import { NumberField } from './NumberField';
 
 export const MORE_SETTINGS_ID = 'conv-more-settings';
@@ -63,6 +64,7 @@ export function MoreSettings({ meta, onClose }: { meta: ConversationMeta; onClos
           />
         </label>
       </div>
+      <ChatBases value={meta.bases ?? []} onChange={(bases) => void save({ bases })} />
       {error && (
         <p className="field-error" role="alert">
           {error.message}

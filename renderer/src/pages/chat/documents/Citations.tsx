@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import type { Citation, ReplyContext } from '@shared/contract/documents';
+import { PassageDialog, placeOf } from './PassageDialog';
+import './documents.css';
+
+const modeLine = {
+  whole: 'Whole documents were given to the model',
+  retrieved: 'Retrieved passages were given to the model',
+};
+
+/**
+ * "Sources" under a reply that was given documents: how they reached the model (whole, or retrieved passages), the
+ * numbered passages as chips ([1] file.pdf p. 3) that open in a dialog, and what was not indexed yet.
+ */
+export function Citations({ context }: { context: ReplyContext }) {
+  const [open, setOpen] = useState<Citation>();
+  const { citations, notIndexed } = context;
+  return (
+    <div className="doc-sources" data-testid="msg-sources">
+      <p className="doc-sources-line small muted">
+        <strong>Sources</strong> · {modeLine[context.mode]}
+        {citations.length === 0 && ' (none matched)'}
+      </p>
+      {citations.length > 0 && (
+        <ul className="doc-source-chips" aria-label="Sources">
+          {citations.map((c) => {
+            const place = placeOf(c);
+            return (
+              <li key={c.n}>
+                <button
+                  className="doc-chip doc-source-chip"
+                  data-testid="source-chip"
+                  title={`${c.name}${place ? ` · ${place}` : ''}\n${c.excerpt.slice(0, 300)}`}
+                  onClick={() => setOpen(c)}
+                >
+                  <span className="doc-source-n">[{c.n}]</span> <span className="doc-chip-name">{c.name}</span>
+                  {c.page !== undefined && <span className="muted"> p. {c.page}</span>}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {notIndexed?.length ? (
+        <p className="doc-sources-line small doc-warn" data-testid="msg-not-indexed">
+          Not indexed yet when asked, so not searched: {notIndexed.join(', ')}
+        </p>
+      ) : null}
+      {open && <PassageDialog citation={open} onClose={() => setOpen(undefined)} />}
+    </div>
+  );
+}
