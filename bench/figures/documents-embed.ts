@@ -1,4 +1,5 @@
 import { chunk } from '../../electron/main/services/documents/chunk';
+import { createEmbedder } from '../../electron/main/services/documents/embedder';
 import { extract } from '../../electron/main/services/documents/extract/extract';
 import { createLogger } from '../../electron/main/services/log';
 import { OllamaService } from '../../electron/main/services/ollama/service';
@@ -9,13 +10,13 @@ import { figure, timeRuns, type BenchContext, type Figure } from '../lib/measure
 const MODEL = 'nomic-embed-text';
 const BATCH = 32;
 
-/** The planted-facts corpus as the indexer sends it: extracted, chunked (512 tokens, 64 overlap), in batches. */
+/** The planted-facts corpus as the indexer sends it: extracted, chunked (300 tokens, 40 overlap), in batches of 32. */
 export async function corpusBatches(documents: number): Promise<string[][]> {
   const { files } = plantedCorpus({ documents, factsPerDocument: 5, seed: 31 });
   const texts: string[] = [];
   for (const f of files) {
     const doc = await extract({ name: f.name, bytes: new TextEncoder().encode(f.text) });
-    texts.push(...chunk(doc, { targetTokens: 512, overlapTokens: 64 }).map((c) => c.text));
+    texts.push(...chunk(doc, { targetTokens: 300, overlapTokens: 40 }).map((c) => c.text));
   }
   const batches: string[][] = [];
   for (let i = 0; i < texts.length; i += BATCH) batches.push(texts.slice(i, i + BATCH));
@@ -23,9 +24,9 @@ export async function corpusBatches(documents: number): Promise<string[][]> {
 }
 
 /**
- * Documents (#31): embedding throughput (chunks/s) through HubDesk's Ollama embedding path against Ollama's
- * `/api/embed` called directly (plain fetch) with the same batches, against the Ollama fixture, interleaved run
- * by run. The fixture's vectors are computed in this process for both sides alike, so the ratio is what HubDesk's
+ * Documents (#31): embedding throughput (chunks/s) through HubDesk's embedder (the docs indexer's, on Ollama)
+ * against Ollama's `/api/embed` called directly (plain fetch) with the same batches, against the Ollama fixture,
+ * interleaved run by run. The fixture's vectors are computed in this process for both sides alike, so the ratio is what HubDesk's
  * layers (ollama-js, parsing, checks) cost over a bare client.
  */
 export async function documentsEmbed(ctx: BenchContext): Promise<Figure[]> {
@@ -35,11 +36,15 @@ export async function documentsEmbed(ctx: BenchContext): Promise<Figure[]> {
   fixture.addEmbeddingModel(MODEL);
   try {
     const ollama = new OllamaService({ host: () => fixture.url, keyedFetch: fetch, log: createLogger() });
-    // HubDesk's path: the docs indexer's embedder goes through OllamaService.embed for the Ollama backend.
+    // HubDesk's path: the docs indexer's embedder, on OllamaService (ollama-js) for the Ollama backend.
+    const embed = createEmbedder({
+      ollama,
+      local: { embed: () => Promise.reject(new Error('documents-embed: the built-in engine is not benched here')) },
+    });
     const hubRun = async () => {
       for (const input of batches) {
-        const r = await ollama.embed({ model: MODEL, input });
-        if (r.embeddings.length !== input.length) throw new Error('documents-embed: a batch came back short');
+        const vectors = await embed({ backend: 'ollama', model: MODEL }, input);
+        if (vectors.length !== input.length) throw new Error('documents-embed: a batch came back short');
       }
     };
     const directRun = async () => {
@@ -57,9 +62,13 @@ export async function documentsEmbed(ctx: BenchContext): Promise<Figure[]> {
     await directRun();
     const hub: number[] = [];
     const direct: number[] = [];
-    for (let i = 0; i < ctx.runs(7, 3); i++) {
-      hub.push(...(await timeRuns(1, hubRun, 0)));
-      direct.push(...(await timeRuns(1, directRun, 0)));
+    // Interleaved, each side first every other run, so both see the same machine.
+    for (let i = 0; i < ctx.runs(9, 5); i++) {
+      const pair = [
+        async () => hub.push(...(await timeRuns(1, hubRun, 0))),
+        async () => direct.push(...(await timeRuns(1, directRun, 0))),
+      ];
+      for (const run of i % 2 ? pair.reverse() : pair) await run();
     }
     ctx.log(
       `hub ${hub.map((x) => x.toFixed(0)).join(', ')} ms; direct ${direct.map((x) => x.toFixed(0)).join(', ')} ms`,
