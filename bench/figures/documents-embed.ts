@@ -11,7 +11,7 @@ const MODEL = 'nomic-embed-text';
 const BATCH = 32;
 
 /** The planted-facts corpus as the indexer sends it: extracted, chunked (300 tokens, 40 overlap), in batches of 32. */
-export async function corpusBatches(documents: number): Promise<string[][]> {
+async function corpusBatches(documents: number): Promise<string[][]> {
   const { files } = plantedCorpus({ documents, factsPerDocument: 5, seed: 31 });
   const texts: string[] = [];
   for (const f of files) {
