@@ -116,4 +116,63 @@ export const MIGRATIONS: string[] = [
      body TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // Documents (services/documents/index-store.ts): knowledge bases (a conversation's own, or named), what was
+  // attached, the files found there and their chunks, with an FTS5 index over the chunk text kept by triggers.
+  // Chunk ids are never reused (AUTOINCREMENT): a citation kept on a message never points at another passage.
+  // Vectors live in one table per embedder (doc_embedders), created when its first vector arrives since the
+  // dimension is the model's; their rows go with their chunks (ON DELETE CASCADE).
+  `CREATE TABLE doc_bases (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     name TEXT NOT NULL,
+     conversation TEXT UNIQUE,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE doc_sources (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     base_id TEXT NOT NULL REFERENCES doc_bases(id) ON DELETE CASCADE,
+     kind TEXT NOT NULL CHECK (kind IN ('file', 'folder', 'upload')),
+     path TEXT NOT NULL
+   );
+   CREATE INDEX doc_sources_by_base ON doc_sources(base_id);
+   CREATE TABLE doc_documents (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     base_id TEXT NOT NULL REFERENCES doc_bases(id) ON DELETE CASCADE,
+     source_id TEXT NOT NULL REFERENCES doc_sources(id) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     file TEXT NOT NULL,
+     path TEXT NOT NULL,
+     kind TEXT,
+     size_bytes INTEGER NOT NULL,
+     mtime_ms REAL NOT NULL,
+     state TEXT NOT NULL,
+     error TEXT,
+     pinned INTEGER NOT NULL DEFAULT 0,
+     pages INTEGER,
+     tokens INTEGER NOT NULL DEFAULT 0,
+     UNIQUE (source_id, file)
+   );
+   CREATE INDEX doc_documents_by_base ON doc_documents(base_id, seq);
+   CREATE TABLE doc_chunks (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     document_id TEXT NOT NULL REFERENCES doc_documents(id) ON DELETE CASCADE,
+     ord INTEGER NOT NULL,
+     text TEXT NOT NULL,
+     headings TEXT NOT NULL,
+     page INTEGER,
+     start INTEGER NOT NULL,
+     end INTEGER NOT NULL,
+     tokens INTEGER NOT NULL
+   );
+   CREATE INDEX doc_chunks_by_document ON doc_chunks(document_id, ord);
+   CREATE VIRTUAL TABLE doc_chunks_fts USING fts5(text, content='doc_chunks', content_rowid='seq',
+     tokenize='unicode61 remove_diacritics 2');
+   ${ftsTriggers('doc_chunks', 'doc_chunks_fts', 'text')}
+   CREATE TABLE doc_embedders (
+     key TEXT PRIMARY KEY,
+     tbl TEXT NOT NULL UNIQUE,
+     dim INTEGER NOT NULL
+   );`,
 ];

@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import type { DocumentInfo, Embedder, KnowledgeBase } from '@shared/contract/documents';
+import type { Db } from '../chat/storage/db';
+import { embedderKey, type DocumentRow } from './ports';
+import { vectorTable } from './vector-table';
+
+export interface BaseRow {
+  id: string;
+  name: string;
+  conversation: string | null;
+}
+
+export interface DocRow {
+  id: string;
+  base_id: string;
+  source_id: string;
+  name: string;
+  file: string;
+  path: string;
+  kind: string | null;
+  size_bytes: number;
+  mtime_ms: number;
+  state: string;
+  error: string | null;
+  pinned: number;
+  pages: number | null;
+  tokens: number;
+}
+
+export const toDocumentRow = (r: DocRow): DocumentRow => ({
+  id: r.id,
+  base: r.base_id,
+  source: r.source_id,
+  name: r.name,
+  file: r.file,
+  path: r.path,
+  ...(r.kind ? { kind: r.kind as DocumentRow['kind'] } : {}),
+  sizeBytes: Number(r.size_bytes),
+  mtimeMs: Number(r.mtime_ms),
+  state: r.state as DocumentRow['state'],
+  ...(r.error ? { error: JSON.parse(r.error) as DocumentRow['error'] } : {}),
+  pinned: !!r.pinned,
+  ...(r.pages !== null ? { pages: Number(r.pages) } : {}),
+  tokens: Number(r.tokens),
+});
+
+/** Chunks per document, and how many have a vector under the embedder. */
+function chunkCounts(db: Db, bases: string[], embedder?: Embedder): Map<string, { n: number; done: number }> {
+  const t = embedder && vectorTable(db, embedderKey(embedder));
+  const rows = db
+    .prepare(
+      `SELECT c.document_id AS doc, count(*) AS n, ${t ? 'count(v.chunk)' : '0'} AS done
+       FROM doc_documents d JOIN doc_chunks c ON c.document_id = d.id
+       ${t ? `LEFT JOIN ${t.tbl} v ON v.chunk = c.seq` : ''}
+       WHERE d.base_id IN (SELECT value FROM json_each(?)) GROUP BY c.document_id`,
+    )
+    .all(JSON.stringify(bases)) as { doc: string; n: number; done: number }[];
+  return new Map(rows.map((r) => [r.doc, { n: Number(r.n), done: Number(r.done) }]));
+}
+
+/** The bases as the contract shows them: sources (`exists` from the file system) and documents with progress. */
+export function buildBases(db: Db, rows: BaseRow[], embedder?: Embedder, next?: Embedder): KnowledgeBase[] {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const idsJson = JSON.stringify(ids);
+  const sources = db
+    .prepare(
+      `SELECT id, base_id, kind, path FROM doc_sources WHERE base_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+    )
+    .all(idsJson) as { id: string; base_id: string; kind: 'file' | 'folder' | 'upload'; path: string }[];
+  const docs = db
+    .prepare(`SELECT * FROM doc_documents WHERE base_id IN (SELECT value FROM json_each(?)) ORDER BY seq`)
+    .all(idsJson) as DocRow[];
+  const counts = chunkCounts(db, ids, embedder);
+  const nextCounts = next ? chunkCounts(db, ids, next) : undefined;
+  return rows.map((b) => {
+    const mine = docs.filter((d) => d.base_id === b.id);
+    const documents: DocumentInfo[] = mine.map((r) => {
+      const d = toDocumentRow(r);
+      const c = counts.get(d.id) ?? { n: 0, done: 0 };
+      return {
+        id: d.id,
+        source: d.source,
+        name: d.name,
+        path: d.path,
+        ...(d.kind ? { kind: d.kind } : {}),
+        sizeBytes: d.sizeBytes,
+        state: d.state,
+        chunks: c.n,
+        chunksDone: c.done,
+        tokens: d.tokens,
+        ...(d.pages !== undefined ? { pages: d.pages } : {}),
+        ...(d.error ? { error: d.error } : {}),
+        pinned: d.pinned,
+      };
+    });
+    let reembedding: KnowledgeBase['reembedding'];
+    if (next && nextCounts) {
+      const all = mine.map((d) => nextCounts.get(d.id) ?? { n: 0, done: 0 });
+      reembedding = {
+        embedder: next,
+        done: all.reduce((s, c) => s + c.done, 0),
+        total: all.reduce((s, c) => s + c.n, 0),
+      };
+    }
+    return {
+      id: b.id,
+      name: b.name,
+      ...(b.conversation ? { conversation: b.conversation } : {}),
+      ...(embedder ? { embedder } : {}),
+      sources: sources
+        .filter((s) => s.base_id === b.id)
+        .map((s) => ({ id: s.id, kind: s.kind, path: s.path, exists: existsSync(s.path) })),
+      documents,
+      ...(reembedding ? { reembedding } : {}),
+    };
+  });
+}
