@@ -179,7 +179,7 @@ export class MemoryDocIndex implements DocIndexPort {
       name: d.name,
       path: d.path,
       ...(c.page ? { page: c.page } : {}),
-      ...(c.headings.length ? { heading: c.headings[c.headings.length - 1] } : {}),
+      ...(c.headings.length ? { heading: c.headings.join(' › ') } : {}),
       text: c.text,
     };
   }

@@ -281,7 +281,7 @@ describe('documents indexer', () => {
     expect(small?.context.mode).toBe('retrieved');
     const n = small!.context.citations.findIndex((c) => c.excerpt.includes('7431'));
     expect(n).toBeGreaterThanOrEqual(0);
-    expect(small!.system).toContain(`[${n + 1}] guide.md, "Codes"`);
+    expect(small!.system).toContain(`[${n + 1}] guide.md, "Guide › Codes"`);
     expect(small!.context.citations.every((c) => c.excerpt.length <= 300)).toBe(true);
     expect(svc.passage(small!.context.citations[n].chunk).text).toContain('7431');
     expect(await svc.retrieve({ conversation: 'c_none', bases: [], question: 'x', budgetTokens: 100 })).toBeUndefined();

@@ -31,7 +31,7 @@ export function createEmbedder(engines: EmbedEngines): EmbedFn {
 }
 
 /** The one message an embedder failure stops indexing with (the page offers the pull where there is one). */
-export function embedError(e: Embedder, err: unknown): AppError {
+function embedError(e: Embedder, err: unknown): AppError {
   const a = toAppError(err);
   if (a.code === 'aborted') return a;
   const detail = { original: a.message, embedder: e };
