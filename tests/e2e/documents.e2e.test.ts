@@ -126,4 +126,28 @@ describe('chat with a document larger than the context (Ollama fixture with an e
     await page.setViewportSize({ width: 1024, height: 700 });
     await screenshot(page, 'documents-reply-1024x700');
   });
+
+  it('knowledge bases: created in the manager, picked for this chat in More settings, kept on the conversation', async () => {
+    await page.getByRole('button', { name: 'More settings' }).click();
+    const bases = page.getByTestId('chat-bases');
+    await bases.getByText('None yet.').waitFor();
+    await bases.getByRole('button', { name: 'Manage knowledge bases…' }).click();
+    const dialog = page.getByTestId('kb-dialog');
+    await dialog.getByRole('textbox', { name: 'New knowledge base name' }).fill('Project notes');
+    await page.keyboard.press('Enter');
+    await dialog.getByTestId('kb-card').waitFor();
+    expect(await dialog.getByRole('textbox', { name: 'Knowledge base name', exact: true }).inputValue()).toBe(
+      'Project notes',
+    );
+    await screenshot(page, 'documents-bases-1024x700');
+    expect(await checkBothThemes(page, 'knowledge bases')).toEqual([]);
+    await page.keyboard.press('Escape');
+    const box = bases.getByRole('checkbox', { name: /Project notes/ });
+    await box.check();
+    await page.reload();
+    await page.getByRole('button', { name: 'More settings' }).click();
+    await bases.getByRole('checkbox', { name: /Project notes/ }).waitFor();
+    expect(await bases.getByRole('checkbox', { name: /Project notes/ }).isChecked()).toBe(true);
+    await page.getByTestId('doc-strip').getByText('Project notes').waitFor();
+  });
 });

@@ -64,7 +64,7 @@ export function MoreSettings({ meta, onClose }: { meta: ConversationMeta; onClos
           />
         </label>
       </div>
-      <ChatBases value={meta.bases ?? []} onChange={(bases) => void save({ bases })} />
+      <ChatBases value={meta.bases} onChange={(bases) => void save({ bases })} />
       {error && (
         <p className="field-error" role="alert">
           {error.message}

@@ -34,7 +34,11 @@ export function Citations({ context }: { context: ReplyContext }) {
                   onClick={() => setOpen(c)}
                 >
                   <span className="doc-source-n">[{c.n}]</span> <span className="doc-chip-name">{c.name}</span>
-                  {c.page !== undefined && <span className="muted"> p. {c.page}</span>}
+                  {c.page !== undefined ? (
+                    <span className="muted"> p. {c.page}</span>
+                  ) : (
+                    c.heading && <span className="muted doc-chip-name"> · {c.heading}</span>
+                  )}
                 </button>
               </li>
             );

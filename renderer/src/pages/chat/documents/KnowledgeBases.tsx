@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KnowledgeBase } from '@shared/contract/documents';
 import { Loading } from '../../../components/States';
 import { useDocActions, useDocsWatch } from '../../../hooks/documents';
@@ -119,9 +119,13 @@ export function KnowledgeBasesDialog({ onClose }: { onClose(): void }) {
 }
 
 /** More settings: which named bases this chat's replies search (its own attachments always are), and Manage. */
-export function ChatBases({ value, onChange }: { value: string[]; onChange(bases: string[]): void }) {
+export function ChatBases({ value, onChange }: { value?: string[]; onChange(bases: string[]): void }) {
   const { bases, error } = useDocsWatch();
   const [manage, setManage] = useState(false);
+  // Shown at once; the conversation's saved value replaces it when it comes back.
+  const saved = (value ?? []).join('\n');
+  const [picked, setPicked] = useState(value ?? []);
+  useEffect(() => setPicked(saved ? saved.split('\n') : []), [saved]);
   const manageButton = useRef<HTMLButtonElement>(null);
   const named = (bases ?? []).filter((b) => !b.conversation);
   return (
@@ -138,8 +142,12 @@ export function ChatBases({ value, onChange }: { value: string[]; onChange(bases
           <label key={b.id} className="doc-check">
             <input
               type="checkbox"
-              checked={value.includes(b.id)}
-              onChange={(e) => onChange(e.target.checked ? [...value, b.id] : value.filter((x) => x !== b.id))}
+              checked={picked.includes(b.id)}
+              onChange={(e) => {
+                const next = e.target.checked ? [...picked, b.id] : picked.filter((x) => x !== b.id);
+                setPicked(next);
+                onChange(next);
+              }}
             />
             {b.name} <span className="muted small">({b.documents.length})</span>
           </label>
