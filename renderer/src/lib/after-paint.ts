@@ -19,3 +19,18 @@ export function afterPaint(fn: () => void): () => void {
     cancelAnimationFrame(frame);
   };
 }
+
+/**
+ * Runs `fn` in the next frame once its layout is done (a new ResizeObserver always reports its first observation
+ * then, before paint), so what `fn` reads forces no layout and what it writes is painted in that frame. For work a
+ * render asks for (scrolling to a row just added) that would otherwise read layout React has just dirtied.
+ * Returns a cancel function.
+ */
+export function afterLayout(fn: () => void): () => void {
+  const ro = new ResizeObserver(() => {
+    ro.disconnect();
+    fn();
+  });
+  ro.observe(document.documentElement);
+  return () => ro.disconnect();
+}

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
+import { afterLayout } from '../../lib/after-paint';
 import type { PageDir } from '../../store/chat';
 import { copyText } from './clipboard';
 import { Message, type MessageActions } from './Message';
@@ -10,6 +11,22 @@ import { Message, type MessageActions } from './Message';
 const STICK_PX = 48;
 /** Within this distance of the top (bottom), earlier (later) messages are loaded before the user gets there. */
 const PAGE_PX = 600;
+
+/** A row's first guess, until its ResizeObserver entry says (estimates are corrected as rows are measured). */
+const ESTIMATE_PX = 96;
+
+/**
+ * A row's height, from its ResizeObserver entry: reported after layout, so reading it forces none. A row just
+ * mounted keeps its last (or estimated) height until its first entry, later in the same frame before paint, where
+ * the virtualizer's default (offsetHeight) would lay out the page React has just changed, mid-commit.
+ */
+function rowHeight(el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (entry) return (el as HTMLElement).offsetHeight; // no borderBoxSize (old engines): still after layout
+  const i = v.indexFromElement(el);
+  return v.itemSizeCache.get(v.options.getItemKey(i)) ?? ESTIMATE_PX;
+}
 
 /** A window of a long conversation: earlier messages load near the top, later ones (if any) near the bottom. */
 export interface Paging {
@@ -69,14 +86,6 @@ export function MessageList({
   const windowRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [away, setAway] = useState(false);
-  const v = useVirtualizer({
-    count: messages.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 96,
-    overscan: 6,
-    getItemKey: (i) => messages[i].id,
-  });
-
   const toBottom = useCallback(() => {
     const el = scrollRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -94,7 +103,9 @@ export function MessageList({
     else if (p.hasNewer && el.scrollHeight - el.scrollTop - el.clientHeight < PAGE_PX) p.load('newer');
   }, []);
 
-  useEffect(() => {
+  // Set up before the virtualizer (a layout effect declared ahead of it), so on each scroll event this listener reads
+  // the position first, while layout is clean: the virtualizer's own listener may re-render rows synchronously.
+  useLayoutEffect(() => {
     const el = scrollRef.current!;
     const onScroll = () => {
       const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
@@ -105,6 +116,19 @@ export function MessageList({
       if (!atEnd) loadIfNearEdge();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, [loadIfNearEdge]);
+
+  const v = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATE_PX,
+    measureElement: rowHeight,
+    overscan: 6,
+    getItemKey: (i) => messages[i].id,
+  });
+
+  useEffect(() => {
     // Rows grow as they are measured and as a reply streams (the window, at once; the inner box once the virtualizer
     // has measured the row): keep the bottom in view while following. Called after layout, so reading the height
     // forces none.
@@ -113,29 +137,26 @@ export function MessageList({
     });
     ro.observe(innerRef.current!);
     ro.observe(windowRef.current!);
-    return () => {
-      el.removeEventListener('scroll', onScroll);
-      ro.disconnect();
-    };
-  }, [toBottom, loadIfNearEdge]);
+    return () => ro.disconnect();
+  }, [toBottom]);
 
   // Earlier messages were put in front: move down by what they added, so the rows in view stay where they were
   // (rows not measured yet count at their estimate; the virtualizer corrects for them as they are measured).
-  // Following the bottom, nothing is put in front and the height is not read: reading it forces a layout on every
-  // render, and a streaming reply re-renders the list each frame.
+  // The height is the virtualizer's total (the inner box's), not the element's: a streaming reply re-renders the list
+  // each frame, and reading scrollHeight here would force a layout on every one while the user reads further up.
   const firstId = messages[0]?.id;
   const prev = useRef({ firstId, height: NaN });
   useLayoutEffect(() => {
-    const el = scrollRef.current!;
     if (stick.current) {
       prev.current = { firstId, height: NaN };
       return;
     }
+    const height = v.getTotalSize();
     if (prev.current.firstId && firstId !== prev.current.firstId && !Number.isNaN(prev.current.height)) {
       const at = messages.findIndex((m) => m.id === prev.current.firstId);
-      if (at > 0) el.scrollTop += el.scrollHeight - prev.current.height;
+      if (at > 0) scrollRef.current!.scrollTop += height - prev.current.height;
     }
-    prev.current = { firstId, height: el.scrollHeight };
+    prev.current = { firstId, height };
   });
   // Still near an edge once they are in (a short window, or a fast scroll): load the next page.
   const lastId = messages.at(-1)?.id;
@@ -144,11 +165,15 @@ export function MessageList({
   }, [firstId, lastId, paging?.loading, loadIfNearEdge]);
 
   // A new message (sent, or a reply starting), or the end of the conversation shown again, brings the view down
-  // if it was following.
+  // if it was following: once that frame is laid out (before it is painted), as scrolling reads the height.
   const last = messages.at(-1);
+  const count = messages.length;
   useLayoutEffect(() => {
-    if (stick.current && messages.length) v.scrollToIndex(messages.length - 1, { align: 'end' });
-  }, [messages.length, last?.id, v]);
+    if (!stick.current || !count) return;
+    return afterLayout(() => {
+      if (stick.current) v.scrollToIndex(count - 1, { align: 'end' });
+    });
+  }, [count, last?.id, v]);
 
   // A search hit: stop following the bottom and centre the message (once: paging in earlier messages moves its
   // index, not what the user is reading).
