@@ -6,6 +6,7 @@ import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
 import { documents } from './figures/documents';
 import { documentsEmbed } from './figures/documents-embed';
+import { documentsRecall } from './figures/documents-recall';
 import { compare } from './figures/compare';
 import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
 import { localDownload } from './figures/local-download';
@@ -40,6 +41,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   documents,
   compare,
   'documents-embed': documentsEmbed,
+  'documents-recall': documentsRecall,
 };
 
 function fmt(n: number | undefined, digits = 2): string {
