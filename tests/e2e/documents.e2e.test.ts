@@ -150,4 +150,15 @@ describe('chat with a document larger than the context (Ollama fixture with an e
     expect(await bases.getByRole('checkbox', { name: /Project notes/ }).isChecked()).toBe(true);
     await page.getByTestId('doc-strip').getByText('Project notes').waitFor();
   });
+
+  it('Settings → Documents shows the embedding model in use and the knowledge bases', async () => {
+    await page.getByTestId('nav-settings').click();
+    const card = page.getByTestId('documents-settings');
+    const select = card.getByRole('combobox', { name: 'Embedding model' });
+    await select.waitFor();
+    expect(await select.inputValue()).toBe('ollama:nomic-embed-text:latest');
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'documents-settings-1024x700');
+    expect(await checkBothThemes(page, 'settings documents')).toEqual([]);
+  });
 });

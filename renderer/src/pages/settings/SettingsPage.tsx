@@ -11,6 +11,7 @@ import { HubAccessSetting } from './HubAccessSetting';
 import { HardwareSettings } from './HardwareSettings';
 import { EndpointsSettings } from './EndpointsSettings';
 import { HubEndpointReload } from './HubEndpointReload';
+import { DocumentsSettings } from '../chat/documents/DocumentsSettings';
 
 const textFields: {
   key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>;
@@ -194,6 +195,7 @@ export function SettingsPage() {
       </div>
       <EndpointsSettings />
       <HardwareSettings />
+      <DocumentsSettings />
       <div className="card">
         <h2>Secrets</h2>
         <p className="help">Secrets stay in HubDesk&apos;s main process: this page only learns whether one is set.</p>
