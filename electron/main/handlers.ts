@@ -142,26 +142,21 @@ export function createHandlers(s: Services): Handlers {
     'compare.sets': () => s.compare.sets(),
     'compare.sets.save': (input) => s.compare.saveSet(input),
     'compare.sets.delete': ({ id }) => s.compare.deleteSet(id),
-    // Documents (#31): wired to services/documents as that work lands (skeletons until then).
-    'docs.bases': notYet,
-    'docs.bases.create': notYet,
-    'docs.bases.rename': notYet,
-    'docs.bases.delete': notYet,
-    'docs.attachPath': notYet,
-    'docs.attachPick': notYet,
-    'docs.uploadPart': notYet,
-    'docs.attachUpload': notYet,
-    'docs.remove': notYet,
-    'docs.pin': notYet,
-    'docs.cancel': notYet,
-    'docs.resume': notYet,
-    'docs.embedder.set': notYet,
-    'docs.watch': notYet,
-    'docs.passage': notYet,
-    'docs.search': notYet,
+    'docs.bases': ({ conversation }) => s.documents.bases(conversation),
+    'docs.bases.create': ({ name }) => s.documents.createBase(name),
+    'docs.bases.rename': ({ id, name }) => s.documents.renameBase(id, name),
+    'docs.bases.delete': ({ id }) => s.documents.deleteBase(id),
+    'docs.attachPath': ({ target, path }) => s.documents.attachPath(target, path),
+    'docs.attachPick': ({ target, folder }) => s.documents.attachPick(target, folder),
+    'docs.uploadPart': ({ upload, data }) => s.documents.uploadPart(upload, data),
+    'docs.attachUpload': ({ target, upload, name }) => s.documents.attachUpload(target, upload, name),
+    'docs.remove': ({ source }) => s.documents.remove(source),
+    'docs.pin': ({ document, pinned }) => s.documents.pin(document, pinned),
+    'docs.cancel': ({ base }) => s.documents.cancel(base),
+    'docs.resume': ({ base }) => s.documents.resume(base),
+    'docs.embedder.set': (embedder) => s.documents.setEmbedder(embedder),
+    'docs.watch': ({ conversation }, ctx) => s.documents.watch(conversation, ctx),
+    'docs.passage': ({ chunk }) => s.documents.passage(chunk),
+    'docs.search': ({ bases, query, limit }) => s.documents.search(bases, query, limit),
   };
 }
-
-const notYet = (): never => {
-  throw new AppError('unavailable', 'Documents are not built yet.');
-};

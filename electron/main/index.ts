@@ -5,6 +5,7 @@ import { handleAppProtocol, registerAppScheme } from './adapters/app-protocol';
 import { isTrustedSender, registerIpc } from './adapters/ipc';
 import { safeStorageCipher } from './adapters/safe-storage';
 import { saveDialogPort } from './adapters/save-dialog';
+import { openDialogPort } from './adapters/open-dialog';
 import { createMainWindow } from './adapters/window';
 import { createHandlers } from './handlers';
 import { Router } from './router';
@@ -39,6 +40,7 @@ if (!app.requestSingleInstanceLock()) {
       cipher: safeStorageCipher,
       openExternal: (url) => shell.openExternal(url),
       saveDialog: saveDialogPort(() => win),
+      openDialog: openDialogPort(() => win),
       approveHost: approveHostDialog(() => win),
       local: { serve: true },
     });

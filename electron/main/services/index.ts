@@ -26,6 +26,9 @@ import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
 import { LocalService, type LocalOptions } from './local/service';
 import { fitHardware } from '@shared/fit';
+import { createEmbedder } from './documents/embedder';
+import { IndexStore } from './documents/index-store';
+import { DocumentsService, type DocumentsOptions, type OpenDialogPort } from './documents/service';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -39,6 +42,10 @@ export interface ServicesOptions {
   logEcho?: boolean;
   /** Desktop only: the native save dialog ("Save to project…"); absent in web mode, where the browser downloads. */
   saveDialog?: SaveDialogPort;
+  /** Desktop only: the native open dialog (Attach); absent in web mode, where the page uploads. */
+  openDialog?: OpenDialogPort;
+  /** Documents tuning (tests: small batches, a short settle for watched folders, when indexing resumes). */
+  documents?: Pick<DocumentsOptions, 'batch' | 'settleMs' | 'maxFolderFiles'> & { startDelayMs?: number };
   /**
    * Hub client tuning (tests: no real waits between retries, short timeouts). `consented`: the Hub is asked whatever
    * Settings' Hub access says (the CLI: naming a model on the command line is the consent to look it up).
@@ -89,6 +96,8 @@ export interface Services {
   ggufHeaders: GgufHeaderReader;
   /** The built-in llama.cpp engine: node-llama-cpp is imported on its first use, never at launch. */
   local: LocalService;
+  /** Documents attached to chats and knowledge bases: indexing in the background, retrieval for replies. */
+  documents: DocumentsService;
   openExternal?: (url: string) => Promise<void>;
   /** MCP servers: built on first use (nothing MCP starts or loads at app start-up). */
   mcp(): Promise<McpService>;
@@ -217,6 +226,20 @@ export function createServices(opts: ServicesOptions): Services {
     { file: join(opts.dataDir, 'chats.sqlite'), legacyDir: join(opts.dataDir, 'chats') },
     log,
   );
+  const documents = new DocumentsService({
+    index: new IndexStore(chatStore),
+    embed: createEmbedder({ ollama, local }),
+    log,
+    uploadsDir: join(opts.dataDir, 'documents', 'uploads'),
+    openDialog: opts.openDialog,
+    ...opts.documents,
+  });
+  // Indexing left unfinished by the last run goes on a little after launch (never in the first call's way).
+  const docsStart = setTimeout(
+    () => void documents.start().catch((e: Error) => log.warn('documents not resumed', { message: e.message })),
+    opts.documents?.startDelayMs ?? 3_000,
+  );
+  docsStart.unref();
   return {
     info: {
       name: 'HubDesk',
@@ -260,6 +283,7 @@ export function createServices(opts: ServicesOptions): Services {
       maxToolRounds: opts.chat?.maxToolRounds,
       toolTimeoutMs: opts.chat?.toolTimeoutMs,
       mcp: () => loadMcp(),
+      retrieval: documents,
     }),
     compare: new CompareService({
       chat: chatStore,
@@ -271,6 +295,7 @@ export function createServices(opts: ServicesOptions): Services {
     }),
     hardware,
     local,
+    documents,
     ggufHeaders: new GgufHeaderReader({
       endpoint: () => settings.get().hubEndpoint,
       fetch: hfFetch,
@@ -281,6 +306,8 @@ export function createServices(opts: ServicesOptions): Services {
     openExternal: opts.openExternal,
     mcp: loadMcp,
     dispose: async () => {
+      clearTimeout(docsStart);
+      await documents.dispose();
       await local.dispose();
       if (mcpLoading) await (await mcpLoading).dispose();
     },

@@ -59,15 +59,22 @@ export class DocumentsService implements RetrievalPort {
    * watched, and every base with documents not `ready` goes on indexing. Runs once, on the first call.
    */
   start(): Promise<void> {
-    return (this.started ??= (async () => {
-      for (const s of this.index.sources()) {
-        if (s.kind === 'folder') this.watcher.watch(s.id, s.path);
-        await syncSource(this.index, s, this.opts.maxFolderFiles).catch((e: Error) =>
-          this.opts.log.warn('source not synced', { source: s.id, message: e.message }),
-        );
-      }
-      this.indexer.resumeAll(basesWithSources(this.index));
-    })());
+    // Set before any of it runs: what it wakes may call back in here.
+    return (this.started ??= Promise.resolve()
+      .then(async () => {
+        for (const s of this.index.sources()) {
+          if (s.kind === 'folder') this.watcher.watch(s.id, s.path);
+          await syncSource(this.index, s, this.opts.maxFolderFiles).catch((e: Error) =>
+            this.opts.log.warn('source not synced', { source: s.id, message: e.message }),
+          );
+        }
+        this.indexer.resumeAll(basesWithSources(this.index));
+      })
+      .catch((e: unknown) => {
+        // Tried again on the next call (the database was busy, say).
+        this.started = undefined;
+        throw e;
+      }));
   }
 
   async bases(conversation?: string): Promise<{ bases: KnowledgeBase[]; embedder?: Embedder }> {
