@@ -294,6 +294,10 @@ describe('documents index: bases, documents, chunks, vectors, hybrid search', ()
     index.putVectors(OLLAMA, dim, [{ chunk: planted.id, vector: unit(target.map((x) => x + rnd() * 0.05)) }]);
     const hits = index.search([base], 'nothing alike', target, OLLAMA, 3);
     expect(hits[0]).toMatchObject({ chunk: planted.id, vectorRank: 1 });
+    // Words in every chunk are left out of the BM25 half once a rarer one matches: only that one's chunk comes.
+    expect(index.search([base], 'Filler passage number 1234', undefined, undefined, 3).map((h) => h.chunk)).toEqual([
+      planted.id,
+    ]);
     // The small base is a tiny part of the index: found all the same.
     expect(index.search([small], 'zzz', random(), OLLAMA, 3).map((h) => h.chunk)).toEqual([ss[0].id]);
   });

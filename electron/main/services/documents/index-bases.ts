@@ -44,6 +44,24 @@ export const toDocumentRow = (r: DocRow): DocumentRow => ({
   tokens: Number(r.tokens),
 });
 
+/** A document's row as its columns are named (the inverse of `toDocumentRow`). */
+export const toColumns = (id: string, row: Omit<DocumentRow, 'id'>): DocRow => ({
+  id,
+  base_id: row.base,
+  source_id: row.source,
+  name: row.name,
+  file: row.file,
+  path: row.path,
+  kind: row.kind ?? null,
+  size_bytes: row.sizeBytes,
+  mtime_ms: row.mtimeMs,
+  state: row.state,
+  error: row.error ? JSON.stringify(row.error) : null,
+  pinned: row.pinned ? 1 : 0,
+  pages: row.pages ?? null,
+  tokens: row.tokens,
+});
+
 /** Chunks per document, and how many have a vector under the embedder. */
 function chunkCounts(db: Db, bases: string[], embedder?: Embedder): Map<string, { n: number; done: number }> {
   const t = embedder && vectorTable(db, embedderKey(embedder));

@@ -1,6 +1,6 @@
 import { embedderSchema, type Embedder, type Passage } from '@shared/contract/documents';
 import type { Db } from '../chat/storage/db';
-import { ftsQuery, headingPath } from './index-sql';
+import { ftsQuery, headingPath, queryWords } from './index-sql';
 
 const IN = `IN (SELECT value FROM json_each(?))`;
 
@@ -35,17 +35,43 @@ export function readPassages(db: Db, chunks: number[]): Passage[] {
   });
 }
 
-/** The BM25 half: chunks of these bases matching any word of the query, best first. */
+/**
+ * How many rows of the FTS index the BM25 half scores at most. FTS5 scores every row that matches before it can
+ * rank them, so a question full of common words would score most of a large index: its commonest words are left
+ * out while the rarer ones already match this many (they weigh little in BM25 anyway).
+ */
+const MAX_POSTINGS = 2_000;
+
+/** The question's words kept for BM25: rarest first, until they match MAX_POSTINGS rows (at least one word). */
+function rareWords(db: Db, words: string[]): string[] {
+  // A per-connection view of the FTS index's terms (temp: nothing is added to the file's schema).
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.doc_chunks_vocab USING fts5vocab(main, doc_chunks_fts, 'row')`);
+  const count = db.prepare(`SELECT doc FROM temp.doc_chunks_vocab WHERE term = ?`);
+  const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '');
+  const counted = words
+    .map((w) => ({ w, n: Number((count.get(fold(w)) as { doc: number } | undefined)?.doc ?? 0) }))
+    .sort((a, b) => a.n - b.n);
+  const kept: string[] = [];
+  let postings = 0;
+  for (const { w, n } of counted) {
+    if (kept.length && postings + n > MAX_POSTINGS) break;
+    kept.push(w);
+    postings += n;
+  }
+  return kept;
+}
+
+/** The BM25 half: chunks of these bases matching the question's words (the rarer ones), best first. */
 export function textSearch(db: Db, bases: string[], query: string, limit: number): number[] {
-  const match = ftsQuery(query);
-  if (!match) return [];
+  const words = queryWords(query);
+  if (!words.length) return [];
   const rows = db
     .prepare(
       `SELECT c.seq AS id FROM doc_chunks_fts f JOIN doc_chunks c ON c.seq = f.rowid
        JOIN doc_documents d ON d.id = c.document_id
        WHERE doc_chunks_fts MATCH ? AND d.base_id ${IN} ORDER BY bm25(doc_chunks_fts) LIMIT ?`,
     )
-    .all(match, JSON.stringify(bases), limit) as { id: number }[];
+    .all(ftsQuery(rareWords(db, words)), JSON.stringify(bases), limit) as { id: number }[];
   return rows.map((r) => Number(r.id));
 }
 

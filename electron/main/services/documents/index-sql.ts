@@ -4,15 +4,15 @@ import { randomBytes } from 'node:crypto';
 /** The most words of a question the BM25 half asks for (a pasted page is not a query worth thousands of terms). */
 const MAX_TERMS = 64;
 
+/** The words of a question (lower case, once each, at most MAX_TERMS): punctuation and FTS5 syntax are dropped. */
+export const queryWords = (text: string): string[] =>
+  [...new Set(text.toLowerCase().match(/[\p{L}\p{N}\p{M}_]+/gu) ?? [])].slice(0, MAX_TERMS);
+
 /**
- * The user's text as a safe FTS5 expression: its words, each quoted, OR'd. Punctuation and FTS5 syntax (`"`, `*`,
- * `NEAR(`, `-`, `AND`, column filters) are never operators here, so no question can make MATCH throw. Undefined when
- * the text has no word at all.
+ * Words as a safe FTS5 expression: each quoted, OR'd. Punctuation and FTS5 syntax (`"`, `*`, `NEAR(`, `-`, `AND`,
+ * column filters) never reach it as operators (see queryWords), so no question can make MATCH throw.
  */
-export function ftsQuery(text: string): string | undefined {
-  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}\p{M}_]+/gu) ?? [])].slice(0, MAX_TERMS);
-  return words.length ? words.map((w) => `"${w}"`).join(' OR ') : undefined;
-}
+export const ftsQuery = (words: string[]): string => words.map((w) => `"${w}"`).join(' OR ');
 
 export const newDocId = (prefix: 'b' | 's' | 'd') =>
   `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;

@@ -3,7 +3,7 @@ import { AppError } from '@shared/errors';
 import type { ChatStore } from '../chat/storage/store';
 import type { Db } from '../chat/storage/db';
 import { fuse } from './fuse';
-import { buildBases, toDocumentRow, type BaseRow, type DocRow } from './index-bases';
+import { buildBases, toColumns, toDocumentRow, type BaseRow, type DocRow } from './index-bases';
 import { joinChunks, newDocId, type ChunkSpan } from './index-sql';
 import { readEmbedder, readPassages, textSearch, writeEmbedder } from './index-queries';
 import type { DocIndexPort, DocumentRow, PendingChunk } from './ports';
@@ -137,22 +137,7 @@ export class IndexStore implements DocIndexPort {
           : db.prepare(`SELECT id FROM doc_documents WHERE source_id = ? AND file = ?`).get(row.source, row.file)
       ) as { id: string } | undefined;
       const id = had?.id ?? row.id ?? newDocId('d');
-      const cols = {
-        id,
-        base_id: row.base,
-        source_id: row.source,
-        name: row.name,
-        file: row.file,
-        path: row.path,
-        kind: row.kind ?? null,
-        size_bytes: row.sizeBytes,
-        mtime_ms: row.mtimeMs,
-        state: row.state,
-        error: row.error ? JSON.stringify(row.error) : null,
-        pinned: row.pinned ? 1 : 0,
-        pages: row.pages ?? null,
-        tokens: row.tokens,
-      };
+      const cols = toColumns(id, row);
       if (had)
         db.prepare(
           `UPDATE doc_documents SET base_id = @base_id, source_id = @source_id, name = @name, file = @file,
