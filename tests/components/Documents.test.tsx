@@ -78,6 +78,24 @@ describe('Sources under a reply', () => {
     expect(document.activeElement).toBe(chips[0]);
   });
 
+  it("links the reply's [n] markers to their sources, not those in code or with no such source", async () => {
+    render(
+      <div className="msg-bubble">
+        <div
+          className="msg-body"
+          dangerouslySetInnerHTML={{ __html: '<p>It is 4417 [1], see [7].</p><pre><code>a[1]</code></pre>' }}
+        />
+        <Citations context={context} text="x" />
+      </div>,
+    );
+    const marker = screen.getByRole('button', { name: 'Source 1: report.pdf' });
+    expect(marker.textContent).toBe('[1]');
+    expect(document.querySelectorAll('.doc-cite')).toHaveLength(1);
+    expect(document.querySelector('p')!.textContent).toBe('It is 4417 [1], see [7].');
+    await userEvent.click(marker);
+    expect((await main.next('docs.passage')).input).toEqual({ chunk: 7 });
+  });
+
   it('shows the excerpt the reply was given when the passage is gone', async () => {
     render(<Citations context={context} />);
     await userEvent.click(screen.getAllByTestId('source-chip')[0]);

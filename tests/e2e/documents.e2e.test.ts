@@ -123,6 +123,11 @@ describe('chat with a document larger than the context (Ollama fixture with an e
       await page.keyboard.press('Escape');
     }
     expect(texts.some((t) => t.includes(FACT))).toBe(true);
+    // The [1] in the reply's text opens source 1 too.
+    await reply.getByRole('button', { name: 'Source 1: handbook.md' }).click();
+    await dialog.getByTestId('passage-text').waitFor();
+    expect(await dialog.getByRole('heading').textContent()).toBe('[1] handbook.md');
+    await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1024, height: 700 });
     await screenshot(page, 'documents-reply-1024x700');
   });

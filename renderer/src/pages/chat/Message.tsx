@@ -203,7 +203,7 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
           <MarkdownBody text={m.content} liveId={streaming ? m.id : undefined} />
         )}
         <ToolCalls m={m} />
-        {!isUser && m.context && !streaming && <Citations context={m.context} />}
+        {!isUser && m.context && !streaming && <Citations context={m.context} text={m.content} />}
         {m.notice && (
           <div className="msg-note" data-testid="msg-notice">
             {m.notice}

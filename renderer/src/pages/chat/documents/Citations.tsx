@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Citation, ReplyContext } from '@shared/contract/documents';
+import { linkCitations } from './cite-links';
 import { PassageDialog, placeOf } from './PassageDialog';
 import './documents.css';
 
@@ -12,11 +13,30 @@ const modeLine = {
  * "Sources" under a reply that was given documents: how they reached the model (whole, or retrieved passages), the
  * numbered passages as chips ([1] file.pdf p. 3) that open in a dialog, and what was not indexed yet.
  */
-export function Citations({ context }: { context: ReplyContext }) {
+export function Citations({ context, text }: { context: ReplyContext; text?: string }) {
   const [open, setOpen] = useState<Citation>();
   const { citations, notIndexed } = context;
+  const ref = useRef<HTMLDivElement>(null);
+  // The reply's [n] markers link to their sources: linked once rendered, and again when its blocks change.
+  useEffect(() => {
+    const body = ref.current?.closest('.msg-bubble')?.querySelector<HTMLElement>('.msg-body');
+    if (!body || !citations.length) return;
+    linkCitations(body, citations);
+    const watch = new MutationObserver(() => linkCitations(body, citations));
+    watch.observe(body, { childList: true, subtree: true });
+    const onClick = (e: MouseEvent) => {
+      const n = (e.target as HTMLElement).closest<HTMLElement>('.doc-cite')?.dataset.cite;
+      const c = n && citations.find((x) => x.n === Number(n));
+      if (c) setOpen(c);
+    };
+    body.addEventListener('click', onClick);
+    return () => {
+      watch.disconnect();
+      body.removeEventListener('click', onClick);
+    };
+  }, [citations, text]);
   return (
-    <div className="doc-sources" data-testid="msg-sources">
+    <div className="doc-sources" data-testid="msg-sources" ref={ref}>
       <p className="doc-sources-line small muted">
         <strong>Sources</strong> · {modeLine[context.mode]}
         {citations.length === 0 && ' (none matched)'}
