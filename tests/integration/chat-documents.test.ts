@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatMessage } from '@shared/contract/chat';
@@ -10,7 +11,7 @@ import { createLogger } from '../../electron/main/services/log';
 import { OllamaService } from '../../electron/main/services/ollama/service';
 import type { SnippetService } from '../../electron/main/services/snippets/service';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
-import { tempDir } from '../helpers/app';
+import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
 type Query = Parameters<RetrievalPort['retrieve']>[0];
 
@@ -207,5 +208,68 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
     expect(reply.notice).toBe(
       'The documents were left out of this answer: The embedding model nomic-embed-text is not pulled: pull it first.',
     );
+  });
+});
+
+/** The app as it runs: the real DocumentsService (index in the chat database, the fixture's /api/embed) behind chat. */
+describe('replies with documents (the real documents service, a folder far larger than the context)', () => {
+  let ollama: OllamaFixture;
+  let app: TestApp;
+  let docs: ReturnType<typeof tempDir>;
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
+    ollama.addEmbeddingModel('nomic-embed-text');
+    ollama.chatScript = () => ({ content: tokens('It opens at 42 bar [1].') });
+    app = await startTestApp({ env: { OLLAMA_HOST: ollama.url }, documents: { startDelayMs: 60_000 } });
+    docs = tempDir('hubdesk-chat-docs-');
+    const filler = Array.from(
+      { length: 80 },
+      (_, i) =>
+        `## Pump ${i}\n\nPump P-${i} runs at ${1000 + i * 10} rpm on line ${i % 7}. ` +
+        `Its seals are changed every ${i + 2} weeks, and its filter is cleaned when the gauge reads ${i + 3} units. `.repeat(
+          6,
+        ),
+    );
+    filler.splice(41, 0, '## Relief valve\n\nThe relief valve opens at 42 bar and closes again at 38 bar.');
+    writeFileSync(join(docs.path, 'manual.md'), `# Plant manual\n\n${filler.join('\n\n')}\n`);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await ollama?.stop();
+    docs?.remove();
+  });
+
+  it('sends the passage that holds the fact, not the whole file, and the reply cites it', async () => {
+    const { client } = app;
+    await client.call('docs.embedder.set', { backend: 'ollama', model: 'nomic-embed-text' });
+    const conv = await client.call('chat.create', { model: 'llama3.2' });
+    await client.call('docs.attachPath', { target: { conversation: conv.id }, path: docs.path });
+    await expect
+      .poll(
+        async () =>
+          (await client.call('docs.bases', { conversation: conv.id })).bases
+            .flatMap((b) => b.documents)
+            .map((d) => d.state),
+        { timeout: 30_000 },
+      )
+      .toEqual(['ready']);
+    const question = 'At what pressure does the relief valve open?';
+    const result = await client.stream('chat.send', { id: conv.id, content: question }, () => {}).result;
+    const body = ollama.requestsTo('/api/chat').at(-1)!.body as { messages: { role: string; content: string }[] };
+    const [sys, user] = body.messages;
+    expect(user).toEqual({ role: 'user', content: question });
+    expect(sys.role).toBe('system');
+    expect(sys.content).toContain('The relief valve opens at 42 bar');
+    // Far less than the file: passages within the model's 4,096-token context.
+    expect(sys.content.length).toBeLessThan(4096 * 4);
+    expect(sys.content).not.toContain('Pump P-79 runs');
+    const reply = result.messages.at(-1)!;
+    expect(reply.context?.mode).toBe('retrieved');
+    expect(reply.context!.text).toBe(sys.content);
+    expect(reply.context!.citations.some((c) => c.name === 'manual.md' && c.excerpt.includes('42 bar'))).toBe(true);
+    const md = (await client.call('chat.export', { id: conv.id, format: 'markdown' })).text;
+    // The best passage first: the fact's own section, under its headings.
+    expect(md).toMatch(/\n- \[1\] manual\.md, § Plant manual › Relief valve — .*The relief valve opens at 42 bar/);
   });
 });
