@@ -63,7 +63,7 @@ export class DocumentsService implements RetrievalPort {
     return (this.started ??= Promise.resolve()
       .then(async () => {
         for (const s of this.index.sources()) {
-          if (s.kind === 'folder') this.watcher.watch(s.id, s.path);
+          if (s.kind === 'folder') void this.watcher.watch(s.id, s.path);
           await syncSource(this.index, s, this.opts.maxFolderFiles).catch((e: Error) =>
             this.opts.log.warn('source not synced', { source: s.id, message: e.message }),
           );
@@ -113,8 +113,8 @@ export class DocumentsService implements RetrievalPort {
     const known = this.index.sources().find((s) => s.base === base && s.path === path);
     const id = known?.id ?? this.index.addSource(base, kind, path);
     await syncSource(this.index, { id, base, kind, path }, this.opts.maxFolderFiles);
-    if (kind === 'folder') this.watcher.watch(id, path);
     this.indexer.kick(base);
+    if (kind === 'folder') await this.watcher.watch(id, path);
     return this.baseOut(base);
   }
 
