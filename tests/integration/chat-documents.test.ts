@@ -157,6 +157,9 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
     // 16,384 less 1,024 for the answer, about 1,000 for the question, and a margin.
     expect(retrieval.asked[1].budgetTokens).toBeGreaterThan(16384 - 1024 - 1000 - 1000);
     expect(retrieval.asked[1].budgetTokens).toBeLessThan(16384 - 1024 - 1000);
+    // Loaded now, /api/ps says the context it runs with (the fixture loads with 4,096): that one counts.
+    await send(modelfile.id, 'And?');
+    expect(retrieval.asked[2].budgetTokens).toBeLessThan(4096 - 1024 - 1000);
   });
 
   it('says which documents were not indexed yet, and answers with what is ready', async () => {

@@ -58,9 +58,11 @@ const fullName = (name: string) => (name.includes(':') ? name : `${name}:latest`
  * start of the prompt (the documents with it).
  */
 async function ollamaContext(ollama: OllamaService, model: string): Promise<number | undefined> {
-  const [ps, show] = await Promise.all([ollama.ps().catch(() => undefined), ollama.show(model)]);
+  // Mostly loaded while a person chats: /api/ps alone answers (show reads the GGUF's header, a load costs far more).
+  const ps = await ollama.ps().catch(() => undefined);
   const running = ps?.models.find((m) => fullName(m.name) === fullName(model));
   if (running?.context_length) return running.context_length;
+  const show = await ollama.show(model);
   const param = /^\s*num_ctx\s+(\d+)/m.exec(show.parameters ?? '');
   const set = param ? Number(param[1]) : OLLAMA_DEFAULT_CONTEXT;
   const trained = Object.entries(show.model_info).find(([k]) => k.endsWith('.context_length'))?.[1];
