@@ -6,6 +6,7 @@ import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
 import { documents } from './figures/documents';
 import { documentsEmbed } from './figures/documents-embed';
+import { documentsRetrieval } from './figures/documents-retrieval';
 import { documentsRecall } from './figures/documents-recall';
 import { compare } from './figures/compare';
 import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
@@ -41,6 +42,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   documents,
   compare,
   'documents-embed': documentsEmbed,
+  'documents-retrieval': documentsRetrieval,
   'documents-recall': documentsRecall,
 };
 
