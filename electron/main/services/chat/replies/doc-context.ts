@@ -16,7 +16,7 @@ const ANSWER_ROOM = 1024;
 const PER_TURN = 8;
 const PER_IMAGE = 512;
 /** How long a reply waits for documents still being indexed before it answers with what is ready. */
-export const RETRIEVE_WAIT_MS = 15_000;
+const RETRIEVE_WAIT_MS = 15_000;
 /** Names listed in the "Not indexed yet" notice before "and N more" (a notice holds 2,000 characters). */
 const MAX_NAMED = 8;
 
