@@ -46,7 +46,7 @@ export class Indexer {
     const loop = this.run(base).finally(() => {
       this.loops.delete(base);
       if (this.again.delete(base)) this.kick(base);
-      else this.changed();
+      else this.notify();
     });
     this.loops.set(base, loop);
   }
@@ -55,7 +55,7 @@ export class Indexer {
   cancel(base: string): void {
     this.paused.add(base);
     this.again.delete(base);
-    this.changed();
+    this.notify();
   }
 
   /** Goes on where the base stopped (after a cancel or an error). */
@@ -63,14 +63,14 @@ export class Indexer {
     this.paused.delete(base);
     this.errors.delete(base);
     this.kick(base);
-    this.changed();
+    this.notify();
   }
 
   /** Clears every base's stop error and wakes them all (a new embedder, a start-up). */
   resumeAll(bases: string[]): void {
     this.errors.clear();
     for (const b of bases) this.kick(b);
-    this.changed();
+    this.notify();
   }
 
   forget(base: string): void {
@@ -92,7 +92,8 @@ export class Indexer {
     while (this.loops.size) await Promise.allSettled([...this.loops.values()]);
   }
 
-  private changed(): void {
+  /** Tells the listeners (docs.watch) that something they show changed. */
+  notify(): void {
     for (const fn of this.listeners) fn();
   }
 
@@ -122,7 +123,7 @@ export class Indexer {
   private async extractOne(row: DocumentRow): Promise<void> {
     const { index } = this.opts;
     index.upsertDocument({ ...row, state: 'extracting', error: undefined });
-    this.changed();
+    this.notify();
     try {
       const st = await stat(row.file);
       const doc = await extract(row.file);
@@ -144,7 +145,7 @@ export class Indexer {
       index.putChunks(row.id, []);
       index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });
     }
-    this.changed();
+    this.notify();
     // Extraction of a big file holds the event loop a while: let other work run before the next step.
     await new Promise((r) => setImmediate(r));
   }
@@ -169,7 +170,9 @@ export class Indexer {
       target,
       mine.map((c) => c.text),
     );
-    // The embedder may have changed while the batch was out: its vectors belong to the one asked.
+    // The embedder may have changed while the batch was out: vectors of one no longer wanted are not kept.
+    const wanted = [index.getEmbedder(), index.getNextEmbedder()].some((e) => e && embedderKey(e) === key);
+    if (!wanted) return true;
     index.putVectors(
       key,
       vectors[0].length,
@@ -180,7 +183,7 @@ export class Indexer {
       const row = index.document(doc);
       if (row?.state === 'embedding') this.markReady([row]);
     }
-    this.changed();
+    this.notify();
     await new Promise((r) => setImmediate(r));
     return true;
   }
@@ -206,7 +209,7 @@ export class Indexer {
     index.setNextEmbedder(undefined);
     if (old && embedderKey(old) !== embedderKey(next)) index.dropEmbedder(embedderKey(old));
     log.info('embedder switched', { from: old && embedderKey(old), to: embedderKey(next) });
-    this.changed();
+    this.notify();
   }
 }
 

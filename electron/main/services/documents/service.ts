@@ -100,6 +100,7 @@ export class DocumentsService implements RetrievalPort {
     for (const s of this.index.sources().filter((s) => s.base === id)) await this.dropSource(s.id);
     this.index.deleteBase(id);
     this.indexer.forget(id);
+    this.indexer.notify();
     return { deleted: true };
   }
 
@@ -263,7 +264,9 @@ export class DocumentsService implements RetrievalPort {
     return b;
   }
 
+  /** A base after a change made by a call: its answer, and every docs.watch is told. */
   private baseOut(id: string): Base {
+    this.indexer.notify();
     return { base: this.view(this.must(id)) };
   }
 

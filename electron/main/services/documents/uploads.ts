@@ -14,11 +14,17 @@ const IDLE_MS = 10 * 60_000;
  */
 export class DocUploads {
   private readonly open = new Map<string, { bytes: number; touched: number }>();
+  private cleared = false;
 
   constructor(readonly dir: string) {}
 
   async part(upload: string | undefined, base64: string): Promise<{ upload: string }> {
     await this.dropIdle();
+    if (!this.cleared) {
+      // Parts left by an earlier run (the page closed mid-upload, a crash) can never be finished: drop them.
+      this.cleared = true;
+      await rm(this.partsDir, { recursive: true, force: true });
+    }
     const id = upload ?? `u_${randomBytes(9).toString('hex')}`;
     const u = upload ? this.get(upload) : { bytes: 0, touched: 0 };
     const bytes = Buffer.from(base64, 'base64');
