@@ -13,7 +13,11 @@ const { useEndpoints } = await import('../../renderer/src/store/endpoints');
 const { useSettings } = await import('../../renderer/src/store/settings');
 const { ComparePage } = await import('../../renderer/src/pages/compare/ComparePage');
 
-const plan = { mode: 'parallel' as const, reason: 'Both models fit in memory together (5.1 GB of 14.2 GB free).', panes: [] };
+const plan = {
+  mode: 'parallel' as const,
+  reason: 'Both models fit in memory together (5.1 GB of 14.2 GB free).',
+  panes: [],
+};
 const figures = { evalTokens: 12, tokensPerSecond: 41.5, ttftMs: 120, source: 'server' as const };
 
 beforeEach(() => {
