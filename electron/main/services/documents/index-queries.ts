@@ -44,12 +44,12 @@ const MAX_POSTINGS = 2_000;
 
 /** The question's words kept for BM25: rarest first, until they match MAX_POSTINGS rows (at least one word). */
 function rareWords(db: Db, words: string[]): string[] {
-  // A per-connection view of the FTS index's terms (temp: nothing is added to the file's schema).
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.doc_chunks_vocab USING fts5vocab(main, doc_chunks_fts, 'row')`);
-  const count = db.prepare(`SELECT doc FROM temp.doc_chunks_vocab WHERE term = ?`);
-  const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '');
+  // Each word's rows counted up to the cap only, so a word in every chunk costs no more than a rare one.
+  const count = db.prepare(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM doc_chunks_fts WHERE doc_chunks_fts MATCH ? LIMIT ${MAX_POSTINGS + 1})`,
+  );
   const counted = words
-    .map((w) => ({ w, n: Number((count.get(fold(w)) as { doc: number } | undefined)?.doc ?? 0) }))
+    .map((w) => ({ w, n: Number((count.get(ftsQuery([w])) as { n: number }).n) }))
     .sort((a, b) => a.n - b.n);
   const kept: string[] = [];
   let postings = 0;
