@@ -18,6 +18,11 @@ type Query = Parameters<RetrievalPort['retrieve']>[0];
 /** A stand-in for DocumentsService's retrieval: answers what the test sets, and records what it was asked. */
 class StandInRetrieval implements RetrievalPort {
   asked: Query[] = [];
+  /** Whether the conversation has anything attached (the real service looks in the index). */
+  attached = true;
+  has() {
+    return this.attached;
+  }
   answer: (q: Query, signal?: AbortSignal) => Promise<RetrievedContext | undefined> = async () => undefined;
   retrieve(q: Query, signal?: AbortSignal) {
     this.asked.push(q);
@@ -197,9 +202,15 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
 
   it('without documents sends the conversation as it is; a retrieval failure is said and the chat answers', async () => {
     const conv = chat.create({ model: 'llama3.2', system: 'S' });
-    const plain = await send(conv.id, 'Hi');
+    // Nothing attached: retrieval is not asked at all (nor the model's context looked up for it).
+    retrieval.attached = false;
+    const none = await send(conv.id, 'Hi');
+    expect(retrieval.asked).toHaveLength(0);
+    expect(none.messages.at(-1)!.context).toBeUndefined();
+    retrieval.attached = true;
+    const plain = await send(conv.id, 'Hi again');
     expect(plain.messages.at(-1)!.context).toBeUndefined();
-    expect(chatBodies()[0].messages).toEqual([
+    expect(chatBodies()[1].messages.slice(0, 2)).toEqual([
       { role: 'system', content: 'S' },
       { role: 'user', content: 'Hi' },
     ]);

@@ -104,6 +104,11 @@ export interface RetrievedContext {
 /** Retrieval for replies: `DocumentsService` implements it; the chat's ReplyWriter calls it before each answer. */
 export interface RetrievalPort {
   /**
+   * Whether the conversation has anything attached (its own documents or named bases with documents): replies of
+   * conversations without any skip the model-context lookup that `retrieve`'s budget needs.
+   */
+  has(conversation: string, bases: string[]): boolean;
+  /**
    * The documents' context for a question: whole documents when they all fit `budgetTokens` (pinned ones whole
    * whenever they fit), else the top passages by hybrid search within the budget. Waits up to `waitMs` for
    * indexing in progress; what is still not indexed is named in `context.notIndexed`. Undefined when the

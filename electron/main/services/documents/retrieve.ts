@@ -76,6 +76,11 @@ export function retrieval(deps: RetrieveDeps): RetrievalPort['retrieve'] {
 }
 
 /** The conversation's own base (if it has one) and its named bases that still exist. */
+/** Whether the conversation's own base or its named bases hold any document. */
+export function hasDocuments(index: DocIndexPort, conversation: string, named: string[]): boolean {
+  return basesOf(index, conversation, named).some((b) => b.documents.length > 0);
+}
+
 function basesOf(index: DocIndexPort, conversation: string, named: string[]): KnowledgeBase[] {
   const own = index.bases({ conversation }).filter((b) => b.conversation === conversation);
   const others = named.length ? index.bases({ ids: named }) : [];

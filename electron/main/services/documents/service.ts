@@ -6,7 +6,7 @@ import type { StreamContext } from '../stream-context';
 import type { EmbedFn } from './embedder';
 import { basesWithSources, Indexer } from './indexer';
 import { embedderKey, type DocIndexPort, type RetrievalPort } from './ports';
-import { retrieval } from './retrieve';
+import { hasDocuments, retrieval } from './retrieve';
 import { kindOf, syncSource, walk } from './sources';
 import { DocUploads } from './uploads';
 import { FolderWatcher } from './watcher';
@@ -48,6 +48,10 @@ export class DocumentsService implements RetrievalPort {
       await this.start();
       return retrieval({ index: opts.index, indexer: this.indexer, embed: opts.embed, log: opts.log })(q, signal);
     };
+  }
+
+  has(conversation: string, bases: string[]): boolean {
+    return hasDocuments(this.index, conversation, bases);
   }
 
   private get index(): DocIndexPort {

@@ -189,8 +189,8 @@ export class ReplyWriter {
    */
   private async documents(conv: Conversation, msg: ChatMessage, ctx: Ctx, tools: boolean) {
     const port = this.opts.retrieval;
-    if (!port) return undefined;
     const meta = conv.meta;
+    if (!port?.has(meta.id, meta.bases ?? [])) return undefined;
     const past = history(conv);
     const window = await modelContext(meta, this.opts);
     const q = {
