@@ -7,7 +7,7 @@ import { ThreadMenu } from '../ThreadMenu';
 import { FolderDialog } from './FolderDialog';
 
 /** The formats the indexer reads, for the browser's file picker (others are refused by main in words). */
-export const DOC_ACCEPT =
+const DOC_ACCEPT =
   '.txt,.md,.markdown,.pdf,.docx,.html,.htm,.csv,.json,.js,.ts,.tsx,.jsx,.py,.rs,.go,.java,.c,.cpp,.h,.cs,.rb,.php,.sh,.sql,.yaml,.yml,.toml,.xml';
 
 /**

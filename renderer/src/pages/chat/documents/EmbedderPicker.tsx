@@ -4,7 +4,7 @@ import { useEmbedders } from '../../../hooks/documents';
 import { isActive, jobTotals, usePulls } from '../../../store/pulls';
 
 /** The embedding model offered when there is none: small, and what most guides name. */
-export const OFFERED_EMBEDDER = { model: 'nomic-embed-text', sizeBytes: 274_000_000 };
+const OFFERED_EMBEDDER = { model: 'nomic-embed-text', sizeBytes: 274_000_000 };
 
 /**
  * "Embedding model": the one documents are indexed with, picked from Ollama's embedding models and the built-in
