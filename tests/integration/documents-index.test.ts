@@ -300,6 +300,13 @@ describe('documents index: bases, documents, chunks, vectors, hybrid search', ()
     ]);
     // The small base is a tiny part of the index: found all the same.
     expect(index.search([small], 'zzz', random(), OLLAMA, 3).map((h) => h.chunk)).toEqual([ss[0].id]);
+    // Words in more chunks than the BM25 half reads (2,000): it answers from those it read, of the bases asked only.
+    const common = index.search([base], 'filler passage', undefined, undefined, 5);
+    expect(common.map((h) => h.textRank)).toEqual([1, 2, 3, 4, 5]);
+    expect(common.every((h) => cs.some((c) => c.id === h.chunk))).toBe(true);
+    // The small base's chunk comes after all those in the index: still its base's match for that common word.
+    expect(index.search([small], 'passage', undefined, undefined, 3).map((h) => h.chunk)).toEqual([ss[0].id]);
+    expect(index.search([small, base], 'small passage', undefined, undefined, 3)[0].chunk).toBe(ss[0].id);
   });
 
   it('keeps everything across a reopen, and migrates a database of the first schema', () => {

@@ -61,17 +61,37 @@ function rareWords(db: Db, words: string[]): string[] {
   return kept;
 }
 
+/**
+ * The BM25 candidates: at most MAX_POSTINGS matching rows, scored. Without ORDER BY, FTS5 stops reading there, so a
+ * question whose rarest word is in most chunks costs no more than one in MAX_POSTINGS (its candidates are then the
+ * first rows that match, the oldest chunks: words that common say little about which chunk is meant anyway).
+ */
+const CANDIDATES = `SELECT rowid AS id, bm25(doc_chunks_fts) AS s FROM doc_chunks_fts WHERE doc_chunks_fts MATCH ?
+  LIMIT ${MAX_POSTINGS}`;
+const IN_BASES = `JOIN doc_chunks c ON c.seq = f.id JOIN doc_documents d ON d.id = c.document_id WHERE d.base_id ${IN}`;
+
 /** The BM25 half: chunks of these bases matching the question's words (the rarer ones), best first. */
 export function textSearch(db: Db, bases: string[], query: string, limit: number): number[] {
   const words = queryWords(query);
   if (!words.length) return [];
-  const rows = db
+  const match = ftsQuery(rareWords(db, words));
+  const inBases = JSON.stringify(bases);
+  // The best candidates first, their bases checked after: looking each candidate's base up costs more than scoring it.
+  const best = db
     .prepare(
-      `SELECT c.seq AS id FROM doc_chunks_fts f JOIN doc_chunks c ON c.seq = f.rowid
-       JOIN doc_documents d ON d.id = c.document_id
-       WHERE doc_chunks_fts MATCH ? AND d.base_id ${IN} ORDER BY bm25(doc_chunks_fts) LIMIT ?`,
+      `SELECT c.seq AS id FROM (SELECT id, s FROM (${CANDIDATES}) ORDER BY s LIMIT ?) f ${IN_BASES} ORDER BY f.s`,
     )
-    .all(ftsQuery(rareWords(db, words)), JSON.stringify(bases), limit) as { id: number }[];
+    .all(match, limit * 4, inBases) as { id: number }[];
+  let rows = best.slice(0, limit);
+  // Short: other bases hold the best matches (or there are few): the candidates taken from these bases only.
+  if (rows.length < limit)
+    rows = db
+      .prepare(
+        `SELECT id FROM (SELECT c.seq AS id, bm25(doc_chunks_fts) AS s FROM doc_chunks_fts f
+         JOIN doc_chunks c ON c.seq = f.rowid JOIN doc_documents d ON d.id = c.document_id
+         WHERE doc_chunks_fts MATCH ? AND d.base_id ${IN} LIMIT ${MAX_POSTINGS}) ORDER BY s LIMIT ?`,
+      )
+      .all(match, inBases, limit) as { id: number }[];
   return rows.map((r) => Number(r.id));
 }
 
