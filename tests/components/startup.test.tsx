@@ -33,6 +33,7 @@ describe('start-up preloads: one list, run when the app asks, never as a side ef
       lazyPages.models.preload,
       lazyPages.settings.preload,
       lazyPages.tools.preload,
+      lazyPages.compare.preload,
     ]);
   });
 });
