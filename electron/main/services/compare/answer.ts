@@ -1,73 +1,27 @@
 import type { ChatBackend, ChatFigures, ChatParams } from '@shared/contract/chat';
 import type { CompareAnswer, CompareEvent } from '@shared/contract/compare';
 import { AppError } from '@shared/errors';
-import { partialFigures } from '../engines/figures';
-import type { ChatEngine, TurnSink } from '../engines/types';
+import { StreamedText } from '../engines/streamed-text';
+import type { ChatEngine } from '../engines/types';
 import type { Turn } from '../chat/replies/turns';
 import { replyError } from '../chat/replies/reply-errors';
 import type { StreamContext } from '../stream-context';
 
-/**
- * One answer's text as it streams: kept whole for the result, and sent on as one delta per read (the parts a
- * socket read holds leave together once it is parsed, at setImmediate), as the chat's LiveReply does.
- */
-class LiveAnswer implements TurnSink {
-  content = '';
-  thinking = '';
-  private delta?: { content: string; thinking: string };
-  private timer?: ReturnType<typeof setImmediate>;
-  private readonly startedAt = performance.now();
-  private firstAt?: number;
-  private parts = 0;
-
-  constructor(
-    private readonly slot: number,
-    private readonly run: number,
-    private readonly ctx: StreamContext<CompareEvent>,
-  ) {}
-
-  get started(): boolean {
-    return this.parts > 0;
-  }
-
-  add(content: string | undefined, thinking: string | undefined): void {
-    if (!content && !thinking) return;
-    this.firstAt ??= performance.now();
-    this.parts++;
-    const d = (this.delta ??= { content: '', thinking: '' });
-    if (content) {
-      this.content += content;
-      d.content += content;
-    }
-    if (thinking) {
-      this.thinking += thinking;
-      d.thinking += thinking;
-    }
-    this.timer ??= setImmediate(() => this.flush());
-  }
-
-  flush(): void {
-    if (this.timer) clearImmediate(this.timer);
-    this.timer = undefined;
-    const d = this.delta;
-    if (!d) return;
-    this.delta = undefined;
-    const ev: CompareEvent = { type: 'delta', slot: this.slot, run: this.run };
-    if (d.content) ev.content = d.content;
-    if (d.thinking) ev.thinking = d.thinking;
-    this.ctx.emit(ev);
-  }
-
-  /** What was measured of the stream so far, for an answer that ended before the server's figures came. */
-  measured(): ChatFigures | undefined {
-    return partialFigures(this.parts, { started: this.startedAt, firstToken: this.firstAt, end: performance.now() });
-  }
-
+/** One answer's text as it streams, each delta sent as a `delta` event of its slot and run. */
+class LiveAnswer extends StreamedText {
   answer(status: CompareAnswer['status'], extra: Partial<CompareAnswer> = {}): CompareAnswer {
     this.flush();
     return { content: this.content, ...(this.thinking ? { thinking: this.thinking } : {}), status, ...extra };
   }
 }
+
+const liveAnswer = (slot: number, run: number, ctx: StreamContext<CompareEvent>) =>
+  new LiveAnswer((d) => {
+    const ev: CompareEvent = { type: 'delta', slot, run };
+    if (d.content) ev.content = d.content;
+    if (d.thinking) ev.thinking = d.thinking;
+    ctx.emit(ev);
+  });
 
 export interface AnswerJob {
   slot: number;
@@ -81,7 +35,7 @@ export interface AnswerJob {
 
 /** Streams one answer; a failure or a Stop ends it (with what was measured) instead of throwing. */
 export async function streamAnswer(job: AnswerJob, ctx: StreamContext<CompareEvent>): Promise<CompareAnswer> {
-  const live = new LiveAnswer(job.slot, job.run, ctx);
+  const live = liveAnswer(job.slot, job.run, ctx);
   try {
     const res = await job.engine.turn(
       { model: job.model, turns: job.turns, params: job.params, signal: ctx.signal },

@@ -1,7 +1,7 @@
-import type { ChatEvent, ChatFigures, ChatMessage, ShownText } from '@shared/contract/chat';
+import type { ChatEvent, ChatMessage, ShownText } from '@shared/contract/chat';
 import { AppError, toAppError } from '@shared/errors';
 import type { StreamContext } from '../../stream-context';
-import { partialFigures } from '../../engines/figures';
+import { StreamedText } from '../../engines/streamed-text';
 import type { Engines, EngineOptions } from '../../engines/registry';
 import type { ChatEngine, TurnResult } from '../../engines/types';
 import type { RetrievalPort, RetrievedContext } from '../../documents/ports';
@@ -44,24 +44,13 @@ export type ReplyResult = { messages: ChatMessage[] };
 const history = (conv: Conversation): ChatMessage[] => conv.messages.slice(0, -1);
 
 /**
- * A reply being streamed: text goes to the renderer almost at once and to the journal at every checkpoint, so a
- * crash loses at most one checkpoint interval. The parts a read from Ollama holds (a burst: hundreds per socket read)
- * leave as one delta, sent once the read is parsed (setImmediate), instead of one event each that the router, the
- * transport and the renderer would each handle; a token arriving alone still leaves at once.
+ * A reply being streamed: text goes to the renderer almost at once (StreamedText: one delta per socket read) and to
+ * the journal at every checkpoint, so a crash loses at most one checkpoint interval.
  */
-class LiveReply {
-  content = '';
-  thinking = '';
+class LiveReply extends StreamedText {
   private pendingContent = '';
   private pendingThinking = '';
-  private readonly timer: ReturnType<typeof setInterval>;
-  /** The delta not sent yet, and the immediate that sends it. */
-  private delta?: { content: string; thinking: string };
-  private deltaTimer?: ReturnType<typeof setImmediate>;
-  /** For the figures of a reply that ends early: when it was asked for, its first part, how many parts came. */
-  private readonly startedAt = performance.now();
-  private firstAt?: number;
-  private parts = 0;
+  private readonly checkpoints: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly conv: Conversation,
@@ -69,41 +58,19 @@ class LiveReply {
     private readonly ctx: Ctx,
     checkpointMs: number,
   ) {
-    this.timer = setInterval(() => this.checkpoint(), checkpointMs);
+    super((d) => {
+      const ev: ChatEvent = { type: 'delta', id: msg.id };
+      if (d.content) ev.content = d.content;
+      if (d.thinking) ev.thinking = d.thinking;
+      ctx.emit(ev);
+    });
+    this.checkpoints = setInterval(() => this.checkpoint(), checkpointMs);
   }
 
-  add(content: string | undefined, thinking: string | undefined): void {
-    if (!content && !thinking) return;
-    this.firstAt ??= performance.now();
-    this.parts++;
-    const d = (this.delta ??= { content: '', thinking: '' });
-    if (content) {
-      this.content += content;
-      this.pendingContent += content;
-      d.content += content;
-    }
-    if (thinking) {
-      this.thinking += thinking;
-      this.pendingThinking += thinking;
-      d.thinking += thinking;
-    }
-    this.deltaTimer ??= setImmediate(() => this.sendDelta());
-  }
-
-  private sendDelta(): void {
-    if (this.deltaTimer) clearImmediate(this.deltaTimer);
-    this.deltaTimer = undefined;
-    const d = this.delta;
-    if (!d) return;
-    this.delta = undefined;
-    const ev: ChatEvent = { type: 'delta', id: this.msg.id };
-    if (d.content) ev.content = d.content;
-    if (d.thinking) ev.thinking = d.thinking;
-    this.ctx.emit(ev);
-  }
-
-  get started(): boolean {
-    return this.content.length > 0 || this.thinking.length > 0;
+  override add(content: string | undefined, thinking: string | undefined): void {
+    super.add(content, thinking);
+    if (content) this.pendingContent += content;
+    if (thinking) this.pendingThinking += thinking;
   }
 
   checkpoint(): void {
@@ -128,18 +95,13 @@ class LiveReply {
     const mine = shown.messageId === this.msg.id;
     this.content = mine ? this.content.slice(0, shown.content) : '';
     this.thinking = mine ? this.thinking.slice(0, shown.thinking) : '';
-    this.delta = undefined;
-  }
-
-  /** What main measured of the stream so far, for a reply that ends before the server's own figures came. */
-  measured(): ChatFigures | undefined {
-    return partialFigures(this.parts, { started: this.startedAt, firstToken: this.firstAt, end: performance.now() });
+    this.dropPending();
   }
 
   /** The reply's final state, written as a whole message. */
   finish(extra: Partial<ChatMessage>): ChatMessage {
-    clearInterval(this.timer);
-    this.sendDelta();
+    clearInterval(this.checkpoints);
+    this.flush();
     // Already a message a person can act on (see Conversation.tx): passed on as it is, not wrapped again.
     if (this.failed) throw toAppError(this.failed);
     const msg: ChatMessage = { ...this.msg, content: this.content, ...extra };
