@@ -4,6 +4,7 @@ import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { useDocuments } from '../store/documents';
 import { useAction, useQuery } from './query';
+import { listenWatch } from './watch';
 
 // Documents (#31) as screens see them: the bases and their indexing, live; attaching; the embedding model.
 
@@ -20,31 +21,19 @@ export function useDocsWatch(conversation?: string): {
   const key = conversation ?? '';
   const bases = useDocuments((s) => s.bases[key]);
   const [error, setError] = useState<AppErrorShape>();
-  useEffect(() => {
-    let handle: { cancel(): void } | undefined;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let live = true;
-    const listen = () => {
-      const h = api.stream('docs.watch', conversation ? { conversation } : {}, (events) => {
-        const last = events.at(-1);
-        if (!last) return;
-        useDocuments.getState().setBases(key, last.bases);
-        setError(undefined);
-      });
-      handle = h;
-      h.result.catch((e: AppErrorShape) => {
-        if (!live || e.code === 'aborted') return;
-        setError(e);
-        retry = setTimeout(listen, 3000);
-      });
-    };
-    listen();
-    return () => {
-      live = false;
-      handle?.cancel();
-      if (retry) clearTimeout(retry);
-    };
-  }, [conversation, key]);
+  useEffect(
+    () =>
+      listenWatch(
+        'docs.watch',
+        conversation ? { conversation } : {},
+        (last) => {
+          useDocuments.getState().setBases(key, last.bases);
+          setError(undefined);
+        },
+        setError,
+      ),
+    [conversation, key],
+  );
   return { bases: bases ?? (error ? NO_BASES : undefined), error };
 }
 

@@ -4,6 +4,7 @@ import type { Download, EngineStatus, LocalModels, LocalServerStatus } from '@sh
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { useAction, useQuery } from './query';
+import { listenWatch } from './watch';
 
 // The built-in llama.cpp engine, as screens see it: models on disk, downloads, what is loaded, the local server.
 
@@ -35,32 +36,19 @@ export function useLibraryActions(then: (library: LocalModels) => void) {
 export function useDownloads(): { downloads?: Download[]; error?: AppErrorShape } {
   const [downloads, setDownloads] = useState<Download[]>();
   const [error, setError] = useState<AppErrorShape>();
-  useEffect(() => {
-    let handle: { cancel(): void } | undefined;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let live = true;
-    const listen = () => {
-      const h = api.stream('local.downloads.watch', {}, (events) => {
-        const last = events.at(-1);
-        if (last) {
+  useEffect(
+    () =>
+      listenWatch(
+        'local.downloads.watch',
+        {},
+        (last) => {
           setDownloads(last.downloads);
           setError(undefined);
-        }
-      });
-      handle = h;
-      h.result.catch((e: AppErrorShape) => {
-        if (!live || e.code === 'aborted') return;
-        setError(e);
-        retry = setTimeout(listen, 3000);
-      });
-    };
-    listen();
-    return () => {
-      live = false;
-      handle?.cancel();
-      if (retry) clearTimeout(retry);
-    };
-  }, []);
+        },
+        setError,
+      ),
+    [],
+  );
   return { downloads, error };
 }
 
