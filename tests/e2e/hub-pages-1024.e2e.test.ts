@@ -79,6 +79,8 @@ describe('the Hub pages at 1024×700, both themes', () => {
           await screenshot(page, `hub-1024-${p.name}-not-ready`);
           throw e;
         });
+      // A page still refreshing an answer (the workbench's snippets, a Hub list) is dimmed: judge it once in.
+      await page.locator('.sw-stale, .hub-list.stale, [aria-busy="true"]').first().waitFor({ state: 'detached' });
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
         await page.waitForFunction((t) => document.documentElement.dataset.theme === t, colorScheme);
