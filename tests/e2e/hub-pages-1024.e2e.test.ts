@@ -16,6 +16,9 @@ const GGUF = defaultHubModels().find((m) => m.tags?.includes('gguf'))!.id;
 const href = (kind: string, id: string) => `#/catalogue/${kind}/${encodeURIComponent(id)}`;
 
 /** The Hub pages a newcomer meets, each with what shows it is painted. */
+/** A part dimmed while it refreshes (the workbench's snippets, a Hub list). */
+const DIMMED = '.sw-stale, .hub-list.stale, [aria-busy="true"]';
+
 const pages: { name: string; hash: string; ready: string }[] = [
   { name: 'start', hash: '#/catalogue', ready: '[data-testid="runs-here"] [data-verdict]' },
   { name: 'model', hash: href('model', GGUF), ready: '[data-testid="snippet-workbench"]' },
@@ -80,14 +83,17 @@ describe('the Hub pages at 1024×700, both themes', () => {
           throw e;
         });
       // A page still refreshing an answer (the workbench's snippets, a Hub list) is dimmed: judge it once in.
-      await page.locator('.sw-stale, .hub-list.stale, [aria-busy="true"]').first().waitFor({ state: 'detached' });
+      await page.locator(DIMMED).first().waitFor({ state: 'detached' });
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
         await page.waitForFunction((t) => document.documentElement.dataset.theme === t, colorScheme);
         await settled(page);
         const state = `${p.name} [${colorScheme}]`;
         faults.push(...(await layoutFaults(page)).map((f) => `${state}: ${f}`));
-        const axe = await axeViolations(page);
+        // A refresh can dim a part again after the page first settled (the workbench asks for its snippets once the
+        // fit answers): judge the page when no part is dimmed, asking again while one was; a real fault stays.
+        let axe = await judged(page);
+        for (let i = 0; i < 2 && axe.length; i++) axe = await judged(page);
         if (axe.length) faults.push(formatFindings(state, axe));
         await screenshot(page, `hub-1024-${p.name}-${colorScheme}`);
         // What sits lower (the app scrolls inside its main pane): checked above, looked at here.
@@ -106,3 +112,10 @@ describe('the Hub pages at 1024×700, both themes', () => {
     expect(faults).toEqual([]);
   });
 });
+
+/** axe's findings once no part of the page is dimmed for a refresh and transitions have ended. */
+async function judged(page: Page) {
+  await page.locator(DIMMED).first().waitFor({ state: 'detached' });
+  await settled(page);
+  return axeViolations(page);
+}
