@@ -142,7 +142,7 @@ describe('streaming Markdown in Chromium', () => {
     await page.getByTestId('thread-title').getByText('Long finished reply').waitFor();
     const body = page.getByTestId('msg-markdown').last();
     await body.getByText(END_MARKER.trim()).waitFor();
-    // Every block filled in; those out of view are not laid out (content-visibility), yet their text is there.
+    // Every block filled in, the earliest far out of view.
     await page.waitForFunction(() =>
       [...document.querySelectorAll('[data-testid="msg-markdown"] > .md-block')].every((b) => b.childElementCount),
     );

@@ -21,8 +21,8 @@ const PAYLOAD = [
   '```',
 ].join('\n');
 
-/** What IncrementalMarkdown sets on a block wrapper: its estimated height (the longhands of contain-intrinsic-size). */
-const SIZING = ['contain-intrinsic-width', 'contain-intrinsic-height', 'min-height'];
+/** What IncrementalMarkdown sets on a block wrapper: its estimated height, until it is filled in. */
+const SIZING = ['min-height'];
 
 describe('untrusted markup is inert (chat reply from the Ollama fixture, in Chromium)', () => {
   let ollama: OllamaFixture;

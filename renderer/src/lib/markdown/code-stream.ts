@@ -1,9 +1,9 @@
 import hljs from 'highlight.js/lib/common';
-import type { Token, Tokens } from 'marked';
+import { Lexer, type Token, type Tokens } from 'marked';
 import { codeBlockParts, highlightCode } from './render';
 
 /** Lines a streaming code block's live tail gathers before they are highlighted once and frozen. */
-const SEGMENT_LINES = 24;
+const SEGMENT_LINES = 2;
 
 /** The code block an open tail is, when its tokens are one fenced block (and blank lines): its text and language. */
 export function openFence(tokens: Token[]): { text: string; lang: string } | null {
@@ -56,6 +56,12 @@ export class StreamingCode {
   get html(): string {
     const [head, foot] = codeBlockParts(this.lang);
     return head + this.frozenHtml + this.tailHtml + foot;
+  }
+
+  /** Ends the stream with the finished block's source: false when it is not this code block grown. */
+  finish(source: string): boolean {
+    const fence = openFence(Lexer.lex(source, { gfm: true }));
+    return !!fence && fence.lang === this.lang && this.update(fence.text);
   }
 
   /** Shows `text`; false when it is not a continuation of what is shown (the caller renders the block afresh). */

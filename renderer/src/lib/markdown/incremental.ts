@@ -1,5 +1,6 @@
 import { Lexer, type Token } from 'marked';
 import { openFence, StreamingCode } from './code-stream';
+import { isTable, StreamingTable } from './table-stream';
 import { healTail } from './heal';
 import { renderBlock } from './render';
 import { splitBlocks, type Split } from './blocks';
@@ -24,8 +25,8 @@ const LINE_PX = 21;
 
 /**
  * A block's height before it is laid out, from its source: a line per source line (more for long ones), and a code
- * block's frame. Offscreen blocks take this size without being laid out (`content-visibility: auto` in chat.css),
- * so a long message has about its real height at once, and filling a block in away from the view moves nothing.
+ * block's frame. A block not filled in yet (a cold open's) takes this height, so a long message has about its real
+ * height at once, and filling a block in away from the view moves little.
  */
 function estimatePx(raw: string): number {
   let lines = 0;
@@ -37,8 +38,7 @@ function estimatePx(raw: string): number {
  * Keeps an element showing a growing Markdown text. Each top-level block has its own wrapper (`.md-block`), rendered
  * once and left alone while later text arrives; only blocks whose source changed are rendered again —
  * normally just the last. While streaming, the last block is healed for display; when the text is final, nothing is
- * rebuilt unless the healed tail differs from the real one. Each wrapper is sized by its estimate until it is laid
- * out (`contain-intrinsic-size`), so blocks out of view cost no layout.
+ * rebuilt unless the healed tail differs from the real one.
  *
  * With `progressive`, a long finished message shown from nothing (a conversation opened) renders its last blocks at
  * once — the end is what a chat shows first — and the earlier ones in short tasks after each paint, bottom up. A
@@ -51,8 +51,8 @@ export class IncrementalMarkdown {
   private readonly els: HTMLElement[] = [];
   private tail?: HTMLElement;
   private fill?: { cancelled: boolean };
-  /** The open tail's code block while it streams, a segment at a time (`StreamingCode`), by wrapper. */
-  private readonly code = new WeakMap<HTMLElement, StreamingCode>();
+  /** The open tail's code block or table while it streams, a part at a time, by wrapper. */
+  private readonly live = new WeakMap<HTMLElement, StreamingCode | StreamingTable>();
   private filled: Promise<void> = Promise.resolve();
 
   constructor(
@@ -109,7 +109,6 @@ export class IncrementalMarkdown {
     if (!el) {
       el = document.createElement('div');
       el.className = 'md-block';
-      el.style.containIntrinsicSize = `auto ${estimatePx(this.split!.blocks[i].raw)}px`;
       this.root.append(el);
       this.els.push(el);
     }
@@ -119,22 +118,22 @@ export class IncrementalMarkdown {
   private show(i: number, source: string, transient: boolean): void {
     const block = this.split!.blocks[i];
     // The splitter's tokens are used once (marked's renderer may change them) and not kept with the message.
-    const tokens = source === block.raw ? block.tokens : undefined;
+    const lexed = block.tokens;
+    const tokens = source === block.raw ? lexed : undefined;
     block.tokens = undefined;
     if (this.shown[i] === source) return;
     const el = this.wrapper(i);
-    if (transient && this.showCode(el, source, tokens)) {
+    if (transient && (this.showCode(el, source, tokens) || this.showTable(el, source, lexed))) {
       this.shown[i] = source;
       return;
     }
-    // A code block that streamed in is finished by adding its last lines, if that gives the markup rendering it
-    // whole gives: the block's earlier lines are neither highlighted nor laid out again.
-    const streamed = this.code.get(el);
-    this.code.delete(el);
-    const fence = streamed && openFence(Lexer.lex(source, { gfm: true }));
+    // A code block or table that streamed in is finished by adding its last lines or row, if that gives the markup
+    // rendering it whole gives: its earlier parts are neither rendered nor laid out again.
+    const streamed = this.live.get(el);
+    this.live.delete(el);
     const html = renderBlock(source, transient, tokens);
     this.shown[i] = source;
-    if (fence && fence.lang === streamed.lang && streamed.update(fence.text) && streamed.html === html) return;
+    if (streamed?.finish(source) && streamed.html === html) return;
     el.innerHTML = html;
     showLoadedImages(el, html);
     el.style.minHeight = '';
@@ -145,13 +144,28 @@ export class IncrementalMarkdown {
     if (!/^(`{3,}|~{3,})/.test(source)) return false;
     const fence = openFence(tokens ?? Lexer.lex(source, { gfm: true }));
     if (!fence) return false;
-    let view = this.code.get(el);
-    if (view?.lang !== fence.lang || !view.update(fence.text)) {
+    let view = this.live.get(el);
+    if (!(view instanceof StreamingCode) || view.lang !== fence.lang || !view.update(fence.text)) {
       view = new StreamingCode(el, fence.lang);
       view.update(fence.text);
-      this.code.set(el, view);
+      this.live.set(el, view);
       el.style.minHeight = '';
     }
+    return true;
+  }
+
+  /**
+   * Shows an open tail that is one table through `StreamingTable`; false for any other block. `lexed`: the tail's
+   * unhealed source as the splitter lexed it (healing does not make a table of what is not one, past its header).
+   */
+  private showTable(el: HTMLElement, source: string, lexed?: Token[]): boolean {
+    const view = this.live.get(el);
+    if (view instanceof StreamingTable && view.update(source)) return true;
+    if (!isTable(lexed ?? Lexer.lex(source, { gfm: true }))) return false;
+    const fresh = StreamingTable.start(el, source);
+    if (!fresh) return false;
+    this.live.set(el, fresh);
+    el.style.minHeight = '';
     return true;
   }
 

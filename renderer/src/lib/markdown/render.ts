@@ -1,6 +1,7 @@
 import hljs from 'highlight.js/lib/common';
-import { Lexer, Marked, type Token, type Tokens } from 'marked';
+import { Lexer, Marked, Renderer, type Token, type Tokens } from 'marked';
 import { linkSuffix, sanitizeUntrusted, webUrl } from '../sanitize';
+import { tableOpen, widestCells } from './table-columns';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -14,6 +15,24 @@ export function highlightCode(text: string, lang: string | undefined): string {
     // escaped below
   }
   return escapeHtml(text);
+}
+
+/** Languages replies use most, compiled first; then the rest the highlighter bundles. */
+const COMMON_FIRST = ['python', 'typescript', 'javascript', 'bash', 'json', 'rust', 'go', 'sql', 'java', 'cpp', 'yaml'];
+
+/**
+ * Compiles the highlighter's languages while the window is idle, one at a time. highlight.js compiles a language's
+ * patterns the first time it highlights it, 2–12 ms each here: done while a reply streams, that lands in one frame
+ * and drops it, when a code block in a language not seen yet opens.
+ */
+export function warmHighlighter(): void {
+  if (typeof requestIdleCallback !== 'function') return;
+  const queue = [...new Set([...COMMON_FIRST, ...hljs.listLanguages()])];
+  const step = (deadline: IdleDeadline) => {
+    while (queue.length && deadline.timeRemaining() > 12) hljs.highlight('x', { language: queue.shift()! });
+    if (queue.length) requestIdleCallback(step);
+  };
+  requestIdleCallback(step);
 }
 
 /** A code block's markup before and after its highlighted code: the language, a copy button, the `pre`. */
@@ -70,6 +89,10 @@ const marked = new Marked({
   gfm: true,
   renderer: {
     code: ({ text, lang }) => codeBlock(text, lang),
+    table(token) {
+      const html = Renderer.prototype.table.call(this, token);
+      return html.replace('<table>\n', tableOpen(widestCells(token.header, token.rows)));
+    },
     link(token) {
       const inner = token.autolink ? escapeHtml(token.text) : this.parser.parseInline(token.tokens);
       return webLinkHtml(inner, token.href);

@@ -1,7 +1,11 @@
 import { useLayoutEffect, useRef } from 'react';
 import { loadHeldImage } from '../../lib/markdown/held-images';
 import { IncrementalMarkdown } from '../../lib/markdown/incremental';
+import { warmHighlighter } from '../../lib/markdown/render';
 import { liveText } from '../../store/chat';
+
+// Loaded with the chat: the highlighter's languages compile while the window is idle, not in a streaming frame.
+warmHighlighter();
 
 /**
  * A reply's text as Markdown. The same element shows it while it streams (from the live buffer, outside React state)
