@@ -86,7 +86,7 @@ describe('untrusted markup is inert (chat reply from the Ollama fixture, in Chro
     expect(facts.styleTags).toBe(0);
     // Only the app's own classes: its block wrappers, code blocks and highlight.js scopes.
     for (const c of facts.classes)
-      expect(c).toMatch(/^(md-block|code-block|code-head|code-copy|hljs(-[a-z0-9_]+)*|[a-z]+_+|language-.+)$/);
+      expect(c).toMatch(/^(md-block|code-block|code-head|code-copy|code-seg|hljs(-[a-z0-9_]+)*|[a-z]+_+|language-.+)$/);
     expect(facts.classes).not.toContain('modal-backdrop');
     expect(facts.bodyBg).toBe(bodyBg);
     expect(facts.pwned).toBeUndefined();

@@ -7,6 +7,7 @@ import { IncrementalMarkdown, renderMarkdown } from '../../renderer/src/lib/mark
 import { isInert, renderBlock } from '../../renderer/src/lib/markdown/render';
 import { sanitizeUntrusted } from '../../renderer/src/lib/sanitize';
 import { markdownStream } from '../fixtures/markdown-stream';
+import { dom, withoutSegments } from '../helpers/markdown-dom';
 
 /** Markdown of the kinds models write: every construct the streaming view must render like a one-shot render. */
 const samples: Record<string, string> = {
@@ -21,15 +22,9 @@ const samples: Record<string, string> = {
   html: 'Raw <b>html</b> and <script>alert(1)</script> <img src=x onerror=alert(1)> stays inert.\n\n<div style="position:fixed">x</div>',
 };
 
-/** HTML as the DOM holds it, so equal DOMs compare equal whatever their source spelling. */
-function dom(html: string): string {
-  const el = document.createElement('div');
-  el.innerHTML = html;
-  return el.innerHTML;
-}
 /** The whole text rendered as one document: the reference the block-by-block view must equal. */
 const oneShot = (text: string) => dom(renderBlock(text, true));
-const unwrapped = (root: HTMLElement) => [...root.children].map((c) => c.innerHTML).join('');
+const unwrapped = (root: HTMLElement) => [...root.children].map(withoutSegments).join('');
 
 /** Streams `text` in chunks of varying size, as a model does, then marks it final. */
 function stream(text: string, root: HTMLElement, sizes = [1, 3, 7, 2, 11]): IncrementalMarkdown {

@@ -30,10 +30,11 @@ function atTop(text: string, lang: string): string | null {
 
 /**
  * A code block while it streams. Its lines are highlighted a segment at a time: a segment is frozen (highlighted
- * once, its markup appended, never touched again) where highlighting ends at the language's top level, so only the
- * lines after the last frozen segment are highlighted and replaced each frame. Without this, each frame highlighted
- * and re-laid out the whole block: a 300-line block cost tens of milliseconds a frame. The markup is the same string
- * as the whole block highlighted at once (`html`), so the finished block replaces nothing when it matches.
+ * once, never touched again) where highlighting ends at the language's top level, so only the lines after the last
+ * frozen segment are highlighted and replaced each frame. Each segment is a block of its own (`.code-seg`, a block
+ * in chat.css), so a frame lays out and paints the live segment, not the whole block: one run of text, a 300-line
+ * block cost tens of milliseconds a frame. Unwrapped, the segments are the markup highlighting the whole block at
+ * once gives (`html`), so the finished block replaces nothing when it matches; it looks and copies the same.
  */
 export class StreamingCode {
   private frozenText = '';
@@ -41,7 +42,8 @@ export class StreamingCode {
   private tailHtml = '';
   private tried = 0;
   private readonly code: HTMLElement;
-  private readonly tail: ChildNode[] = [];
+  /** The live segment's element: the lines after the last frozen segment. */
+  private live?: HTMLElement;
 
   constructor(
     el: HTMLElement,
@@ -52,7 +54,7 @@ export class StreamingCode {
     this.code = el.querySelector('code')!;
   }
 
-  /** The block's markup as the DOM holds it. */
+  /** The block's markup as the DOM holds it, its segments unwrapped. */
   get html(): string {
     const [head, foot] = codeBlockParts(this.lang);
     return head + this.frozenHtml + this.tailHtml + foot;
@@ -74,28 +76,36 @@ export class StreamingCode {
       const seg = tail.slice(0, complete);
       const html = atTop(seg, this.lang);
       if (html !== null) {
-        this.append(html, true);
+        this.append(html);
         this.frozenText += seg;
         tail = tail.slice(complete);
         this.tried = 0;
       } else this.tried = lines; // inside a string or comment: try again a segment later
     }
-    for (const n of this.tail.splice(0)) n.remove();
-    this.tailHtml = '';
-    if (tail) this.append(highlightCode(tail, this.lang), false);
+    const html = tail ? highlightCode(tail, this.lang) : '';
+    if (html === this.tailHtml) return true;
+    this.tailHtml = html;
+    if (html) {
+      this.live ??= this.code.appendChild(segment());
+      this.live.innerHTML = html;
+    } else {
+      this.live?.remove();
+      this.live = undefined;
+    }
     return true;
   }
 
-  private append(html: string, frozen: boolean): void {
-    const box = document.createElement('template');
-    box.innerHTML = html;
-    const nodes = [...box.content.childNodes];
-    const before = this.tail[0] ?? null;
-    for (const n of nodes) this.code.insertBefore(n, frozen ? before : null);
-    if (frozen) this.frozenHtml += html;
-    else {
-      this.tail.push(...nodes);
-      this.tailHtml = html;
-    }
+  private append(html: string): void {
+    const seg = segment();
+    seg.innerHTML = html;
+    this.code.insertBefore(seg, this.live ?? null);
+    this.frozenHtml += html;
   }
+}
+
+/** A segment's element. */
+function segment(): HTMLElement {
+  const el = document.createElement('span');
+  el.className = 'code-seg';
+  return el;
 }
