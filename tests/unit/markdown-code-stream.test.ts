@@ -7,8 +7,6 @@ import { renderBlock } from '../../renderer/src/lib/markdown/render';
 import { tableCodeStream } from '../fixtures/markdown-stream';
 import { dom, withoutSegments } from '../helpers/markdown-dom';
 
-
-
 describe('a code block streaming a segment at a time', () => {
   const text = tableCodeStream(1_800, 4).text;
 
