@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { splitBlocks } from '../../renderer/src/lib/markdown/blocks';
 import { healTail } from '../../renderer/src/lib/markdown/heal';
+import { StreamingCode } from '../../renderer/src/lib/markdown/code-stream';
 import { IncrementalMarkdown } from '../../renderer/src/lib/markdown/incremental';
 import { renderBlock } from '../../renderer/src/lib/markdown/render';
 import { tableCodeStream } from '../fixtures/markdown-stream';
@@ -40,6 +41,24 @@ describe('a code block streaming a segment at a time', () => {
     md.update(text.slice(0, end) + '\n\nAfter.', false);
     expect(root.querySelector('code.hljs')).toBe(code);
     expect(code.firstChild).toBe(first);
+  });
+});
+
+describe('a streamed block checked against its whole render when idle', () => {
+  it('is rendered whole when its streamed markup differs', async () => {
+    const text = 'Intro.\n\n```python\ndef f(x):\n    return x\n\n\ndef g(y):\n    return y\n```\n\nAfter.';
+    const root = document.createElement('div');
+    const md = new IncrementalMarkdown(root);
+    const end = text.indexOf('After');
+    for (let at = 12; at < end; at += 3) md.update(text.slice(0, at), false);
+    expect(root.querySelectorAll('.code-seg').length).toBeGreaterThan(1);
+    const stale = vi.spyOn(StreamingCode.prototype, 'html', 'get').mockReturnValue('<p>stale</p>');
+    md.update(text, true);
+    stale.mockRestore();
+    expect(root.querySelectorAll('.code-seg').length).toBeGreaterThan(1); // kept until idle
+    await new Promise((r) => setTimeout(r, 10));
+    expect(root.querySelectorAll('.code-seg')).toHaveLength(0);
+    expect(root.children[1].innerHTML).toBe(dom(renderBlock(splitBlocks(text).blocks[1].raw)));
   });
 });
 

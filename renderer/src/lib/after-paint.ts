@@ -34,3 +34,9 @@ export function afterLayout(fn: () => void): () => void {
   ro.observe(document.documentElement);
   return () => ro.disconnect();
 }
+
+/** Runs `fn` when the window is next idle (within 2 s), or in a task where there is no idle callback (jsdom). */
+export function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 2000 });
+  else setTimeout(fn, 0);
+}

@@ -4,7 +4,7 @@ import { isTable, StreamingTable } from './table-stream';
 import { healTail } from './heal';
 import { renderBlock } from './render';
 import { splitBlocks, type Split } from './blocks';
-import { afterPaint } from '../after-paint';
+import { afterPaint, whenIdle } from '../after-paint';
 import { showLoadedImages } from './held-images';
 
 /** Markdown to sanitized HTML in one go, through the same per-block cache the streaming view fills. */
@@ -127,16 +127,33 @@ export class IncrementalMarkdown {
       this.shown[i] = source;
       return;
     }
-    // A code block or table that streamed in is finished by adding its last lines or row, if that gives the markup
-    // rendering it whole gives: its earlier parts are neither rendered nor laid out again.
+    // A code block or table that streamed in is finished by adding its last lines or row: its earlier parts are
+    // neither rendered nor laid out again.
     const streamed = this.live.get(el);
     this.live.delete(el);
-    const html = renderBlock(source, transient, tokens);
     this.shown[i] = source;
-    if (streamed?.finish(source) && streamed.html === html) return;
+    if (streamed?.finish(source)) return this.checkWhenIdle(i, source, streamed.html);
+    const html = renderBlock(source, transient, tokens);
     el.innerHTML = html;
     showLoadedImages(el, html);
     el.style.minHeight = '';
+  }
+
+  /**
+   * A streamed block stays as it streamed if rendering it whole gives the same markup, as it does unless a language's
+   * highlighting reads across the lines where it was cut. That render (milliseconds of highlighting for a long code
+   * block) waits for an idle moment instead of lengthening the frame that finished the block; it also fills the cache
+   * for the message's next render.
+   */
+  private checkWhenIdle(i: number, source: string, streamed: string): void {
+    const el = this.els[i];
+    whenIdle(() => {
+      if (this.els[i] !== el || this.shown[i] !== source) return;
+      const html = renderBlock(source);
+      if (html === streamed) return;
+      el.innerHTML = html;
+      showLoadedImages(el, html);
+    });
   }
 
   /** Shows an open tail that is one fenced code block through `StreamingCode`; false for any other block. */
