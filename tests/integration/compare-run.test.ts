@@ -204,6 +204,27 @@ describe('compare runner against the Ollama fixture', () => {
     expect(result.plan.panes.map((p) => p.bytes)).toEqual([50 * MB, 80 * MB]);
   });
 
+  it('blind: an error does not name its pane before the vote', async () => {
+    const { result, events } = await run(
+      input({
+        blind: true,
+        panes: [
+          { backend: 'ollama', model: 'alpha' },
+          { backend: 'ollama', model: 'hf.co/acme/Secret-Model-GGUF:Q4_K_M' },
+        ],
+      }),
+      { random: seededRandom(1) },
+    );
+    const failed = result.slots.find((s) => s.pane?.model.includes('Secret'))!;
+    const ends = events.flatMap((e) => (e.type === 'run-end' && e.answer.error ? [e.answer.error] : []));
+    expect(ends).toHaveLength(1);
+    for (const error of [ends[0], failed.answers[0].error!]) {
+      expect(error.message).toContain(failed.label);
+      expect(error.message).not.toMatch(/secret|acme/i);
+      expect(error.details).toBeUndefined();
+    }
+  });
+
   it('too little memory: one after another, each model loaded just before its answers', async () => {
     free = 0.5e9;
     const { result, events } = await run(input());

@@ -1,5 +1,6 @@
 import type { ChatParams } from '@shared/contract/chat';
 import type { ComparePane, CompareSet } from '@shared/contract/compare';
+import type { AppErrorShape } from '@shared/errors';
 
 /** A pane's parameters: the set's shared ones with the pane's own laid over them. */
 export const paneParams = (set: Pick<CompareSet, 'params'>, pane: ComparePane): ChatParams => ({
@@ -43,6 +44,30 @@ export function paneLabels(panes: ComparePane[], set: Pick<CompareSet, 'params'>
 /** Blind labels: "Model A", "Model B"… */
 export const blindLabels = (n: number): string[] =>
   Array.from({ length: n }, (_, i) => `Model ${String.fromCharCode(65 + i)}`);
+
+/**
+ * What could name a blind pane in an engine's words: its model (with and without its tag, and the last part of a
+ * repo id), its provider, its endpoint's name.
+ */
+export function paneNames(pane: ComparePane, names: LabelNames): string[] {
+  const model = pane.model;
+  const out = [model, model.split(':')[0], model.split('/').at(-1)!, model.split('/').at(-1)!.split(':')[0]];
+  if (pane.backend === 'local') out.push(names.local(model) ?? '');
+  if (pane.backend === 'provider' && pane.provider !== 'auto') out.push(pane.provider ?? '');
+  if (pane.backend === 'endpoint' && pane.endpoint) out.push(names.endpoint(pane.endpoint) ?? '');
+  return [...new Set(out.filter((n) => n.trim().length >= 2))].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * An error as a blind pane shows it: the pane's names (`paneNames`) read as its label ("Model A"), and no details,
+ * so a model that is not found or fails to load does not give the pane away before the vote.
+ */
+export function hideNames(error: AppErrorShape, names: string[], label: string): AppErrorShape {
+  let message = error.message;
+  for (const n of names) message = message.replace(new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), label);
+  const { details: _details, ...rest } = error;
+  return { ...rest, message };
+}
 
 /** A seedable random source (mulberry32): blind shuffles repeat in tests. */
 export function seededRandom(seed: number): () => number {

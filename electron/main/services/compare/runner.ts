@@ -15,7 +15,7 @@ import type { ChatEngine } from '../engines/types';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
 import { medianFigures, streamAnswer, unstarted } from './answer';
-import { blindLabels, paneLabels, paneParams, shuffledOrder } from './labels';
+import { blindLabels, hideNames, paneLabels, paneNames, paneParams, shuffledOrder, type LabelNames } from './labels';
 import { loadModel, type LoadPorts } from './load';
 import { gatherMemory, type MemorySources } from './memory';
 import { schedule } from './scheduler';
@@ -61,6 +61,8 @@ interface Slot {
   failed?: AppError;
   loadMs?: number;
   answers: CompareAnswer[];
+  /** A blind pane's names, read as its label in its errors. */
+  hide?: { names: string[]; label: string };
 }
 
 /**
@@ -91,7 +93,15 @@ export class CompareRunner {
       wasLoaded: plan.panes[p].loaded,
       answers: [],
     }));
-    const labels = input.blind ? blindLabels(n) : await this.labels(slots, input);
+    const names = await this.labelNames(slots);
+    const labels = input.blind
+      ? blindLabels(n)
+      : paneLabels(
+          slots.map((s) => s.pane),
+          input,
+          names,
+        );
+    if (input.blind) for (const s of slots) s.hide = { names: paneNames(s.pane, names), label: labels[s.index] };
     ctx.emit({ type: 'start', id, plan, slots: labels.map((label) => ({ label })) });
     for (const s of slots) {
       ctx.emit({ type: 'state', slot: s.index, run: 0, state: 'waiting' });
@@ -173,6 +183,7 @@ export class CompareRunner {
         ctx,
       );
     }
+    if (s.hide && a.error) a = { ...a, error: hideNames(a.error, s.hide.names, s.hide.label) };
     s.answers[run] = a;
     ctx.emit({ type: 'run-end', slot: s.index, run, answer: a });
   }
@@ -188,8 +199,8 @@ export class CompareRunner {
     };
   }
 
-  /** Labels naming each engine and model: a built-in model by its name, an endpoint by the user's name for it. */
-  private async labels(slots: Slot[], set: CompareSet): Promise<string[]> {
+  /** What labels name that the panes do not say: a built-in model's name, an endpoint's name. */
+  private async labelNames(slots: Slot[]): Promise<LabelNames> {
     const local = new Map<string, string>();
     await Promise.all(
       slots
@@ -206,10 +217,6 @@ export class CompareRunner {
         return undefined;
       }
     };
-    return paneLabels(
-      slots.map((s) => s.pane),
-      set,
-      { local: (id) => local.get(id), endpoint },
-    );
+    return { local: (id) => local.get(id), endpoint };
   }
 }
