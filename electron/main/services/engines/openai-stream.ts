@@ -1,4 +1,5 @@
 import { timeoutFetch } from '../http/timeout-fetch';
+import { untilAborted } from '../http/until-aborted';
 
 /**
  * The one OpenAI-protocol streaming client, for the Hugging Face router and the user's endpoints alike: a POST to
@@ -122,11 +123,11 @@ function toDelta(chunk: Chunk): OpenAIDelta {
 }
 
 /** The `data:` payloads of an SSE body, event by event (comments, `event:` and `id:` lines ignored). */
-async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* sseData(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of untilAborted(body as unknown as AsyncIterable<Uint8Array>, signal)) {
     buffer += decoder.decode(chunk, { stream: true });
     let nl: number;
     while ((nl = buffer.indexOf('\n')) >= 0) {
@@ -157,7 +158,7 @@ export async function* openAIStream(req: OpenAIStreamRequest): AsyncGenerator<Op
   if (!/^text\/event-stream/i.test(type) || !res.body)
     throw new OpenAIHttpError('not an event stream', res.status, await readBody(res), 'notOpenAI', type);
   let finished = false;
-  for await (const data of sseData(res.body)) {
+  for await (const data of sseData(res.body, req.signal)) {
     if (data.trim() === '[DONE]') return;
     let chunk: Chunk;
     try {

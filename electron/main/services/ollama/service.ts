@@ -10,6 +10,7 @@ import type {
 } from '@shared/contract/ollama';
 import type { StreamContext } from '../stream-context';
 import { timeoutFetch } from '../http/timeout-fetch';
+import { untilAborted } from '../http/until-aborted';
 import type { Logger } from '../log';
 import { AppError } from '@shared/errors';
 import { pushTarget } from '@shared/push-target';
@@ -109,7 +110,8 @@ export class OllamaService {
     try {
       it = await start(this.client());
       if (ctx.signal.aborted) it.abort();
-      for await (const part of it) ctx.emit(map(part));
+      // Until aborted: a Stop waits for this loop, and the client's read can stay pending after its abort.
+      for await (const part of untilAborted(it, ctx.signal)) ctx.emit(map(part));
     } catch (e) {
       throw ollamaError(e, host);
     } finally {

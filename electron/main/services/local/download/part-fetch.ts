@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import { AppError } from '@shared/errors';
+import { untilAborted } from '../../http/until-aborted';
 import { hasherFor, type Hasher } from './hasher';
 
 /** The connection broke mid-file (reset, truncated body, refused range): worth another try with Range. */
@@ -101,15 +102,11 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
   const out = createWriteStream(path, { flags: have ? 'a' : 'w', highWaterMark: 1024 * 1024 });
   let writeError: Error | undefined;
   out.on('error', (e) => (writeError = e));
-  const body = (Readable.fromWeb(res.body as WebStream<Uint8Array>) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const stop = abortion(signal);
+  const body = Readable.fromWeb(res.body as WebStream<Uint8Array>) as AsyncIterable<Buffer>;
   try {
-    for (;;) {
-      // Raced against the abort: Node's fetch can leave a body read pending forever when the request is aborted
-      // mid-body (nodejs/node#56917), and a pause waits for this loop to end.
-      const next = await Promise.race([body.next(), stop.promise]);
-      if (next.done || writeError) break;
-      const chunk = next.value;
+    // Until aborted: a pause waits for this loop to end, and a body read can stay pending after the abort.
+    for await (const chunk of untilAborted(body, signal)) {
+      if (writeError) break;
       hash.update(chunk);
       have += chunk.byteLength;
       if (!out.write(chunk)) await drained(out, signal);
@@ -119,8 +116,6 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
     if (signal.aborted) throw signal.reason;
     if (!writeError) throw new CutError(reason(e));
   } finally {
-    stop.off();
-    void body.return?.().catch(() => {});
     // Flushed and closed before anything else looks at the file: a resume continues from exactly what was hashed.
     out.end();
     if (!out.closed) await once(out, 'close').catch(() => {});
@@ -139,19 +134,6 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
     throw new AppError('upstream', `The Hub sent more bytes than the file has (${have} of ${size}).`);
   }
   return hash.digest();
-}
-
-/** A promise rejected with the signal's reason when it aborts; `off` forgets the signal. */
-function abortion(signal: AbortSignal): { promise: Promise<never>; off(): void } {
-  let off = () => {};
-  const promise = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    off = () => signal.removeEventListener('abort', onAbort);
-  });
-  promise.catch(() => {}); // raced, or never looked at once the body ends
-  return { promise, off: () => off() };
 }
 
 async function drained(out: WriteStream, signal: AbortSignal): Promise<void> {
