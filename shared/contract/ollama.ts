@@ -30,6 +30,8 @@ const localModelSchema = z.object({
   size: z.number(),
   digest: z.string(),
   details: modelDetailsSchema,
+  /** What the model can do ("completion", "embedding"…), when /api/tags says (newer Ollama). */
+  capabilities: z.array(z.string()).optional(),
 });
 export type LocalModel = z.infer<typeof localModelSchema>;
 

@@ -59,6 +59,23 @@ describe('ollama service', () => {
     return { events, statuses: events.map((e) => e.status), batches, ...outcome };
   }
 
+  it('lists capabilities where /api/tags has them (newer Ollama), and none where it has not', async () => {
+    const caps = async () => (await app.client.call('ollama.list', {})).models.map((m) => [m.name, m.capabilities]);
+    expect(await caps()).toEqual([
+      ['llama3.2:latest', undefined],
+      ['nomic-embed-text:latest', undefined],
+    ]);
+    fx.tagsCapabilities = true;
+    try {
+      expect(await caps()).toEqual([
+        ['llama3.2:latest', ['completion', 'tools']],
+        ['nomic-embed-text:latest', ['completion', 'tools']], // what this fixture's /api/show says of it
+      ]);
+    } finally {
+      fx.tagsCapabilities = false;
+    }
+  });
+
   it('answers version, status, list, ps and show', async () => {
     expect(await app.client.call('ollama.version', {})).toEqual({ version: '0.12.3' });
     expect(await app.client.call('ollama.status', {})).toEqual({ host: fx.url, reachable: true, version: '0.12.3' });

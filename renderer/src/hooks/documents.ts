@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DocTarget, Embedder, KnowledgeBase } from '@shared/contract/documents';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { isOllamaEmbedder } from '../lib/ollama-embedder';
 import { useDocuments } from '../store/documents';
 import { useAction, useQuery } from './query';
 import { listenWatch } from './watch';
@@ -69,9 +70,6 @@ export interface EmbedderChoice extends Embedder {
   label: string;
 }
 
-// Ollama does not list capabilities in /api/tags: BERT-like families and the usual names are embedding models.
-const OLLAMA_EMBED = /bert|embed|bge|minilm|gte|e5-|arctic-embed|paraphrase/i;
-
 /**
  * The embedding model in use and the ones there are to pick (Ollama's embedding models, the built-in engine's
  * embedding GGUFs). Either list failing leaves the other; both failing shows the first error.
@@ -84,8 +82,7 @@ export function useEmbedders() {
       const out: EmbedderChoice[] = [];
       if (ollama.status === 'fulfilled')
         for (const m of ollama.value.models)
-          if (OLLAMA_EMBED.test(`${m.details.family ?? ''} ${(m.details.families ?? []).join(' ')} ${m.name}`))
-            out.push({ backend: 'ollama', model: m.name, label: `${m.name} (Ollama)` });
+          if (isOllamaEmbedder(m)) out.push({ backend: 'ollama', model: m.name, label: `${m.name} (Ollama)` });
       if (local.status === 'fulfilled')
         for (const m of local.value.models)
           if (m.embedding && !m.problem)

@@ -83,14 +83,19 @@ export class OllamaService {
   async list(): Promise<{ models: LocalModel[] }> {
     const res = await this.run((c) => c.list());
     return {
-      models: res.models.map((m) => ({
-        name: m.name,
-        model: m.model,
-        modified_at: String(m.modified_at),
-        size: m.size,
-        digest: m.digest,
-        details: m.details,
-      })),
+      models: res.models.map((m) => {
+        // Newer Ollama lists capabilities here too (the client's types do not have them yet).
+        const caps = (m as { capabilities?: unknown }).capabilities;
+        return {
+          name: m.name,
+          model: m.model,
+          modified_at: String(m.modified_at),
+          size: m.size,
+          digest: m.digest,
+          details: m.details,
+          ...(Array.isArray(caps) ? { capabilities: caps.filter((c): c is string => typeof c === 'string') } : {}),
+        };
+      }),
     };
   }
 
