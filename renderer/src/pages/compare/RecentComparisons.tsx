@@ -1,29 +1,17 @@
 import { useOpenComparison, useRecentComparisons } from '../../hooks/compare';
 import { formatDate } from '../../lib/format';
-import { Loading } from '../../components/States';
+import { SideList } from './SideList';
 
 /** The latest comparisons, to open again (answers, figures and vote as they were). */
 export function RecentComparisons({ version }: { version: number }) {
   const q = useRecentComparisons(version);
   const open = useOpenComparison();
-  const runs = q.last;
   return (
     <section className="card cmp-side" aria-labelledby="cmp-recent" data-testid="recent-comparisons">
       <h2 id="cmp-recent">Recent comparisons</h2>
-      {q.state === 'error' ? (
-        <p className="field-error" role="alert">
-          The recent comparisons could not be read: {q.error.message}{' '}
-          <button className="btn btn-xs" onClick={q.reload}>
-            Retry
-          </button>
-        </p>
-      ) : !runs ? (
-        <Loading label="Reading recent comparisons…" />
-      ) : runs.length === 0 ? (
-        <p className="muted small">None yet.</p>
-      ) : (
-        <ul className="cmp-list">
-          {runs.map((r) => (
+      <SideList q={q} what="recent comparisons" empty="None yet.">
+        {(runs) =>
+          runs.map((r) => (
             <li key={r.id}>
               <button
                 className="btn btn-ghost btn-xs cmp-list-name"
@@ -37,9 +25,9 @@ export function RecentComparisons({ version }: { version: number }) {
                 {formatDate(r.createdAt)}
               </span>
             </li>
-          ))}
-        </ul>
-      )}
+          ))
+        }
+      </SideList>
       {open.error && (
         <p className="field-error" role="alert">
           {open.error.message}

@@ -1,31 +1,19 @@
 import { useState } from 'react';
 import { useDeleteSet, useSavedSets } from '../../hooks/compare';
 import { useCompare } from '../../store/compare';
-import { Loading } from '../../components/States';
+import { SideList } from './SideList';
 
 /** The saved comparison sets: open one (its panes and settings) or delete it. */
 export function SavedSets({ version, onChange }: { version: number; onChange(): void }) {
   const q = useSavedSets(version);
   const del = useDeleteSet();
   const [opened, setOpened] = useState<string>();
-  const sets = q.last;
   return (
     <section className="card cmp-side" aria-labelledby="cmp-saved" data-testid="saved-sets">
       <h2 id="cmp-saved">Saved sets</h2>
-      {q.state === 'error' ? (
-        <p className="field-error" role="alert">
-          The saved sets could not be read: {q.error.message}{' '}
-          <button className="btn btn-xs" onClick={q.reload}>
-            Retry
-          </button>
-        </p>
-      ) : !sets ? (
-        <Loading label="Reading saved sets…" />
-      ) : sets.length === 0 ? (
-        <p className="muted small">None yet: after a comparison, “Save set” keeps its panes and settings.</p>
-      ) : (
-        <ul className="cmp-list">
-          {sets.map((s) => (
+      <SideList q={q} what="saved sets" empty="None yet: after a comparison, “Save set” keeps its panes and settings.">
+        {(sets) =>
+          sets.map((s) => (
             <li key={s.id}>
               <span className="cmp-list-name" title={s.name}>
                 {s.name}
@@ -48,9 +36,9 @@ export function SavedSets({ version, onChange }: { version: number; onChange(): 
                 Delete<span className="sr-only"> {s.name}</span>
               </button>
             </li>
-          ))}
-        </ul>
-      )}
+          ))
+        }
+      </SideList>
       {opened && (
         <p className="muted small" role="status">
           Opened “{opened}”.
