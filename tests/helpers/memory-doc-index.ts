@@ -1,6 +1,7 @@
 import type { Embedder, KnowledgeBase, Passage, SearchHit } from '@shared/contract/documents';
 import { AppError } from '@shared/errors';
 import { fuse } from '../../electron/main/services/documents/fuse';
+import { documentInfo } from '../../electron/main/services/documents/index-bases';
 import type { DocIndexPort, DocumentRow } from '../../electron/main/services/documents/ports';
 import type { DocChunk } from '../../electron/main/services/documents/types';
 
@@ -55,21 +56,7 @@ export class MemoryDocIndex implements DocIndexPort {
         documents: this.documents({ base: id }).map((d) => {
           const mine = [...this.chunks.values()].filter((c) => c.document === d.id);
           const vs = this.embedder ? this.vectors.get(key(this.embedder)) : undefined;
-          return {
-            id: d.id,
-            source: d.source,
-            name: d.name,
-            path: d.path,
-            ...(d.kind ? { kind: d.kind } : {}),
-            sizeBytes: d.sizeBytes,
-            state: d.state,
-            chunks: mine.length,
-            chunksDone: mine.filter((c) => vs?.has(c.id)).length,
-            tokens: d.tokens,
-            ...(d.pages !== undefined ? { pages: d.pages } : {}),
-            ...(d.error ? { error: d.error } : {}),
-            pinned: d.pinned,
-          };
+          return documentInfo(d, { n: mine.length, done: mine.filter((c) => vs?.has(c.id)).length });
         }),
       }));
   }

@@ -27,6 +27,23 @@ export interface DocRow {
   tokens: number;
 }
 
+/** A document as the renderer sees it: its row, and how many of its chunks there are and are embedded. */
+export const documentInfo = (d: DocumentRow, c: { n: number; done: number }): DocumentInfo => ({
+  id: d.id,
+  source: d.source,
+  name: d.name,
+  path: d.path,
+  ...(d.kind ? { kind: d.kind } : {}),
+  sizeBytes: d.sizeBytes,
+  state: d.state,
+  chunks: c.n,
+  chunksDone: c.done,
+  tokens: d.tokens,
+  ...(d.pages !== undefined ? { pages: d.pages } : {}),
+  ...(d.error ? { error: d.error } : {}),
+  pinned: d.pinned,
+});
+
 export const toDocumentRow = (r: DocRow): DocumentRow => ({
   id: r.id,
   base: r.base_id,
@@ -93,24 +110,9 @@ export function buildBases(db: Db, rows: BaseRow[], embedder?: Embedder, next?: 
   const nextCounts = next ? chunkCounts(db, ids, next) : undefined;
   return rows.map((b) => {
     const mine = docs.filter((d) => d.base_id === b.id);
-    const documents: DocumentInfo[] = mine.map((r) => {
+    const documents = mine.map((r) => {
       const d = toDocumentRow(r);
-      const c = counts.get(d.id) ?? { n: 0, done: 0 };
-      return {
-        id: d.id,
-        source: d.source,
-        name: d.name,
-        path: d.path,
-        ...(d.kind ? { kind: d.kind } : {}),
-        sizeBytes: d.sizeBytes,
-        state: d.state,
-        chunks: c.n,
-        chunksDone: c.done,
-        tokens: d.tokens,
-        ...(d.pages !== undefined ? { pages: d.pages } : {}),
-        ...(d.error ? { error: d.error } : {}),
-        pinned: d.pinned,
-      };
+      return documentInfo(d, counts.get(d.id) ?? { n: 0, done: 0 });
     });
     let reembedding: KnowledgeBase['reembedding'];
     if (next && nextCounts) {
