@@ -101,6 +101,8 @@ export default defineConfig({
           index: resolve(__dirname, 'electron/main/index.ts'),
           web: resolve(__dirname, 'electron/main/web.ts'),
           cli: resolve(__dirname, 'electron/main/cli.ts'),
+          // The engine host: llama.cpp in a process of its own (a utilityProcess, or a Node child in the web mode).
+          'engine-host': resolve(__dirname, 'electron/main/engine-host.ts'),
         },
       },
     },

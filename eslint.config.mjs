@@ -4,6 +4,13 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layers } from './lint/layers.mjs';
 
+const HOST_ONLY = {
+  name: 'node-llama-cpp',
+  allowTypeImports: true,
+  message:
+    'node-llama-cpp runs in the engine host (services/local/runtime); main reaches it through services/local/host.',
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'tests/golden/**'] },
   js.configs.recommended,
@@ -36,8 +43,37 @@ export default tseslint.config(
       ],
     },
   },
+  // llama.cpp runs in the engine host only (services/local/runtime, started by electron/main/engine-host.ts), so an
+  // abort in it never ends the app: elsewhere node-llama-cpp's types may be named, its code never loaded, and main
+  // reaches the host through services/local/host.
+  {
+    files: ['electron/main/**/*.ts'],
+    ignores: ['electron/main/services/**', 'electron/main/engine-host.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [HOST_ONLY], patterns: [{ group: ['**/local/runtime/*'], message: HOST_ONLY.message }] },
+      ],
+    },
+  },
   {
     files: ['electron/main/services/**/*.ts'],
+    ignores: ['electron/main/services/local/runtime/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron', HOST_ONLY],
+          patterns: [
+            { group: ['**/adapters/**', '**/renderer/**'] },
+            { group: ['**/local/runtime/*'], message: HOST_ONLY.message },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/main/services/local/runtime/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['**/adapters/**', '**/renderer/**'] }],
     },

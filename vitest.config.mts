@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/components/**/*.test.tsx'],
     environment: 'node',
+    globalSetup: ['tests/helpers/engine-host-build.ts'],
     testTimeout: 20_000,
   },
 });

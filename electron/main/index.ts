@@ -10,6 +10,7 @@ import { createMainWindow } from './adapters/window';
 import { createHandlers } from './handlers';
 import { Router } from './router';
 import { createServices } from './services';
+import { utilityHost } from './adapters/engine-process';
 import { settingsFile } from './services/data-dir';
 import { landingIsFirstScreen } from './services/first-screen';
 import { APP_ORIGIN } from './services/static-files';
@@ -42,7 +43,7 @@ if (!app.requestSingleInstanceLock()) {
       saveDialog: saveDialogPort(() => win),
       openDialog: openDialogPort(() => win),
       approveHost: approveHostDialog(() => win),
-      local: { serve: true },
+      local: { serve: true, spawnEngine: utilityHost(join(__dirname, 'engine-host.js')) },
     });
     const router = new Router(createHandlers(services), services.log);
     handleAppProtocol(

@@ -215,6 +215,8 @@ export const chatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cut'), from: z.string() }),
   /** A provider request is being retried before its first token. */
   z.object({ type: z.literal('retry'), attempt: z.number(), waitMs: z.number(), reason: z.string() }),
+  /** The model is answering as many requests as it can at once: this one waits, `ahead` in front of it. */
+  z.object({ type: z.literal('waiting'), ahead: z.number().int() }),
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;
 

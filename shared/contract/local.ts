@@ -24,6 +24,11 @@ const loadPlanSchema = z.object({
   /** Layers on the GPU the fit proposes: 0 on a machine without a GPU, `layers` when all fit. */
   gpuLayers: z.number().int(),
   layers: z.number().int().optional(),
+  /**
+   * Requests it answers at once (llama.cpp sequences, each with its own KV cache of `contextSize` tokens): as many
+   * as fit beside the weights without changing the verdict, at most 4.
+   */
+  sequences: z.number().int().min(1).optional(),
   verdict: z.enum(['vram', 'partial', 'ram', 'too-large']).optional(),
   /** The fit verdict's plain explanation (needs about … compared with …). */
   explanation: z.string().optional(),
@@ -133,6 +138,11 @@ const loadedModelSchema = z.object({
   name: z.string(),
   contextSize: z.number().int(),
   gpuLayers: z.number().int(),
+  /** Requests it answers at once; more wait in order. */
+  sequences: z.number().int(),
+  /** Requests being answered now, and waiting for a free sequence. */
+  busy: z.number().int(),
+  waiting: z.number().int(),
   /** The weights plus the context's KV cache and buffers, as llama.cpp reports them. */
   memoryBytes: z.number(),
   loadedAt: z.string(),
@@ -152,6 +162,12 @@ const engineStatusSchema = z.object({
   keepAliveMinutes: z.number().int(),
   /** The engine could not start (its binaries missing or refused on this machine). */
   error: appErrorSchema.optional(),
+  /** CPU threads per model: the user's count, or (auto) every math core but one. */
+  threads: z.object({ value: z.number().int(), auto: z.boolean() }),
+  /** The engine's own process (llama.cpp runs apart from the app) while it runs, with its memory when known. */
+  host: z.object({ pid: z.number().int(), rssBytes: z.number().optional() }).optional(),
+  /** The last time the engine's process ended unexpectedly, and why. */
+  lastStop: z.object({ at: z.string(), message: z.string() }).optional(),
 });
 export type EngineStatus = z.infer<typeof engineStatusSchema>;
 
@@ -221,8 +237,14 @@ export const localCalls = {
         id: localModelIdSchema,
         contextSize: z.number().int().min(128).max(1_048_576).optional(),
         gpuLayers: z.number().int().min(0).max(1000).optional(),
+        sequences: z.number().int().min(1).max(16).optional(),
       })
       .strict(),
+    output: engineStatusSchema,
+  }),
+  /** CPU threads per model from the next load on; 0 goes back to the automatic count. */
+  'local.threads': call({
+    input: z.object({ threads: z.number().int().min(0).max(256) }).strict(),
     output: engineStatusSchema,
   }),
   /** Unloads one model, or every loaded model without an id. */

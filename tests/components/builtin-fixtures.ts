@@ -31,6 +31,7 @@ export const status = (over: Partial<EngineStatus> = {}): EngineStatus => ({
   started: false,
   loaded: [],
   keepAliveMinutes: 10,
+  threads: { value: 1, auto: true },
   ...over,
 });
 

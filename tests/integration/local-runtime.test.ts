@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalModel } from '@shared/contract/local';
 import type { AppError } from '@shared/errors';
 import { createLogger } from '../../electron/main/services/log';
-import { LlamaRuntime, type RuntimeOptions } from '../../electron/main/services/local/runtime/runtime';
-import type { LoadedHandle } from '../../electron/main/services/local/runtime/handle';
+import { EngineRuntime, type RuntimeOptions } from '../../electron/main/services/local/host/engine-runtime';
+import { nodeHost } from '../../electron/main/services/local/host/spawn-node';
 import { tinyGguf } from '../fixtures/tiny-gguf';
 import { tempDir } from '../helpers/app';
 
-/** The runtime with the real node-llama-cpp on the CPU, one thread, on tiny GGUFs written here. */
+/** The runtime with the real node-llama-cpp in its host process on the CPU, one thread, on tiny GGUFs written here. */
 describe('the built-in engine runtime (real llama.cpp)', () => {
   const dir = tempDir('hubdesk-runtime-');
   const file = (name: string, bytes: Uint8Array) => {
@@ -32,10 +32,11 @@ describe('the built-in engine runtime (real llama.cpp)', () => {
   });
   let tiny: LocalModel;
   let keepAlive = 10;
-  const runtimes: LlamaRuntime[] = [];
+  const runtimes: EngineRuntime[] = [];
   const runtime = (extra: Partial<RuntimeOptions> = {}) => {
-    const r = new LlamaRuntime({
+    const r = new EngineRuntime({
       log: createLogger(),
+      spawn: nodeHost(process.env.HUBDESK_ENGINE_HOST!),
       keepAliveMinutes: () => keepAlive,
       parts: (m) => [m.path],
       gpu: false,
@@ -65,7 +66,10 @@ describe('the built-in engine runtime (real llama.cpp)', () => {
     const rt = runtime();
     expect(rt.status()).toMatchObject({ started: false, loaded: [] });
     const s = await rt.load(tiny);
-    expect(s).toMatchObject({ started: true, gpu: 'cpu', keepAliveMinutes: 10 });
+    expect(s).toMatchObject({ started: true, gpu: 'cpu', keepAliveMinutes: 10, threads: { value: 1, auto: false } });
+    // llama.cpp runs in a process of its own.
+    expect(s.host?.pid).toBeGreaterThan(0);
+    expect(s.host?.pid).not.toBe(process.pid);
     expect(s.loaded).toHaveLength(1);
     const [m] = s.loaded;
     expect(m).toMatchObject({ id: tiny.id, contextSize: 256, gpuLayers: 0, embedding: false });
@@ -103,7 +107,7 @@ describe('the built-in engine runtime (real llama.cpp)', () => {
       await new Promise((r) => setTimeout(r, 400));
       expect(rt.status().loaded).toHaveLength(1);
       lease.release();
-      expect(rt.status().loaded[0].unloadAt).toBeDefined();
+      await expect.poll(() => rt.status().loaded[0].unloadAt).toBeDefined();
       await expect.poll(() => rt.status().loaded.length, { timeout: 5_000 }).toBe(0);
       // 0 keeps it until unloaded by hand.
       await rt.load(tiny);
@@ -159,9 +163,6 @@ describe('the built-in engine runtime (real llama.cpp)', () => {
     expect(s.loaded.find((l) => l.id === emb.id)).toMatchObject({ embedding: true });
     const [v] = await rt.embed(emb, ['hello world']);
     expect(v).toEqual(vectors[0]);
-    const lease = await rt.acquire(emb);
-    expect((lease.handle as LoadedHandle).context).toBeUndefined();
-    lease.release();
     await rt.unload();
   });
 });

@@ -1,11 +1,9 @@
-import type { LlamaChatResponse } from 'node-llama-cpp';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { LocalModel } from '@shared/contract/local';
 import { AppError, toAppError } from '@shared/errors';
 import { newId } from '../chat/storage/rows';
-import type { LoadedHandle } from '../local/runtime/handle';
-import { exclusive } from '../local/runtime/handle';
-import type { LlamaRuntime } from '../local/runtime/runtime';
+import type { EngineRuntime } from '../local/host/engine-runtime';
+import { describeStop, EngineStopped, HostFailure } from '../local/host/supervisor';
 import { openAIFigures } from './figures';
 import { doneReason, toLlamaFunctions, toLlamaHistory, toToolCall } from './local-history';
 import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from './types';
@@ -13,12 +11,15 @@ import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from './types';
 /** What the built-in engine needs of the local service: a usable model by id, and the runtime that runs it. */
 export interface LocalPort {
   model(id: string): Promise<LocalModel>;
-  readonly runtime: LlamaRuntime;
+  readonly runtime: EngineRuntime;
 }
 
 const COMPRESS_FAILED = /compress chat history|context size is too small|too long for the context|exceeds the context/i;
 
-/** Replies from the built-in llama.cpp engine: the GGUF's own chat template, node-llama-cpp's function calling. */
+/**
+ * Replies from the built-in llama.cpp engine: the GGUF's own chat template, node-llama-cpp's function calling, run in
+ * the engine host on one of the model's sequences (several replies on one model run at once).
+ */
 export class LocalEngine implements ChatEngine {
   readonly backend = 'local' as const;
   readonly toolHistoryWithoutTools = true;
@@ -30,91 +31,83 @@ export class LocalEngine implements ChatEngine {
     const model = await this.local.model(req.model);
     if (model.embedding)
       throw new AppError('invalid_input', `${model.name} is an embedding model: choose a chat model to talk to.`);
-    const wasLoaded = this.local.runtime.status().loaded.some((l) => l.id === model.id);
-    const lease = await this.local.runtime.acquire(model, req.signal);
+    const lease = await this.local.runtime
+      .acquire(model, {
+        signal: req.signal,
+        key: req.key,
+        onWait: req.onWait,
+        ...(req.maxQueue !== undefined ? { maxQueue: req.maxQueue } : {}),
+      })
+      .catch((e: unknown) => {
+        throw e instanceof EngineStopped ? this.stopped(e, sink) : e;
+      });
     const loadedAt = performance.now();
+    const p = req.params;
+    const showThoughts = p.think !== false;
+    let firstToken: number | undefined;
+    const first = () => (firstToken ??= performance.now());
     try {
-      const h = lease.handle as LoadedHandle;
-      return await exclusive(h, () => this.generate(h, model, req, sink, started, wasLoaded ? undefined : loadedAt));
+      const res = await lease
+        .generate(
+          {
+            history: toLlamaHistory(req.turns),
+            ...(req.tools?.length ? { functions: toLlamaFunctions(req.tools) } : {}),
+            options: {
+              ...(p.max_tokens !== undefined ? { maxTokens: p.max_tokens } : {}),
+              temperature: p.temperature ?? 0.8,
+              ...(p.top_p !== undefined ? { topP: p.top_p } : {}),
+              ...(p.seed !== undefined ? { seed: p.seed } : {}),
+              ...(p.stop?.length ? { stop: p.stop } : {}),
+              ...(showThoughts ? {} : { noThoughts: true }),
+            },
+          },
+          (pieces) => {
+            for (const [kind, text] of pieces) {
+              first();
+              if (kind === 'text') sink.add(text, undefined);
+              else if (kind === 'thought') sink.add(undefined, text);
+            }
+          },
+          req.signal,
+        )
+        .catch((e: unknown) => {
+          throw this.failure(e, req, model, lease.contextSize, sink);
+        });
+      if (req.signal.aborted) throw new AppError('aborted', 'Stopped.');
+      const toolCalls: ToolCall[] = res.functionCalls.map((fc) => toToolCall(fc, newId('m').replace('m_', 'call_')));
+      if (toolCalls.length) first();
+      const figures: ChatFigures = openAIFigures(
+        {
+          usage: { prompt_tokens: res.inputTokens, completion_tokens: res.outputTokens },
+          finishReason: doneReason(res.stopReason),
+        },
+        { started, firstToken, end: performance.now() },
+      );
+      if (lease.loaded) figures.loadMs = loadedAt - started;
+      const images = req.turns.some((t) => t.images?.length);
+      return {
+        figures,
+        ...(toolCalls.length ? { toolCalls } : {}),
+        ...(images ? { notice: 'Images were not sent: the built-in engine reads text only.' } : {}),
+      };
     } finally {
       lease.release();
     }
   }
 
-  private async generate(
-    h: LoadedHandle,
-    model: LocalModel,
-    req: TurnRequest,
-    sink: TurnSink,
-    started: number,
-    loadedAt: number | undefined,
-  ): Promise<TurnResult> {
-    const context = h.context!;
-    if (!h.chat || h.chat.disposed) {
-      const { LlamaChat } = await import('node-llama-cpp');
-      h.chat = new LlamaChat({ contextSequence: context.getSequence() });
-    }
-    const chat = h.chat;
-    const p = req.params;
-    const meter = chat.sequence.tokenMeter.getState();
-    let firstToken: number | undefined;
-    const first = () => (firstToken ??= performance.now());
-    const showThoughts = p.think !== false;
-    let res: LlamaChatResponse<ReturnType<typeof toLlamaFunctions>>;
-    try {
-      res = await chat.generateResponse(toLlamaHistory(req.turns), {
-        signal: req.signal,
-        stopOnAbortSignal: true,
-        // Without a limit a model that never ends would shift its context forever.
-        maxTokens: p.max_tokens ?? context.contextSize,
-        temperature: p.temperature ?? 0.8,
-        ...(p.top_p !== undefined ? { topP: p.top_p } : {}),
-        ...(p.seed !== undefined ? { seed: p.seed } : {}),
-        ...(p.stop?.length ? { customStopTriggers: p.stop } : {}),
-        ...(showThoughts ? {} : { budgets: { thoughtTokens: 0 } }),
-        ...(req.tools?.length ? { functions: toLlamaFunctions(req.tools) } : {}),
-        onResponseChunk: (c) => {
-          if (!c.text) return;
-          if (c.type === undefined) {
-            first();
-            sink.add(c.text, undefined);
-          } else if (c.segmentType === 'thought' && showThoughts) {
-            first();
-            sink.add(undefined, c.text);
-          }
-        },
-        onFunctionCallParamsChunk: () => void first(),
-      });
-    } catch (e) {
-      throw this.failure(e, req, model, context.contextSize);
-    }
-    if (req.signal.aborted) throw new AppError('aborted', 'Stopped.');
-    const used = chat.sequence.tokenMeter.getState();
-    const toolCalls: ToolCall[] = (res.functionCalls ?? []).map((fc) =>
-      toToolCall(fc, newId('m').replace('m_', 'call_')),
+  /** The host ended under this reply: say what happened, keep what it wrote (the reply does), and how to go on. */
+  private stopped(e: EngineStopped, sink: TurnSink): AppError {
+    const next = sink.started ? 'What it wrote is kept; send again to restart it.' : 'Send again to restart it.';
+    return new AppError(
+      'unavailable',
+      `The built-in engine stopped while answering (${describeStop(e.stop)}). ${next}`,
+      { details: e.details },
     );
-    if (toolCalls.length) first();
-    const figures: ChatFigures = openAIFigures(
-      {
-        usage: {
-          prompt_tokens: used.usedInputTokens - meter.usedInputTokens,
-          completion_tokens: used.usedOutputTokens - meter.usedOutputTokens,
-        },
-        finishReason: doneReason(res.metadata.stopReason),
-      },
-      { started, firstToken, end: performance.now() },
-    );
-    if (loadedAt !== undefined) figures.loadMs = loadedAt - started;
-    const images = req.turns.some((t) => t.images?.length);
-    return {
-      figures,
-      ...(toolCalls.length ? { toolCalls } : {}),
-      ...(images ? { notice: 'Images were not sent: the built-in engine reads text only.' } : {}),
-    };
   }
 
-  private failure(e: unknown, req: TurnRequest, model: LocalModel, contextSize: number): AppError {
+  private failure(e: unknown, req: TurnRequest, model: LocalModel, contextSize: number, sink: TurnSink): AppError {
     if (req.signal.aborted) return new AppError('aborted', 'Stopped.');
+    if (e instanceof EngineStopped) return this.stopped(e, sink);
     const err = e as Error | undefined;
     const msg = err?.message ?? String(e);
     if (err?.name === 'DisposedError' || /disposed/i.test(msg))
@@ -124,7 +117,7 @@ export class LocalEngine implements ChatEngine {
         'invalid_input',
         `This conversation is longer than the model's context (${contextSize} tokens): start a new conversation, or load ${model.name} with a longer context.`,
       );
-    const app = toAppError(e);
+    const app = e instanceof HostFailure ? e : toAppError(e);
     return app.code === 'internal' ? new AppError('upstream', `llama.cpp stopped: ${msg}`) : app;
   }
 

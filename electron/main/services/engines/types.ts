@@ -12,6 +12,12 @@ export interface TurnRequest {
   signal: AbortSignal;
   /** Told before an engine retries a request that failed before its first token ("Retrying…" in the chat). */
   onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
+  /** The conversation (or other caller) this turn continues: an engine that keeps evaluated prefixes reuses its own. */
+  key?: string;
+  /** Told while the turn waits for the model to be free (the built-in engine's sequences are all answering). */
+  onWait?: (ahead: number) => void;
+  /** Refuse rather than wait behind this many queued requests (the local server answers 503 then). */
+  maxQueue?: number;
 }
 
 /** Where a turn's text goes as it arrives (the live reply: to the page at once, to disk at each checkpoint). */

@@ -10,7 +10,9 @@ import { LocalConfigStore } from './config';
 import { LocalLibrary } from './disk/library';
 import { Downloads } from './download/downloads';
 import { recommend } from './recommend';
-import { LlamaRuntime, type RuntimeOptions } from './runtime/runtime';
+import { EngineRuntime, type LoadOptions, type RuntimeOptions } from './host/engine-runtime';
+import { nodeHost } from './host/spawn-node';
+import type { SpawnHost } from './host/protocol';
 import { LocalServer } from './server/server';
 import { LocalEngine } from '../engines/local';
 
@@ -27,12 +29,22 @@ export interface LocalOptions {
   /** Live Hub access allowed (Settings → Hub access): downloads refuse without it. */
   hubEnabled?: () => boolean;
   hardware: () => Promise<FitHardware | undefined>;
-  /** Tests and the bench: CPU only, one thread. */
-  runtime?: Pick<RuntimeOptions, 'threads' | 'gpu'>;
+  /** Tests and the bench: CPU only, one thread; the host's test-only messages. */
+  runtime?: Pick<RuntimeOptions, 'threads' | 'gpu' | 'testHost' | 'minuteMs'>;
+  /** How the engine host process starts: Electron's utilityProcess in the desktop app, a Node child elsewhere. */
+  spawnEngine?: SpawnHost;
   /** The app's entries (desktop, web mode): start the local server if the user left it on. Not the CLI. */
   serve?: boolean;
   /** Tests: a full disk. */
   freeBytes?: (dir: string) => Promise<number>;
+}
+
+/**
+ * The engine host's entry script: `engine-host.js` beside main's bundle (out/main), or HUBDESK_ENGINE_HOST (the tests
+ * point it at a build of the entry, since vitest runs main from its sources).
+ */
+function engineHostEntry(env: Record<string, string | undefined>): string {
+  return env.HUBDESK_ENGINE_HOST ?? process.env.HUBDESK_ENGINE_HOST ?? join(__dirname, 'engine-host.js');
 }
 
 /** The built-in llama.cpp engine's calls: models on disk, downloads, load and unload, embeddings, the local server. */
@@ -40,7 +52,7 @@ export class LocalService {
   readonly config: LocalConfigStore;
   readonly library: LocalLibrary;
   readonly downloads: Downloads;
-  readonly runtime: LlamaRuntime;
+  readonly runtime: EngineRuntime;
   readonly server: LocalServer;
 
   constructor(private readonly opts: LocalOptions) {
@@ -69,8 +81,9 @@ export class LocalService {
       freeBytes: opts.freeBytes,
       onDone: () => void this.library.list(true).catch(() => {}),
     });
-    this.runtime = new LlamaRuntime({
+    this.runtime = new EngineRuntime({
       log,
+      spawn: opts.spawnEngine ?? nodeHost(engineHostEntry(env)),
       keepAliveMinutes: () => this.config.get().keepAliveMinutes,
       parts: (m) => this.library.partsOf(m),
       configThreads: () => this.config.get().threads,
@@ -99,8 +112,13 @@ export class LocalService {
     return { recommendation: recommend(hw, models) };
   }
 
-  async load(id: string, opts: { contextSize?: number; gpuLayers?: number }): Promise<EngineStatus> {
+  async load(id: string, opts: LoadOptions): Promise<EngineStatus> {
     return this.runtime.load(await this.model(id), opts);
+  }
+
+  setThreads(threads: number): EngineStatus {
+    this.config.update({ threads });
+    return this.runtime.status();
   }
 
   setKeepAlive(minutes: number): EngineStatus {

@@ -212,6 +212,8 @@ export class ReplyWriter {
             params: meta.params,
             signal: ctx.signal,
             onRetry: (r) => ctx.emit({ type: 'retry', ...r }),
+            key: meta.id,
+            onWait: (ahead) => ctx.emit({ type: 'waiting', ahead }),
           },
           live,
         );

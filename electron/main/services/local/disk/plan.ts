@@ -13,6 +13,8 @@ import type { GgufFacts } from './gguf-facts';
 /** The longest context proposed by default: longer ones cost KV memory few chats use (the user may ask for more). */
 const MAX_DEFAULT_CONTEXT = 8192;
 const MIN_CONTEXT = 512;
+/** Parallel requests proposed at most (LM Studio serves 4 at once by default). */
+const MAX_SEQUENCES = 4;
 
 /**
  * The context and GPU layers to load a model with on this machine. The context is the model's trained length (at
@@ -24,18 +26,27 @@ export function loadPlan(facts: GgufFacts, sizeBytes: number, hw: FitHardware | 
   const shape = facts.shape ?? estimateKvShape(facts.parameterCount, maxContext);
   const layers = facts.layers ?? shape.layers;
   const top = Math.min(maxContext ?? MAX_DEFAULT_CONTEXT, MAX_DEFAULT_CONTEXT);
-  if (!hw) return { contextSize: defaultContext(top), maxContext, gpuLayers: 0, layers };
+  if (!hw) return { contextSize: defaultContext(top), maxContext, gpuLayers: 0, layers, sequences: 1 };
 
   const tries = [top];
   for (let c = 4096; c >= MIN_CONTEXT; c /= 2) if (c < top) tries.push(c);
   const fits = tries.map((ctx) => ({ ctx, fit: fitQuant(sizeBytes, kvCacheBytes(shape, ctx), hw, ctx, shape) }));
   const best = fits[fits.length - 1].fit.verdict;
   const { ctx, fit } = fits.find((f) => f.fit.verdict === best)!;
+  // Each parallel sequence has a KV cache of its own: as many as keep the verdict the context was chosen for.
+  let sequences = 1;
+  while (
+    best !== 'too-large' &&
+    sequences < MAX_SEQUENCES &&
+    fitQuant(sizeBytes, kvCacheBytes(shape, ctx) * (sequences + 1), hw, ctx, shape).verdict === best
+  )
+    sequences++;
   return {
     contextSize: ctx,
     maxContext,
     gpuLayers: gpuLayers(fit, hw, layers),
     layers,
+    sequences,
     verdict: fit.verdict,
     explanation: fit.explanation,
   };

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { ChatEngine, TurnResult } from '../../engines/types';
-import { HttpError, sendEvent, sendJson, toHttpError } from './http';
+import { HttpError, sendError, sendEvent, sendJson, toHttpError } from './http';
 import { fromOpenAIMessages, toParams, toTools, type ChatRequest } from './wire';
+
+/** Requests that may wait for a model's free sequence; past them the server answers 503 with Retry-After. */
+const QUEUE_LIMIT = 8;
 
 /** OpenAI's finish reason for a finished turn: its tool calls, a cut at max_tokens, or a stop. */
 function finishReason(r: TurnResult): 'stop' | 'length' | 'tool_calls' {
@@ -90,13 +93,14 @@ export async function chatCompletion(
         tools: toTools(body),
         params: toParams(body),
         signal,
+        maxQueue: QUEUE_LIMIT,
       },
       sink,
     );
   } catch (e) {
     if (signal.aborted || res.destroyed) return void res.destroy();
     const err = toHttpError(e);
-    if (!headersSent) return sendJson(res, err.status, err.body());
+    if (!headersSent) return sendError(res, err);
     // llama-server's way: an error event, then the stream closes without [DONE].
     sendEvent(res, err.body());
     return void res.end();

@@ -12,6 +12,8 @@ export class HttpError extends Error {
     message: string,
     readonly type = 'invalid_request_error',
     readonly code: string | null = null,
+    /** Seconds a client should wait before trying again (a 503 while the model's queue is full). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -36,14 +38,26 @@ export function toHttpError(e: unknown): HttpError {
   if (e instanceof HttpError) return e;
   const err = toAppError(e);
   const [status, type] = STATUS_OF[err.code] ?? [500, 'server_error'];
-  return new HttpError(status, err.message, type, err.code);
+  const retry = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+  return new HttpError(status, err.message, type, err.code, typeof retry === 'number' ? retry : undefined);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+/** An error answer in OpenAI's shape, with `Retry-After` when the client should come back later. */
+export function sendError(res: ServerResponse, err: HttpError): void {
+  sendJson(res, err.status, err.body(), err.retryAfter ? { 'retry-after': String(err.retryAfter) } : {});
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
+    ...headers,
   });
   res.end(text);
 }

@@ -3,7 +3,16 @@ import type { LocalModel } from '@shared/contract/local';
 import type { ChatEngine } from '../../engines/types';
 import type { Logger } from '../../log';
 import { chatCompletion, chatModelError } from './completions';
-import { authorized, hostAllowed, HttpError, readJson, sendJson, sendUnauthorized, toHttpError } from './http';
+import {
+  authorized,
+  hostAllowed,
+  HttpError,
+  readJson,
+  sendError,
+  sendJson,
+  sendUnauthorized,
+  toHttpError,
+} from './http';
 import { chatRequestSchema, embeddingRequestSchema, parseBody } from './wire';
 
 export interface RouteDeps {
@@ -47,7 +56,7 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
     const err = toHttpError(e);
     if (err.status >= 500) deps.log.warn('local server request failed', { reason: err.message });
     if (res.headersSent) return void res.destroy();
-    sendJson(res, err.status, err.body());
+    sendError(res, err);
   }
 }
 

@@ -6,13 +6,13 @@ import type { ChatEngine } from '../../engines/types';
 import type { Logger } from '../../log';
 import type { LocalConfigStore } from '../config';
 import type { LocalLibrary } from '../disk/library';
-import type { LlamaRuntime } from '../runtime/runtime';
+import type { EngineRuntime } from '../host/engine-runtime';
 import { route } from './routes';
 
 export interface LocalServerOptions {
   config: LocalConfigStore;
   library: LocalLibrary;
-  runtime: LlamaRuntime;
+  runtime: EngineRuntime;
   log: Logger;
   /** The built-in chat engine: the server answers with the same conversion and template as a chat in the app. */
   engine: Pick<ChatEngine, 'turn'>;

@@ -1,0 +1,489 @@
+import type { EngineStatus, LoadedModel, LocalModel } from '@shared/contract/local';
+import { AppError } from '@shared/errors';
+import type { Logger } from '../../log';
+import type { HostGenerate, HostGenerated, HostLoaded, HostModel, HostPiece, SpawnHost } from './protocol';
+import { CrashLog } from './crash-log';
+import { describeStop, EngineStopped, HostSupervisor, type HostStop } from './supervisor';
+import { defaultThreads } from './threads';
+
+export interface RuntimeOptions {
+  log: Logger;
+  spawn: SpawnHost;
+  keepAliveMinutes: () => number;
+  /** Every part's path of a model (split GGUFs load from the first; llama.cpp finds the rest). */
+  parts: (model: LocalModel) => string[];
+  /** CPU threads per context: this option (tests, the bench), else local.json's `threads`, else the default rule. */
+  threads?: number;
+  configThreads?: () => number;
+  /** `false` forces the CPU (tests); llama.cpp picks CUDA, Vulkan or Metal when it can by default. */
+  gpu?: false | 'auto';
+  /** Tests: how long a keep-alive minute lasts, so an idle unload needs no real minute. */
+  minuteMs?: number;
+  /** Tests: the host honours test-only messages (crash, hang, garbage). */
+  testHost?: boolean;
+}
+
+export interface LoadOptions {
+  contextSize?: number;
+  gpuLayers?: number;
+  /** Parallel sequences; the plan's (what memory allows) by default. */
+  sequences?: number;
+}
+
+interface Slot {
+  busy: boolean;
+  /** The conversation it last answered: a turn of the same one reuses its evaluated prefix. */
+  key?: string;
+  usedAt: number;
+}
+
+interface Waiter {
+  wake(): void;
+  onWait?: (ahead: number) => void;
+}
+
+interface Entry {
+  model: LocalModel;
+  host: HostModel;
+  /** The settings it was asked to load with: crashes are counted against them. */
+  crashKey: string;
+  contextSize: number;
+  gpuLayers: number;
+  sequences: number;
+  memoryBytes: number;
+  loadedAt: string;
+  slots: Slot[];
+  waiters: Waiter[];
+  /** Uses that keep it loaded (a reply, an embedding call). */
+  leases: number;
+  timer?: ReturnType<typeof setTimeout>;
+  unloadAt?: number;
+}
+
+/** A loaded model held for one use: it is not unloaded while held. A chat use holds one of its sequences. */
+export interface Lease {
+  readonly model: LocalModel;
+  readonly contextSize: number;
+  /** Whether this use loaded it (its load time counts in the reply's figures). */
+  readonly loaded: boolean;
+  generate(
+    gen: Omit<HostGenerate, 'model' | 'slot'>,
+    onPieces: (pieces: HostPiece[]) => void,
+    signal: AbortSignal,
+  ): Promise<HostGenerated>;
+  release(): void;
+}
+
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  /** The conversation, so its next turn goes to the sequence that holds its prefix. */
+  key?: string;
+  /** Told while the request waits for a free sequence, with how many are ahead of it. */
+  onWait?: (ahead: number) => void;
+  /** Refuse (503) rather than wait behind this many. */
+  maxQueue?: number;
+  /** Embeddings: no chat sequence needed (the embedding context is separate). */
+  noSlot?: boolean;
+}
+
+/** Without a load plan that says more, one sequence. At most this many in any case (LM Studio's default is 4). */
+const MAX_SEQUENCES = 16;
+
+/**
+ * The built-in engine as main sees it: what is loaded, with which settings, held by whom, and which sequence each
+ * reply uses. llama.cpp itself runs in the engine host (a process of its own); when that ends unexpectedly every
+ * model is taken as unloaded, the replies it was writing fail with words that say why, and the next use starts a new
+ * host and loads again, unless the same model and settings crashed three times within a minute.
+ */
+export class EngineRuntime {
+  readonly host: HostSupervisor;
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, { want: LoadOptions; done: Promise<Entry> }>();
+  private readonly crashes = new CrashLog();
+  private gpu?: string;
+  private started = false;
+  private lastStop?: { at: string; message: string };
+  private rss?: number;
+  /** The default rule's count as the host applied it (it knows llama.cpp's math cores). */
+  private autoThreads?: number;
+
+  constructor(private readonly opts: RuntimeOptions) {
+    this.host = new HostSupervisor({
+      spawn: opts.spawn,
+      log: opts.log,
+      env: {
+        ...(opts.gpu === false ? { HUBDESK_ENGINE_GPU: 'off' } : {}),
+        ...(opts.testHost ? { HUBDESK_ENGINE_TEST: '1' } : {}),
+      },
+    });
+    this.host.onExit((stop) => this.hostEnded(stop));
+  }
+
+  /** The host ended: everything it held is gone. Waiting requests try again (they had not started). */
+  private hostEnded(stop: HostStop | undefined): void {
+    const held = [...this.entries.values()];
+    this.entries.clear();
+    this.rss = undefined;
+    for (const e of held) {
+      if (e.timer) clearTimeout(e.timer);
+      if (stop) this.crashes.add(e.crashKey);
+      for (const w of e.waiters.splice(0)) w.wake();
+    }
+    if (stop) {
+      this.lastStop = { at: new Date().toISOString(), message: `The built-in engine stopped (${describeStop(stop)}).` };
+      this.opts.log.warn('built-in engine lost its models', { models: held.map((e) => e.model.id) });
+    }
+  }
+
+  /** The threads a load uses: the user's (or the tests') count, else the default rule's (the host's, once known). */
+  threads(): { value: number; auto: boolean } {
+    const set = this.opts.threads ?? this.opts.configThreads?.() ?? 0;
+    return set > 0 ? { value: set, auto: false } : { value: this.autoThreads ?? defaultThreads(), auto: true };
+  }
+
+  status(): EngineStatus {
+    const s: EngineStatus = {
+      started: this.started,
+      loaded: [...this.entries.values()].map((e) => this.describe(e)),
+      keepAliveMinutes: this.opts.keepAliveMinutes(),
+      threads: this.threads(),
+    };
+    if (this.gpu) s.gpu = this.gpu;
+    const pid = this.host.pid;
+    if (pid !== undefined) s.host = { pid, ...(this.rss !== undefined ? { rssBytes: this.rss } : {}) };
+    if (this.lastStop) s.lastStop = this.lastStop;
+    return s;
+  }
+
+  /** The status with the host's memory asked for now (at most a second's wait). */
+  async statusNow(): Promise<EngineStatus> {
+    if (this.host.pid !== undefined) {
+      const ac = AbortSignal.timeout(1_000);
+      const r = await Promise.race([
+        this.host.request<{ op: 'memory'; rssBytes: number }>({ op: 'memory' }).catch(() => undefined),
+        new Promise<undefined>((ok) => ac.addEventListener('abort', () => ok(undefined))),
+      ]);
+      if (r) this.rss = r.rssBytes;
+    }
+    return this.status();
+  }
+
+  private describe(e: Entry): LoadedModel {
+    const busy = e.slots.filter((s) => s.busy).length;
+    const d: LoadedModel = {
+      id: e.model.id,
+      name: e.model.name,
+      contextSize: e.contextSize,
+      gpuLayers: e.gpuLayers,
+      sequences: e.sequences,
+      busy,
+      waiting: e.waiters.length,
+      memoryBytes: e.memoryBytes,
+      loadedAt: e.loadedAt,
+      embedding: e.model.embedding,
+    };
+    if (e.unloadAt !== undefined) d.unloadAt = new Date(e.unloadAt).toISOString();
+    return d;
+  }
+
+  /** Loads the model with these settings (its plan's by default); loaded already with other settings, it reloads. */
+  async load(model: LocalModel, opts: LoadOptions = {}): Promise<EngineStatus> {
+    const e = await this.ensure(model, opts);
+    if (!e.leases) this.arm(e);
+    return this.status();
+  }
+
+  private async ensure(model: LocalModel, asked: LoadOptions): Promise<Entry> {
+    // On the CPU every model has 0 GPU layers: asking for more is not another setting.
+    const want = this.gpu === 'cpu' && asked.gpuLayers ? { ...asked, gpuLayers: 0 } : asked;
+    for (;;) {
+      const pending = this.loading.get(model.id);
+      if (pending) {
+        // The same load asked twice waits for the first and shares its outcome.
+        if (!differs(pending.want, want)) return pending.done;
+        await pending.done.catch(() => {});
+        continue;
+      }
+      const cur = this.entries.get(model.id);
+      if (cur && !differs(cur, want)) return cur;
+      const done = (async () => {
+        if (cur) await this.drop(cur);
+        return this.open(model, want);
+      })();
+      this.loading.set(model.id, { want, done });
+      try {
+        const e = await done;
+        this.entries.set(model.id, e);
+        return e;
+      } finally {
+        this.loading.delete(model.id);
+      }
+    }
+  }
+
+  /** Loads it in the host; a crash there is said as a load failure, and counted against these settings. */
+  private async open(model: LocalModel, want: LoadOptions): Promise<Entry> {
+    const name = model.title || model.name;
+    const host: HostModel = {
+      id: model.id,
+      name,
+      path: this.opts.parts(model)[0] ?? model.path,
+      embedding: model.embedding,
+    };
+    const contextSize = want.contextSize ?? model.plan?.contextSize;
+    const gpuLayers = want.gpuLayers ?? model.plan?.gpuLayers;
+    const sequences = Math.min(MAX_SEQUENCES, Math.max(1, want.sequences ?? model.plan?.sequences ?? 1));
+    const key = crashKey(model.id, { contextSize, gpuLayers });
+    const refused = this.crashes.refusal(key);
+    if (refused) throw this.crashLoop(name, contextSize, gpuLayers);
+    const threads = this.threads();
+    let loaded: HostLoaded;
+    try {
+      ({ loaded } = await this.host.request<{ op: 'load'; loaded: HostLoaded }>({
+        op: 'load',
+        load: {
+          model: host,
+          sequences: model.embedding ? 1 : sequences,
+          ...(threads.auto ? {} : { threads: threads.value }),
+          ...(contextSize !== undefined ? { contextSize } : {}),
+          ...(gpuLayers !== undefined ? { gpuLayers } : {}),
+        },
+      }));
+    } catch (e) {
+      if (!(e instanceof EngineStopped)) throw e;
+      // The entry never existed, so hostEnded could not count it.
+      this.crashes.add(key);
+      if (this.crashes.refusal(key)) throw this.crashLoop(name, contextSize, gpuLayers);
+      throw new AppError(
+        'unavailable',
+        `The built-in engine stopped while loading ${name} (${describeStop(e.stop)}). Try fewer GPU layers, a shorter context or another quant of it.`,
+        { details: e.details },
+      );
+    }
+    this.started = true;
+    this.gpu = loaded.gpu;
+    if (threads.auto) this.autoThreads = loaded.threads;
+    return {
+      model,
+      host,
+      crashKey: key,
+      contextSize: loaded.contextSize,
+      gpuLayers: loaded.gpuLayers,
+      sequences: loaded.sequences,
+      memoryBytes: loaded.memoryBytes,
+      loadedAt: new Date().toISOString(),
+      slots: Array.from({ length: loaded.sequences }, () => ({ busy: false, usedAt: 0 })),
+      waiters: [],
+      leases: 0,
+    };
+  }
+
+  private crashLoop(name: string, contextSize?: number, gpuLayers?: number): AppError {
+    const settings = [
+      contextSize !== undefined ? `${contextSize} tokens of context` : undefined,
+      gpuLayers !== undefined ? `${gpuLayers} GPU layers` : undefined,
+    ].filter(Boolean);
+    return new AppError(
+      'unavailable',
+      `The built-in engine crashed 3 times within a minute with ${name}${settings.length ? ` (${settings.join(', ')})` : ''}, so HubDesk stopped restarting it. Load it with fewer GPU layers or a shorter context, or try another quant.`,
+    );
+  }
+
+  /** Unloads it in the host (nothing to do when the host has gone: its memory went with it). */
+  private async drop(e: Entry): Promise<void> {
+    if (e.timer) clearTimeout(e.timer);
+    for (const w of e.waiters.splice(0)) w.wake();
+    if (this.host.pid === undefined) return;
+    await this.host.request({ op: 'unload', id: e.model.id }).catch(() => {});
+  }
+
+  /** Unloads one model, or every loaded model without an id (a load under way finishes first). */
+  async unload(id?: string): Promise<EngineStatus> {
+    const ids = id ? [id] : [...new Set([...this.entries.keys(), ...this.loading.keys()])];
+    for (const i of ids) {
+      await this.loading.get(i)?.done.catch(() => {});
+      const e = this.entries.get(i);
+      if (!e) continue;
+      this.entries.delete(i);
+      await this.drop(e);
+      this.opts.log.info('local model unloaded', { id: i });
+    }
+    return this.status();
+  }
+
+  /** The idle timer: the model unloads after keep-alive minutes without use (0 keeps it). */
+  private arm(e: Entry): void {
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = undefined;
+    e.unloadAt = undefined;
+    const minutes = this.opts.keepAliveMinutes();
+    if (e.leases > 0 || minutes <= 0) return;
+    const ms = minutes * (this.opts.minuteMs ?? 60_000);
+    e.unloadAt = Date.now() + ms;
+    e.timer = setTimeout(() => {
+      if (this.entries.get(e.model.id) === e && !e.leases) void this.unload(e.model.id);
+    }, ms);
+    e.timer.unref?.();
+  }
+
+  /** Re-arms the idle timers after the keep-alive setting changed. */
+  keepAliveChanged(): void {
+    for (const e of this.entries.values()) this.arm(e);
+  }
+
+  /**
+   * The model, loaded (with its plan) when it is not yet, and one of its sequences free for this use; past its
+   * sequences, requests wait in order (`onWait` says how many are ahead). Held until `release`.
+   */
+  async acquire(model: LocalModel, opts: AcquireOptions = {}): Promise<Lease> {
+    const { signal } = opts;
+    let loadedHere = false;
+    for (;;) {
+      const wasLoaded = this.entries.has(model.id);
+      const e = await this.ensure(model, {});
+      loadedHere ||= !wasLoaded;
+      if (signal?.aborted) {
+        if (!e.leases) this.arm(e);
+        throw new AppError('aborted', 'Stopped.');
+      }
+      // The host ended between the load and now: load again.
+      if (this.entries.get(model.id) !== e) continue;
+      if (opts.noSlot) return this.lease(e, undefined, loadedHere, opts.key);
+      const slot = pickSlot(e.slots, opts.key);
+      // A free sequence goes to the oldest waiter first: a newcomer does not overtake the queue.
+      if (slot !== undefined && !e.waiters.length) return this.lease(e, slot, loadedHere, opts.key);
+      if (opts.maxQueue !== undefined && e.waiters.length >= opts.maxQueue)
+        throw new AppError(
+          'unavailable',
+          `${model.name} is busy: ${e.sequences} requests are being answered and ${e.waiters.length} are waiting. Try again shortly.`,
+          { details: { retryAfter: 2 } },
+        );
+      await this.wait(e, opts);
+      if (this.entries.get(model.id) !== e) continue;
+      const free = pickSlot(e.slots, opts.key);
+      if (free !== undefined) return this.lease(e, free, loadedHere, opts.key);
+    }
+  }
+
+  /** Waits for a sequence of `e` to come free (or `e` to go), in order. */
+  private wait(e: Entry, opts: AcquireOptions): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const w: Waiter = {
+        onWait: opts.onWait,
+        wake: () => {
+          opts.signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const i = e.waiters.indexOf(w);
+        if (i >= 0) e.waiters.splice(i, 1);
+        this.told(e);
+        reject(new AppError('aborted', 'Stopped.'));
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      e.waiters.push(w);
+      opts.onWait?.(e.waiters.length);
+    });
+  }
+
+  /** Tells each waiter how many are now ahead of it. */
+  private told(e: Entry): void {
+    e.waiters.forEach((w, i) => w.onWait?.(i + 1));
+  }
+
+  private lease(e: Entry, slot: number | undefined, loaded: boolean, key: string | undefined): Lease {
+    e.leases++;
+    this.arm(e);
+    const s = slot === undefined ? undefined : e.slots[slot];
+    if (s) {
+      s.busy = true;
+      s.key = key;
+    }
+    /** Settles when the host has finished with the sequence (an aborted reply returns before that). */
+    let settled: Promise<unknown> = Promise.resolve();
+    let held = true;
+    return {
+      model: e.model,
+      contextSize: e.contextSize,
+      loaded,
+      generate: (gen, onPieces, signal) => {
+        if (slot === undefined) throw new AppError('internal', 'This lease holds no sequence.');
+        const run = this.host.request<{ op: 'generate'; generated: HostGenerated }>(
+          { op: 'generate', generate: { ...gen, model: e.host, slot } },
+          { signal, onPieces },
+        );
+        settled = run.catch(() => {});
+        // Stop answers at once: the host finishes the abort on its own, and the sequence stays busy until it has.
+        const stopped = new Promise<never>((_, reject) => {
+          const onAbort = () => reject(new AppError('aborted', 'Stopped.'));
+          if (signal.aborted) onAbort();
+          else signal.addEventListener('abort', onAbort, { once: true });
+          void settled.then(() => signal.removeEventListener('abort', onAbort));
+        });
+        return Promise.race([run.then((r) => r.generated), stopped]);
+      },
+      release: () => {
+        if (!held) return;
+        held = false;
+        void settled.then(() => {
+          e.leases--;
+          if (s) {
+            s.busy = false;
+            s.usedAt = Date.now();
+          }
+          if (this.entries.get(e.model.id) !== e) return;
+          e.waiters.shift()?.wake();
+          this.told(e);
+          this.arm(e);
+        });
+      },
+    };
+  }
+
+  /** One vector per text, from the model's embedding context (opened on first use). */
+  async embed(model: LocalModel, texts: string[]): Promise<number[][]> {
+    const lease = await this.acquire(model, { noSlot: true });
+    try {
+      const r = await this.host.request<{ op: 'embed'; vectors: number[][] }>({
+        op: 'embed',
+        model: { id: model.id, name: model.name, path: model.path, embedding: model.embedding },
+        texts,
+      });
+      return r.vectors;
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Unloads every model and ends the host. */
+  async dispose(): Promise<void> {
+    await this.unload();
+    await this.host.dispose();
+  }
+}
+
+/** A free sequence: the one that last answered this conversation, else the one unused longest. */
+function pickSlot(slots: Slot[], key: string | undefined): number | undefined {
+  let best: number | undefined;
+  for (let i = 0; i < slots.length; i++) {
+    const s = slots[i];
+    if (s.busy) continue;
+    if (key && s.key === key) return i;
+    if (best === undefined || s.usedAt < slots[best].usedAt) best = i;
+  }
+  return best;
+}
+
+function crashKey(id: string, s: { contextSize?: number; gpuLayers?: number }): string {
+  return `${id}\n${s.contextSize ?? ''}\n${s.gpuLayers ?? ''}`;
+}
+
+/** Whether a load asks for other settings than these (an unset one takes whatever is there). */
+function differs(cur: LoadOptions, want: LoadOptions): boolean {
+  return (
+    (want.contextSize !== undefined && want.contextSize !== cur.contextSize) ||
+    (want.gpuLayers !== undefined && want.gpuLayers !== cur.gpuLayers) ||
+    (want.sequences !== undefined && want.sequences !== cur.sequences)
+  );
+}

@@ -1,0 +1,181 @@
+import type {
+  ChatHistoryItem,
+  ChatModelFunctions,
+  Llama,
+  LlamaChat,
+  LlamaContext,
+  LlamaEmbeddingContext,
+  LlamaModel,
+} from 'node-llama-cpp';
+import { AppError } from '@shared/errors';
+import type { Logger } from '../../log';
+import type { HostGenerate, HostGenerated, HostLoad, HostLoaded, HostModel, HostPiece } from '../host/protocol';
+import { defaultThreads } from '../host/threads';
+import { llamaErrors, startLlama } from './llama';
+import { loadError } from './load-errors';
+
+// Runs in the engine host only: the one module set that imports node-llama-cpp. Main decides what is loaded, with
+// which settings and which sequence each generation uses; this executes it.
+
+interface Open {
+  model: LlamaModel;
+  contextSize: number;
+  /** The chat context with its sequences, absent for an embedding model. */
+  context?: LlamaContext;
+  /** One LlamaChat per sequence, kept between turns so a shared history prefix is not evaluated again. */
+  chats: (LlamaChat | undefined)[];
+  embedding?: Promise<LlamaEmbeddingContext>;
+  threads?: number;
+}
+
+/** Without a load plan, a context no longer than this (the model's trained length may be far larger). */
+const DEFAULT_CONTEXT = 4096;
+
+export class HostModels {
+  private llama?: Promise<Llama>;
+  private readonly open = new Map<string, Open>();
+
+  constructor(private readonly opts: { log: Logger; gpu: false | 'auto' }) {}
+
+  private start(): Promise<Llama> {
+    this.llama ??= startLlama({ gpu: this.opts.gpu, log: this.opts.log }).catch((e: unknown) => {
+      this.llama = undefined;
+      throw e;
+    });
+    return this.llama;
+  }
+
+  /** Loads the weights and opens the model's context with its sequences; on any failure nothing stays loaded. */
+  async load(req: HostLoad): Promise<HostLoaded> {
+    const llama = await this.start();
+    await this.unload(req.model.id);
+    const { model } = req;
+    const mark = llamaErrors.mark();
+    const layers = llama.gpu === false ? 0 : req.gpuLayers;
+    let m: LlamaModel;
+    try {
+      m = await llama.loadModel({ modelPath: model.path, ...(layers !== undefined ? { gpuLayers: layers } : {}) });
+    } catch (e) {
+      throw loadError(e, { name: model.name, log: await llamaErrors.after(mark), stage: 'model' });
+    }
+    const contextSize = req.contextSize ?? Math.min(m.trainContextSize, DEFAULT_CONTEXT);
+    const threads = req.threads ?? defaultThreads(llama.cpuMathCores);
+    const entry: Open = { model: m, contextSize, chats: [], threads };
+    try {
+      if (model.embedding) {
+        entry.embedding = Promise.resolve(await m.createEmbeddingContext({ contextSize, threads }));
+      } else {
+        entry.context = await m.createContext({ contextSize, threads, sequences: req.sequences });
+      }
+    } catch (e) {
+      await m.dispose().catch(() => {});
+      throw loadError(e, { name: model.name, contextSize, log: await llamaErrors.after(mark), stage: 'context' });
+    }
+    this.open.set(model.id, entry);
+    this.opts.log.info('local model loaded', { id: model.id, contextSize, gpuLayers: m.gpuLayers, threads });
+    return {
+      contextSize,
+      gpuLayers: m.gpuLayers,
+      sequences: model.embedding ? 1 : req.sequences,
+      threads,
+      memoryBytes: this.memoryOf(entry),
+      gpu: llama.gpu || 'cpu',
+    };
+  }
+
+  private memoryOf(e: Open): number {
+    const ctx = e.context?.memoryUsage;
+    return e.model.size + (ctx ? ctx.ram + ctx.vram : 0);
+  }
+
+  /** Disposes everything the model holds, awaited, so its memory returns before this resolves. */
+  async unload(id: string): Promise<void> {
+    const e = this.open.get(id);
+    if (!e) return;
+    this.open.delete(id);
+    for (const chat of e.chats) chat?.dispose({ disposeSequence: true });
+    const emb = await e.embedding?.catch(() => undefined);
+    await emb?.dispose().catch(() => {});
+    await e.context?.dispose().catch(() => {});
+    await e.model.dispose().catch(() => {});
+    this.opts.log.info('local model unloaded', { id });
+  }
+
+  private entry(model: HostModel): Open {
+    const e = this.open.get(model.id);
+    if (!e) throw new AppError('unavailable', `${model.name} was unloaded while it answered: send again to reload it.`);
+    return e;
+  }
+
+  /** One reply on the sequence main chose, its pieces streamed through `emit`. */
+  async generate(req: HostGenerate, emit: (p: HostPiece) => void, signal: AbortSignal): Promise<HostGenerated> {
+    const e = this.entry(req.model);
+    const context = e.context;
+    if (!context) throw new AppError('invalid_input', `${req.model.name} is an embedding model.`);
+    let chat = e.chats[req.slot];
+    if (!chat || chat.disposed) {
+      const { LlamaChat } = await import('node-llama-cpp');
+      chat = e.chats[req.slot] = new LlamaChat({ contextSequence: context.getSequence() });
+    }
+    const o = req.options;
+    const before = chat.sequence.tokenMeter.getState();
+    const res = await chat.generateResponse(req.history as ChatHistoryItem[], {
+      signal,
+      stopOnAbortSignal: true,
+      // Without a limit a model that never ends would shift its context forever.
+      maxTokens: o.maxTokens ?? context.contextSize,
+      temperature: o.temperature,
+      ...(o.topP !== undefined ? { topP: o.topP } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.stop?.length ? { customStopTriggers: o.stop } : {}),
+      ...(o.noThoughts ? { budgets: { thoughtTokens: 0 } } : {}),
+      ...(req.functions ? { functions: req.functions as ChatModelFunctions } : {}),
+      onResponseChunk: (c) => {
+        if (!c.text) return;
+        if (c.type === undefined) emit(['text', c.text]);
+        else if (c.segmentType === 'thought' && !o.noThoughts) emit(['thought', c.text]);
+      },
+      onFunctionCallParamsChunk: () => emit(['call', '']),
+    });
+    const after = chat.sequence.tokenMeter.getState();
+    return {
+      stopReason: signal.aborted ? 'abort' : res.metadata.stopReason,
+      functionCalls: (res.functionCalls ?? []).map((fc) => ({ functionName: fc.functionName, params: fc.params })),
+      inputTokens: after.usedInputTokens - before.usedInputTokens,
+      outputTokens: after.usedOutputTokens - before.usedOutputTokens,
+    };
+  }
+
+  /** One vector per text, from the model's embedding context (opened on first use for a chat model). */
+  async embed(model: HostModel, texts: string[]): Promise<number[][]> {
+    const e = this.entry(model);
+    e.embedding ??= e.model.createEmbeddingContext({ contextSize: e.contextSize, threads: e.threads });
+    const ctx = await e.embedding.catch((err: unknown) => {
+      e.embedding = undefined;
+      throw loadError(err, { name: model.name, contextSize: e.contextSize, log: [], stage: 'context' });
+    });
+    const out: number[][] = [];
+    for (const text of texts) {
+      try {
+        out.push(Array.from((await ctx.getEmbeddingFor(text)).vector));
+      } catch (err) {
+        throw new AppError(
+          'invalid_input',
+          `${model.name} could not embed this text (${(err as Error).message}): split it into shorter pieces.`,
+        );
+      }
+    }
+    return out;
+  }
+
+  /** How many tokens `text` is for this model. */
+  tokenize(id: string, text: string): number {
+    const e = this.open.get(id);
+    if (!e) throw new AppError('not_found', 'That model is not loaded.');
+    return e.model.tokenize(text, true).length;
+  }
+
+  async dispose(): Promise<void> {
+    for (const id of [...this.open.keys()]) await this.unload(id);
+  }
+}
