@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,6 +220,46 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     expect(text).toMatch(/^Hello from llama\.( Hello from llama\.)+/);
     await stopped.getByTestId('msg-stopped').waitFor();
     await shots('local-chat-stopped', true);
+    expect(errors).toEqual([]);
+  });
+
+  it('the engine’s process killed while a reply streams: the reply says so and keeps its text; sending again answers', async () => {
+    // llama.cpp runs in a child process of the web mode's server, not in the server itself.
+    const hostPid = () => {
+      const ps = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(app.proc.pid)], { encoding: 'utf8' });
+      const line = ps.split('\n').find((l) => l.includes('engine-host.js'));
+      return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
+    };
+    await page.getByTestId('composer').fill('keep going');
+    await page.getByTestId('send').click();
+    const streaming = page.getByTestId('msg-streaming');
+    await streaming.waitFor({ timeout: 60_000 });
+    await poll(async () => (await streaming.textContent())?.length ?? 0, 60_000).toBeGreaterThan(200);
+    const pid = hostPid();
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, 'SIGKILL');
+    const failed = assistant().and(page.locator('[data-status="error"]'));
+    await failed.waitFor({ timeout: 30_000 });
+    await poll(() => failed.textContent()).toContain(
+      'The built-in engine stopped while answering (it was killed, likely out of memory). What it wrote is kept; send again to restart it.',
+    );
+    expect((await failed.locator('.msg-body').textContent()) ?? '').toMatch(
+      /^Hello from llama\.( Hello from llama\.)+/,
+    );
+    await shots('local-chat-engine-stopped', true);
+    expect(app.proc.exitCode).toBeNull();
+
+    const more = page.getByRole('button', { name: 'More settings' });
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    await page.getByTestId('conv-settings').getByLabel('max tokens').fill('8');
+    await page.getByTestId('conv-settings').getByLabel('max tokens').press('Tab');
+    await page.getByTestId('composer').fill('hello again');
+    await page.getByTestId('composer').press('Enter');
+    const done = assistant().and(page.locator('[data-status="complete"]'));
+    await poll(() => done.count(), 60_000).toBeGreaterThan(1);
+    expect((await done.last().locator('.msg-body').textContent())?.trim()).toBe('Hello from llama. Hello from llama.');
+    // A new engine process answered.
+    expect(hostPid()).not.toBe(pid);
     expect(errors).toEqual([]);
   });
 

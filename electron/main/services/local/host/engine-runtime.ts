@@ -124,9 +124,13 @@ export class EngineRuntime {
     const held = [...this.entries.values()];
     this.entries.clear();
     this.rss = undefined;
+    // The crash counts against the models at work when it came (a load counts its own, in open()); an idle crash
+    // against every model loaded.
+    const busy = held.filter((e) => e.leases > 0);
+    const blamed = busy.length ? busy : this.loading.size ? [] : held;
     for (const e of held) {
       if (e.timer) clearTimeout(e.timer);
-      if (stop) this.crashes.add(e.crashKey);
+      if (stop && blamed.includes(e)) this.crashes.add(e.crashKey);
       for (const w of e.waiters.splice(0)) w.wake();
     }
     if (stop) {
@@ -256,7 +260,7 @@ export class EngineRuntime {
       if (this.crashes.refusal(key)) throw this.crashLoop(name, contextSize, gpuLayers);
       throw new AppError(
         'unavailable',
-        `The built-in engine stopped while loading ${name} (${describeStop(e.stop)}). Try fewer GPU layers, a shorter context or another quant of it.`,
+        `The built-in engine stopped while loading ${name} (${describeStop(e.stop)}). Try ${gpuLayers ? 'fewer GPU layers, ' : ''}a shorter context or another quant of it.`,
         { details: e.details },
       );
     }
@@ -281,11 +285,11 @@ export class EngineRuntime {
   private crashLoop(name: string, contextSize?: number, gpuLayers?: number): AppError {
     const settings = [
       contextSize !== undefined ? `${contextSize} tokens of context` : undefined,
-      gpuLayers !== undefined ? `${gpuLayers} GPU layers` : undefined,
+      gpuLayers ? `${gpuLayers} GPU layers` : undefined,
     ].filter(Boolean);
     return new AppError(
       'unavailable',
-      `The built-in engine crashed 3 times within a minute with ${name}${settings.length ? ` (${settings.join(', ')})` : ''}, so HubDesk stopped restarting it. Load it with fewer GPU layers or a shorter context, or try another quant.`,
+      `The built-in engine crashed 3 times within a minute with ${name}${settings.length ? ` (${settings.join(', ')})` : ''}, so HubDesk stopped restarting it. Load it with ${gpuLayers ? 'fewer GPU layers or ' : ''}a shorter context, or try another quant.`,
     );
   }
 

@@ -16,6 +16,12 @@ import {
 const ABORT_GRACE_MS = 3_000;
 /** llama.cpp's recent lines kept for an ending's details. */
 const TAIL = 40;
+/**
+ * Stack traces printed as a process aborts (Node's native and JavaScript frames, the gdb backtrace llama.cpp's
+ * abort handler may print): not what went wrong, so not kept as the reason's line.
+ */
+const STACK_LINE =
+  /^(-{3,}.*-{3,}|\d+: |#\d+\s|\[New LWP|\[Thread debugging|\[Inferior|ptrace|warning: process \d+|Using host libthread_db|0x[0-9a-f]+ in )/i;
 
 /** Why the engine host ended, for a reply's, a load's or a request's error. */
 export interface HostStop {
@@ -105,7 +111,7 @@ export class HostSupervisor {
 
   private remember(line: string): void {
     const text = line.trim();
-    if (!text) return;
+    if (!text || STACK_LINE.test(text)) return;
     this.tail.push(text.slice(0, 2_000));
     if (this.tail.length > TAIL) this.tail.shift();
   }
