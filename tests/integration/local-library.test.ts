@@ -278,6 +278,6 @@ describe('load plans', () => {
     expect(m.plan).toMatchObject({ verdict: 'vram', gpuLayers: 2 });
     hw = undefined;
     m = (await lib.list()).models[0];
-    expect(m.plan).toEqual({ contextSize: 512, maxContext: 512, gpuLayers: 0, layers: 2 });
+    expect(m.plan).toEqual({ contextSize: 512, maxContext: 512, gpuLayers: 0, layers: 2, sequences: 1 });
   });
 });

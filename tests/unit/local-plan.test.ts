@@ -52,7 +52,19 @@ describe('loadPlan', () => {
       maxContext: 131_072,
       gpuLayers: 0,
       layers: 32,
+      sequences: 1,
     });
+  });
+
+  test('parallel requests: as many sequences (each its own KV cache) as keep the verdict, at most 4', () => {
+    // 8192 tokens of f16 KV for this shape is 1 GiB a sequence.
+    expect(loadPlan(facts, SIZE, hw(16))).toMatchObject({ verdict: 'ram', contextSize: 8192, sequences: 4 });
+    expect(loadPlan(facts, SIZE, hw(64))).toMatchObject({ sequences: 4 });
+    // A second sequence would push it out of VRAM: one.
+    expect(loadPlan(facts, SIZE, hw(32, 6))).toMatchObject({ verdict: 'vram', sequences: 1 });
+    // Enough VRAM for two sequences beside the weights, not three.
+    expect(loadPlan(facts, SIZE, hw(32, 7.2))).toMatchObject({ verdict: 'vram', contextSize: 8192, sequences: 2 });
+    expect(loadPlan(facts, SIZE, hw(4))).toMatchObject({ verdict: 'too-large', sequences: 1 });
   });
 
   test('without a KV shape in the header: estimated from the parameter count', () => {
