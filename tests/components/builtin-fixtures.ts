@@ -1,4 +1,4 @@
-import type { Download, EngineStatus, LocalModel, LocalServerStatus } from '@shared/contract/local';
+import type { Download, EngineStatus, LoadedModel, LocalModel, LocalServerStatus } from '@shared/contract/local';
 
 // Answers main gives the built-in engine's screens, shaped by shared/contract/local.ts.
 
@@ -32,6 +32,20 @@ export const status = (over: Partial<EngineStatus> = {}): EngineStatus => ({
   loaded: [],
   keepAliveMinutes: 10,
   threads: { value: 1, auto: true },
+  ...over,
+});
+
+export const loadedModel = (over: Partial<LoadedModel> = {}): LoadedModel => ({
+  id: 'org/tiny-GGUF/tiny-Q4_K_M.gguf',
+  name: 'tiny-Q4_K_M',
+  contextSize: 512,
+  gpuLayers: 0,
+  sequences: 1,
+  busy: 0,
+  waiting: 0,
+  memoryBytes: 600_000_000,
+  loadedAt: '2026-11-20T10:00:00.000Z',
+  embedding: false,
   ...over,
 });
 

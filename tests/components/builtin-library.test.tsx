@@ -23,6 +23,7 @@ const mine = gguf({
     maxContext: 32768,
     gpuLayers: 20,
     layers: 28,
+    sequences: 2,
     verdict: 'partial',
     explanation: 'Partial offload: 20 of 28 layers.',
   },
@@ -105,7 +106,8 @@ describe('the built-in engine: models on disk', () => {
     const form = screen.getByTestId('load-form');
     const ctx = within(form).getByLabelText('Context length (tokens)') as HTMLInputElement;
     const gpu = within(form).getByLabelText('GPU layers') as HTMLInputElement;
-    expect([ctx.value, gpu.value]).toEqual(['8192', '20']);
+    const seq = within(form).getByLabelText('Parallel requests') as HTMLInputElement;
+    expect([ctx.value, gpu.value, seq.value]).toEqual(['8192', '20', '2']);
     expect(screen.getByTestId('load-plan').textContent).toMatch(/Partial offload: 20 of 28 layers/);
 
     await userEvent.clear(gpu);
@@ -118,7 +120,7 @@ describe('the built-in engine: models on disk', () => {
     await userEvent.type(ctx, '4096');
     await userEvent.click(screen.getByRole('button', { name: 'Load' }));
     const load = await main.next('local.load');
-    expect(load.input).toEqual({ id: mine.id, contextSize: 4096, gpuLayers: 12 });
+    expect(load.input).toEqual({ id: mine.id, contextSize: 4096, gpuLayers: 12, sequences: 2 });
     expect(screen.getByRole('button', { name: 'Loading…' })).toBeTruthy();
     const loaded = {
       id: mine.id,
@@ -138,6 +140,7 @@ describe('the built-in engine: models on disk', () => {
     expect(within(bar).getByTestId('engine-backend').textContent).toBe('llama.cpp · cuda');
     expect(within(bar).getByTestId('loaded-memory').textContent).toBe('1.2 GB in memory');
     expect(within(bar).getByText(/4,096 tokens · 12 GPU layers/)).toBeTruthy();
+    expect(within(bar).getByTestId('loaded-activity').textContent).toBe('4 at once');
     expect(within(row(mine.id)).getByText('Loaded')).toBeTruthy();
 
     await userEvent.click(within(row(mine.id)).getByRole('button', { name: 'Unload Qwen-Q4_0' }));
@@ -148,13 +151,38 @@ describe('the built-in engine: models on disk', () => {
     expect(screen.getByTestId('engine-idle')).toBeTruthy();
   });
 
+  it('Parallel requests: 1 without a proposal, says each has its own context, is checked, and is sent', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', { name: 'Load tiny-Q4_K_M' }));
+    const form = within(screen.getByTestId('load-form'));
+    const seq = form.getByLabelText('Parallel requests') as HTMLInputElement;
+    expect(seq.value).toBe('1'); // the plan proposes no count
+    const hint = form.getByText(/own context/);
+    expect(hint.textContent).toBe('Each has its own context of 512 tokens, so memory grows with each.');
+    expect(seq.getAttribute('aria-describedby')).toBe(hint.id);
+
+    await userEvent.clear(seq);
+    await userEvent.type(seq, '17');
+    expect(form.getByText('Use between 1 and 16.')).toBeTruthy();
+    expect(seq.getAttribute('aria-invalid')).toBe('true');
+    expect((screen.getByRole('button', { name: 'Load' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.clear(seq);
+    await userEvent.type(seq, '3');
+    const ctx = form.getByLabelText('Context length (tokens)');
+    await userEvent.clear(ctx);
+    await userEvent.type(ctx, '256');
+    expect(hint.textContent).toBe('Each has its own context of 256 tokens, so memory grows with each.');
+    await userEvent.click(screen.getByRole('button', { name: 'Load' }));
+    expect((await main.next('local.load')).input).toEqual({ id: hf.id, contextSize: 256, gpuLayers: 0, sequences: 3 });
+  });
+
   it('a load that fails keeps the form open with main’s message', async () => {
     await open();
     await userEvent.click(screen.getByRole('button', { name: 'Load tiny-Q4_K_M' }));
     await userEvent.click(screen.getByRole('button', { name: 'Load' }));
-    await (
-      await main.next('local.load')
-    ).fail({ code: 'unavailable', message: 'Not enough memory: close other apps.' });
+    const load = await main.next('local.load');
+    expect(load.input).toEqual({ id: hf.id, contextSize: 512, gpuLayers: 0, sequences: 1 });
+    await load.fail({ code: 'unavailable', message: 'Not enough memory: close other apps.' });
     expect(screen.getByTestId('load-form')).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toBe('Not enough memory: close other apps.');
   });

@@ -67,7 +67,7 @@ const STATUS_POLL_MS = 5000;
 
 /**
  * What the built-in engine has loaded (and its memory), asked every 5 s while shown so an idle unload shows up;
- * load, unload and keep-alive answer with the new status at once.
+ * load, unload, keep-alive and the CPU threads answer with the new status at once.
  */
 export function useEngineStatus() {
   const q = useQuery(() => api.call('local.status', {}), [], true, undefined, true);
@@ -84,6 +84,8 @@ export function useEngineStatus() {
     load: useAction(async (input: Input<'local.load'>) => shown(await api.call('local.load', input))),
     unload: useAction(async (id?: string) => shown(await api.call('local.unload', id ? { id } : {}))),
     keepAlive: useAction(async (minutes: number) => shown(await api.call('local.keepAlive', { minutes }))),
+    /** CPU threads per model from the next load on; 0 is the automatic count. */
+    threads: useAction(async (threads: number) => shown(await api.call('local.threads', { threads }))),
   };
 }
 

@@ -15,6 +15,14 @@ export function replyActions({
   refreshMeta,
   reload,
 }: ChatKit): Pick<ChatState, 'send' | 'regenerate' | 'stop' | 'answerTool'> {
+  /** Sets what a running reply shows beside its text (a retry, its place in the model's queue). */
+  const patchRunning = (convId: string, patch: { retry?: string; waiting?: { id: string; ahead: number } }) =>
+    set((s) => (s.running[convId] ? { running: { ...s.running, [convId]: { ...s.running[convId], ...patch } } } : s));
+  /** Reply `id` is no longer waiting for the model (its first text came, or it ended). */
+  const doneWaiting = (convId: string, id: string) => {
+    if (get().running[convId]?.waiting?.id === id) patchRunning(convId, { waiting: undefined });
+  };
+
   /** Applies a batch of stream events: one state change per batch, text deltas outside React. */
   const apply = (convId: string, events: ChatEvent[], seen: { user: boolean }) => {
     const before = get().convs[convId]?.messages ?? [];
@@ -28,13 +36,17 @@ export function replyActions({
           const t = liveText(e.message.id);
           t.content = e.message.content;
           t.thinking = e.message.thinking ?? '';
-        } else live.delete(e.message.id);
+        } else {
+          live.delete(e.message.id);
+          doneWaiting(convId, e.message.id);
+        }
         messages = upsert(messages, e.message);
         changed = true;
       } else if (e.type === 'delta') {
         const t = liveText(e.id);
         t.add(e.content, e.thinking);
         touched.add(t);
+        if (e.content || e.thinking) doneWaiting(convId, e.id);
       } else if (e.type === 'cut') {
         const i = messages.findIndex((m) => m.id === e.from);
         if (i >= 0) {
@@ -44,12 +56,11 @@ export function replyActions({
           patchConv(convId, () => ({ hasNewer: false }));
         }
       } else if (e.type === 'retry') {
-        set((s) => ({
-          running: {
-            ...s.running,
-            [convId]: { ...s.running[convId], retry: `Retrying (attempt ${e.attempt}) after ${e.reason}…` },
-          },
-        }));
+        patchRunning(convId, { retry: `Retrying (attempt ${e.attempt}) after ${e.reason}…` });
+      } else if (e.type === 'waiting') {
+        // It follows the reply's 'message' (streaming, still empty): that reply is the one waiting.
+        const reply = messages.findLast((m) => m.role === 'assistant' && m.status === 'streaming');
+        if (reply) patchRunning(convId, { waiting: { id: reply.id, ahead: e.ahead } });
       }
     }
     if (changed) {

@@ -22,6 +22,11 @@ export interface ConvData {
 interface Running {
   cancel(): void;
   retry?: string;
+  /**
+   * The reply `id` waits for the model, which is answering as many requests as it can: `ahead` in front of it.
+   * Until its first text arrives.
+   */
+  waiting?: { id: string; ahead: number };
 }
 
 export interface ChatState {

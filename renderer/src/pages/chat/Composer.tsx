@@ -126,7 +126,11 @@ export function Composer({ meta, capabilities }: { meta: ConversationMeta; capab
           )}
         </div>
       </div>
-      {running?.retry && <p className="muted small">{running.retry}</p>}
+      {running?.retry && (
+        <p className="muted small" role="status">
+          {running.retry}
+        </p>
+      )}
     </div>
   );
 }

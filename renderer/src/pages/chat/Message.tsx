@@ -3,6 +3,7 @@ import type { ChatMessage } from '@shared/contract/chat';
 import { Citations } from './documents/Citations';
 import { MarkdownBody, Thinking } from './MarkdownBody';
 import { ReplyError } from './ReplyError';
+import { ReplyWaiting } from './ReplyWaiting';
 import { ToolMessage, type ToolAnswer } from './ToolMessage';
 
 export interface MessageActions {
@@ -202,6 +203,7 @@ export const Message = memo(function Message({ m, versions, isLast, busy, action
         ) : (
           <MarkdownBody text={m.content} liveId={streaming ? m.id : undefined} />
         )}
+        {streaming && !isUser && <ReplyWaiting id={m.id} />}
         <ToolCalls m={m} />
         {!isUser && m.context && !streaming && <Citations context={m.context} text={m.content} />}
         {m.notice && (

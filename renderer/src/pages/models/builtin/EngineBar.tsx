@@ -1,14 +1,18 @@
 import type { EngineStatus } from '@shared/contract/local';
 import type { AppErrorShape } from '@shared/errors';
-import { formatBytes } from '../../../lib/format';
+import { formatAge, formatBytes } from '../../../lib/format';
 import { ErrorLine } from '../Modal';
 import { formatUntil } from '../format';
-import { formatTokens, keepAliveOptions } from './format';
+import { EngineThreads } from './EngineThreads';
+import { formatActivity, formatTokens, keepAliveOptions } from './format';
 import type { EngineControl } from './types';
 
-/** What the built-in engine holds now: each loaded model with its memory, Unload, the backend and the keep-alive. */
+/**
+ * What the built-in engine holds now: each loaded model with its memory and how many requests it answers, Unload,
+ * the backend, the keep-alive, the CPU threads, the engine's own process and its last unexpected stop.
+ */
 export function EngineBar({ engine }: { engine: EngineControl }) {
-  const { status, error, unload, keepAlive } = engine;
+  const { status, error, unload, keepAlive, threads } = engine;
   const loaded = status?.loaded ?? [];
   const total = loaded.reduce((n, m) => n + m.memoryBytes, 0);
   const keep = status?.keepAliveMinutes;
@@ -46,6 +50,17 @@ export function EngineBar({ engine }: { engine: EngineControl }) {
           </button>
         )}
       </div>
+      {status && (
+        <div className="engine-facts muted small">
+          <EngineThreads threads={status.threads} action={threads} />
+          {status.host && (
+            <span data-testid="engine-process" title={`Process id ${status.host.pid}`}>
+              Engine process · {status.host.rssBytes === undefined ? 'running' : formatBytes(status.host.rssBytes)}
+            </span>
+          )}
+        </div>
+      )}
+      {status?.lastStop && <LastStop stop={status.lastStop} />}
       <EngineError error={status?.error ?? error} />
       {loaded.length === 0 ? (
         <p className="muted small" data-testid="engine-idle">
@@ -59,7 +74,10 @@ export function EngineBar({ engine }: { engine: EngineControl }) {
               {m.embedding && <span className="badge">Embeddings</span>}
               <span className="muted small">
                 {formatTokens(m.contextSize)} tokens · {m.gpuLayers} GPU layers ·{' '}
-                <span data-testid="loaded-memory">{formatBytes(m.memoryBytes)} in memory</span>
+                <span className={m.busy || m.waiting ? 'loaded-busy' : undefined} data-testid="loaded-activity">
+                  {formatActivity(m)}
+                </span>{' '}
+                · <span data-testid="loaded-memory">{formatBytes(m.memoryBytes)} in memory</span>
                 {m.unloadAt ? ` · unloads ${formatUntil(m.unloadAt)}` : ''}
               </span>
               <span className="spacer" />
@@ -78,6 +96,19 @@ export function EngineBar({ engine }: { engine: EngineControl }) {
       )}
       <ErrorLine error={unload.error ?? keepAlive.error} />
     </section>
+  );
+}
+
+/** The engine's process last ended on its own (a crash, out of memory), and why: a note in view, not an alarm. */
+function LastStop({ stop }: { stop: NonNullable<EngineStatus['lastStop']> }) {
+  return (
+    <p className="small engine-stop" role="status" data-testid="engine-last-stop">
+      Last unexpected stop,{' '}
+      <time dateTime={stop.at} title={stop.at}>
+        {formatAge(stop.at)}
+      </time>
+      : {stop.message}
+    </p>
   );
 }
 

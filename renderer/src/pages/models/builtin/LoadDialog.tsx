@@ -8,6 +8,7 @@ import type { EngineControl } from './types';
 
 const MIN_CTX = 128;
 const MAX_CTX = 1_048_576;
+const MAX_SEQUENCES = 16;
 
 /** Whole number in [min, max], or the reason it is not. */
 function check(text: string, min: number, max: number): string | undefined {
@@ -17,7 +18,7 @@ function check(text: string, min: number, max: number): string | undefined {
   return undefined;
 }
 
-/** Load with the context length and GPU layers the fit verdict proposes, both editable. */
+/** Load with the context length, GPU layers and parallel requests the fit verdict proposes, all editable. */
 export function LoadDialog({
   model,
   engine,
@@ -32,12 +33,20 @@ export function LoadDialog({
   const maxLayers = plan?.layers ?? 1000;
   const [ctx, setCtx] = useState(String(plan?.contextSize ?? Math.min(4096, maxCtx)));
   const [gpu, setGpu] = useState(String(plan?.gpuLayers ?? 0));
+  const [seq, setSeq] = useState(String(plan?.sequences ?? 1));
   const ctxError = check(ctx, MIN_CTX, maxCtx);
   const gpuError = check(gpu, 0, maxLayers);
+  const seqError = check(seq, 1, MAX_SEQUENCES);
+  const invalid = !!(ctxError || gpuError || seqError);
   const { load } = engine;
   const submit = async () => {
-    if (ctxError || gpuError) return;
-    const s = await load.run({ id: model.id, contextSize: Number(ctx), gpuLayers: Number(gpu) });
+    if (invalid) return;
+    const s = await load.run({
+      id: model.id,
+      contextSize: Number(ctx),
+      gpuLayers: Number(gpu),
+      sequences: Number(seq),
+    });
     if (s) onClose();
   };
   return (
@@ -49,12 +58,7 @@ export function LoadDialog({
           <button className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button
-            className="btn btn-primary"
-            type="submit"
-            form="load-form"
-            disabled={load.busy || !!ctxError || !!gpuError}
-          >
+          <button className="btn btn-primary" type="submit" form="load-form" disabled={load.busy || invalid}>
             {load.busy ? 'Loading…' : 'Load'}
           </button>
         </>
@@ -78,6 +82,15 @@ export function LoadDialog({
           <NumberField id="load-ctx" label="Context length (tokens)" value={ctx} onChange={setCtx} error={ctxError} />
           <NumberField id="load-gpu" label="GPU layers" value={gpu} onChange={setGpu} error={gpuError} />
         </div>
+        <NumberField
+          id="load-sequences"
+          className="load-sequences"
+          label="Parallel requests"
+          value={seq}
+          onChange={setSeq}
+          error={seqError}
+          hint={`Each has its own context${ctxError ? '' : ` of ${formatTokens(Number(ctx))} tokens`}, so memory grows with each.`}
+        />
         <p className="help" data-testid="load-plan">
           {plan?.explanation ??
             'No fit estimate for this file: start with a short context and raise it if the model loads.'}{' '}
@@ -95,15 +108,21 @@ function NumberField({
   value,
   onChange,
   error,
+  hint,
+  className,
 }: {
   id: string;
   label: string;
   value: string;
   onChange: (v: string) => void;
   error?: string;
+  /** A line under the field on what the number means. */
+  hint?: string;
+  className?: string;
 }) {
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   return (
-    <div className="field">
+    <div className={className ? `field ${className}` : 'field'}>
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
@@ -111,11 +130,16 @@ function NumberField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={described || undefined}
       />
       {error && (
         <p className="field-error" id={`${id}-error`}>
           Use {error}.
+        </p>
+      )}
+      {hint && (
+        <p className="help" id={`${id}-hint`}>
+          {hint}
         </p>
       )}
     </div>

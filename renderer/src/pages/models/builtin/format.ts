@@ -1,4 +1,4 @@
-import type { DownloadState, LocalSource } from '@shared/contract/local';
+import type { DownloadState, LoadedModel, LocalSource } from '@shared/contract/local';
 
 /** Where a GGUF was found, as the badge says it. */
 export const sourceLabels: Record<LocalSource, string> = {
@@ -28,3 +28,9 @@ export const keepAliveOptions = [
 ];
 
 export const formatTokens = (n: number) => n.toLocaleString('en-US');
+
+/** A loaded model's parallel capacity when idle ("4 at once"), else what it is doing ("2 of 4 answering · 1 waiting"). */
+export function formatActivity(m: Pick<LoadedModel, 'sequences' | 'busy' | 'waiting'>): string {
+  if (m.busy === 0 && m.waiting === 0) return m.sequences === 1 ? '1 at a time' : `${m.sequences} at once`;
+  return `${m.busy} of ${m.sequences} answering${m.waiting > 0 ? ` · ${m.waiting} waiting` : ''}`;
+}
