@@ -31,7 +31,7 @@ export async function compare(ctx: BenchContext): Promise<Figure[]> {
       hfToken: () => undefined,
       routerFetch: fetch,
     });
-    const runner = new CompareRunner({ engines, log, ollama });
+    const runner = new CompareRunner({ engines, log });
     // The runner takes any number of panes: one alone is the same path with nothing beside it.
     const both: CompareInput = {
       ...compareSetSchema.parse({ panes: ['alpha', 'beta'].map((model) => ({ backend: 'ollama', model })) }),

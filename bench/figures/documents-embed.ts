@@ -1,4 +1,5 @@
 import { chunk } from '../../electron/main/services/documents/chunk';
+import { ollamaEngines } from '../../tests/helpers/engines';
 import { createEmbedder } from '../../electron/main/services/documents/embedder';
 import { extract } from '../../electron/main/services/documents/extract/extract';
 import { createLogger } from '../../electron/main/services/log';
@@ -37,10 +38,7 @@ export async function documentsEmbed(ctx: BenchContext): Promise<Figure[]> {
   try {
     const ollama = new OllamaService({ host: () => fixture.url, keyedFetch: fetch, log: createLogger() });
     // HubDesk's path: the docs indexer's embedder, on OllamaService (ollama-js) for the Ollama backend.
-    const embed = createEmbedder({
-      ollama,
-      local: { embed: () => Promise.reject(new Error('documents-embed: the built-in engine is not benched here')) },
-    });
+    const embed = createEmbedder(ollamaEngines(ollama, createLogger()));
     const hubRun = async () => {
       for (const input of batches) {
         const vectors = await embed({ backend: 'ollama', model: MODEL }, input);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder, SearchHit } from '@shared/contract/documents';
 import { ChatStore } from '../../electron/main/services/chat/storage/store';
+import { ollamaEngines } from '../../tests/helpers/engines';
 import { createEmbedder } from '../../electron/main/services/documents/embedder';
 import { IndexStore } from '../../electron/main/services/documents/index-store';
 import { Indexer } from '../../electron/main/services/documents/indexer';
@@ -32,10 +33,7 @@ export async function documentsRecall(ctx: BenchContext): Promise<Figure[]> {
   const chat = new ChatStore({ file: join(dir, 'chat.sqlite') }, log);
   try {
     const ollama = new OllamaService({ host: () => fixture.url, keyedFetch: fetch, log });
-    const embed = createEmbedder({
-      ollama,
-      local: { embed: () => Promise.reject(new Error('documents-recall: the built-in engine is not used here')) },
-    });
+    const embed = createEmbedder(ollamaEngines(ollama, log));
     const index = new IndexStore(chat);
     const base = index.createBase('Planted facts');
     const source = index.addSource(base, 'folder', dir);

@@ -85,7 +85,7 @@ export function createHandlers(s: Services): Handlers {
     'chat.models': () => s.chat.models(),
     'chat.importFile': (input) => s.chat.files.importFile(input),
     'chat.capabilities': ({ id }) => s.chat.capabilitiesOf(id),
-    'chat.code': ({ id }) => s.chat.code(id, s.snippets, { port: s.local.server.status().port }),
+    'chat.code': ({ id }) => s.chat.code(id),
     'chat.toolSources': () => s.chat.toolSources(),
     'chat.toolDecision': ({ id, messageId, decision }) => s.chat.toolDecision(id, messageId, decision),
     'chat.send': (input, ctx) => s.chat.send(input, ctx),

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { ChatStore } from '../../electron/main/services/chat/storage/store';
+import { ollamaEngines } from '../helpers/engines';
 import { createEmbedder } from '../../electron/main/services/documents/embedder';
 import { IndexStore } from '../../electron/main/services/documents/index-store';
 import { DocumentsService } from '../../electron/main/services/documents/service';
@@ -17,10 +18,7 @@ const log = createLogger();
 const ollama = new OllamaService({ host: () => process.env.OLLAMA_HOST!, keyedFetch: fetch, log });
 const docs = new DocumentsService({
   index: new IndexStore(new ChatStore({ file: join(dataDir, 'chats.sqlite') }, log)),
-  embed: createEmbedder({
-    ollama,
-    local: { embed: () => Promise.reject(new Error('no built-in engine here')) },
-  }),
+  embed: createEmbedder(ollamaEngines(ollama, log)),
   log,
   uploadsDir: join(dataDir, 'documents', 'uploads'),
   batch: 2,

@@ -9,7 +9,7 @@ import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import type { RetrievalPort, RetrievedContext } from '../../electron/main/services/documents/ports';
 import { createLogger } from '../../electron/main/services/log';
 import { OllamaService } from '../../electron/main/services/ollama/service';
-import type { SnippetService } from '../../electron/main/services/snippets/service';
+import { Engines } from '../../electron/main/services/engines/registry';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 
@@ -53,13 +53,17 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
   const open = () => {
     store = new ChatStore({ file: file() }, log);
     const service = new OllamaService({ host: () => ollama.url, keyedFetch: fetch, log, timeoutMs: 5_000 });
-    chat = new ChatService({
-      store,
+    const options = {
       ollama: service,
       log,
       router: () => ({ routerUrl: 'http://127.0.0.1:9', billTo: '' }),
       hfToken: () => undefined,
       routerFetch: fetch,
+    };
+    chat = new ChatService({
+      store,
+      ...options,
+      engines: new Engines(options),
       ollamaApiKey: () => undefined,
       webFetch: fetch,
       mcp: () => Promise.reject(new Error('no MCP in this test')),
@@ -138,7 +142,7 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
     expect(md).toContain('Sources:\n\n- [1] manual.pdf, p. 3 — The relief valve opens at 42 bar.');
 
     // "Open as code" sends what was sent: the context text as the second system message.
-    const { snippets } = await chat.code(conv.id, {} as SnippetService);
+    const { snippets } = await chat.code(conv.id);
     const curl = snippets.find((s) => s.client === 'curl')!;
     expect(curl.content).toContain('You are terse.');
     expect(curl.content).toContain('The relief valve opens at 42 bar.');

@@ -41,7 +41,7 @@ describe('compare runner against the Ollama fixture', () => {
         return { detected: h, effective: h, probes: [], source: 'detected' as const };
       },
     };
-    runner = (random) => new CompareRunner({ engines, log, ollama: service, hardware, random });
+    runner = (random) => new CompareRunner({ engines, log, hardware, random });
   });
   afterAll(() => ollama?.stop());
   beforeEach(() => {
@@ -295,7 +295,7 @@ describe('compare runner: the built-in engine and an endpoint', () => {
       endpoints: s.endpoints,
       local: s.local,
     });
-    runner = new CompareRunner({ engines, log: s.log, ollama: s.ollama, local: s.local, hardware: s.hardware });
+    runner = new CompareRunner({ engines, log: s.log, hardware: s.hardware });
   });
   afterAll(async () => {
     await app?.close();
@@ -316,7 +316,8 @@ describe('compare runner: the built-in engine and an endpoint', () => {
   it('loads the built-in model first (its load time apart), and the endpoint answers beside it', async () => {
     const model = llama.models[0].id;
     const { result, events } = await go([
-      { backend: 'local', model: tiny },
+      // A fixed seed: the random tiny model's reply can be partial UTF-8 bytes alone (no text), greedy ones here too.
+      { backend: 'local', model: tiny, params: { seed: 3 } },
       { backend: 'endpoint', endpoint, model },
     ]);
     expect(result.plan.mode).toBe('parallel');
@@ -340,17 +341,19 @@ describe('compare runner: the built-in engine and an endpoint', () => {
     expect(result.slots[0].answers[0].figures?.loadMs).toBeUndefined();
   });
 
-  it('the same built-in model twice runs one after another; a removed endpoint fails its pane alone', async () => {
+  it('the same built-in model twice answers on two of its sequences at once; a removed endpoint fails its pane alone', async () => {
     const { result } = await go([
-      { backend: 'local', model: tiny },
-      { backend: 'local', model: tiny, params: { temperature: 0 } },
+      { backend: 'local', model: tiny, params: { seed: 3 } },
+      { backend: 'local', model: tiny, params: { seed: 4 } },
       { backend: 'endpoint', endpoint: 'e_gone', model: 'x' },
     ]);
-    expect(result.plan.mode).toBe('sequential');
+    // This machine's plan gives the tiny model 4 sequences.
+    expect(result.plan.mode).toBe('parallel');
+    expect(result.plan.reason).toMatch(/^One model runs on this machine \(tiny, /);
     expect(result.plan.panes[0].loaded).toBe(true);
     expect(result.slots.map((s) => s.label)).toEqual([
-      'Built-in · tiny (temperature default)',
-      'Built-in · tiny (temperature 0)',
+      'Built-in · tiny (seed 3)',
+      'Built-in · tiny (seed 4)',
       'Endpoint · x',
     ]);
     expect(result.slots.slice(0, 2).map((s) => s.answers[0].status)).toEqual(['complete', 'complete']);

@@ -26,7 +26,7 @@ describe('documents indexer', () => {
   const service = (batch = 32) =>
     new DocumentsService({
       index,
-      embed: createEmbedder({ ollama: app.services.ollama, local: app.services.local }),
+      embed: createEmbedder(app.services.engines),
       log: app.services.log,
       uploadsDir: join(app.dataDir, 'documents', 'uploads'),
       batch,

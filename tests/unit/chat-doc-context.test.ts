@@ -9,7 +9,10 @@ import {
   UNKNOWN_CONTEXT,
 } from '../../electron/main/services/chat/replies/doc-context';
 import { fitTurns, toTurns } from '../../electron/main/services/chat/replies/turns';
-import type { EngineOptions } from '../../electron/main/services/engines/registry';
+import { EndpointKind } from '../../electron/main/services/engines/endpoint/kind';
+import { LocalKind } from '../../electron/main/services/engines/local/kind';
+import { Engines, type EngineOptions } from '../../electron/main/services/engines/registry';
+import { createLogger } from '../../electron/main/services/log';
 
 const msg = (role: ChatMessage['role'], content: string, more: Partial<ChatMessage> = {}): ChatMessage => ({
   id: `m_${Math.random().toString(36).slice(2)}`,
@@ -46,23 +49,31 @@ describe('the budget for documents', () => {
   });
 
   it("takes the engine's context: the endpoint's, the built-in load plan's, the loaded model's; else 4,096", async () => {
-    const none = { ollama: undefined } as unknown as Pick<EngineOptions, 'ollama' | 'local' | 'endpoints'>;
     const meta = { backend: 'endpoint' as const, model: 'm', endpoint: 'e_1', params: {} };
     const endpoints = {
       connection: () => ({ describe: async () => ({ id: 'm', contextLength: 32_768 }) }),
     } as unknown as EngineOptions['endpoints'];
-    expect(await modelContext(meta, { ...none, endpoints })).toBe(32_768);
-    expect(await modelContext({ ...meta, params: { num_ctx: 2048 } }, { ...none, endpoints })).toBe(2048);
-    expect(await modelContext(meta, none)).toBe(UNKNOWN_CONTEXT);
+    const endpoint = new EndpointKind({ endpoints });
+    expect(await modelContext(meta, endpoint)).toBe(32_768);
+    expect(await modelContext({ ...meta, params: { num_ctx: 2048 } }, endpoint)).toBe(2048);
+    expect(await modelContext(meta, new EndpointKind({}))).toBe(UNKNOWN_CONTEXT);
     const local = (loaded: number | undefined) =>
-      ({
+      new LocalKind({
         runtime: { status: () => ({ loaded: loaded ? [{ id: 'g', contextSize: loaded }] : [] }) },
         model: async () => ({ id: 'g', plan: { contextSize: 8192 } }),
-      }) as unknown as EngineOptions['local'];
+      } as unknown as EngineOptions['local']);
     const g = { backend: 'local' as const, model: 'g', params: {} };
-    expect(await modelContext(g, { ...none, local: local(undefined) })).toBe(8192);
-    expect(await modelContext(g, { ...none, local: local(2048) })).toBe(2048);
-    expect(await modelContext({ backend: 'provider', model: 'x/y', params: {} }, none)).toBe(UNKNOWN_CONTEXT);
+    expect(await modelContext(g, local(undefined))).toBe(8192);
+    expect(await modelContext(g, local(2048))).toBe(2048);
+    expect(await modelContext(g, new LocalKind(undefined))).toBe(UNKNOWN_CONTEXT);
+    const router = new Engines({
+      ollama: undefined as never,
+      log: createLogger(),
+      router: () => ({ routerUrl: 'http://127.0.0.1:9', billTo: '' }),
+      hfToken: () => undefined,
+      routerFetch: fetch,
+    }).kind('provider');
+    expect(await modelContext({ backend: 'provider', model: 'x/y', params: {} }, router)).toBe(UNKNOWN_CONTEXT);
   });
 
   it('names what is not indexed yet, eight at most', () => {
@@ -115,6 +126,7 @@ describe('Markdown export of a reply that used documents', () => {
         msg('user', 'Thanks'),
         msg('assistant', 'You are welcome.'),
       ]),
+      'Ollama',
     );
     expect(md.match(/Sources:/g)).toHaveLength(1);
     expect(md).toContain(
@@ -135,6 +147,7 @@ describe('Markdown export of a reply that used documents', () => {
   it('says when documents went whole', () => {
     const md = toMarkdown(
       tree([msg('user', 'Sum up'), msg('assistant', 'It is short.', { context: { ...context, mode: 'whole' } })]),
+      'Ollama',
     );
     expect(md).toContain('Sources (whole documents):');
   });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, TreeMessage } from '@shared/contract/chat';
 import Database from 'libsql';
 import { ChatDb, MIGRATIONS, SCHEMA_VERSION, openDb, userVersion } from '../../electron/main/services/chat/storage/db';
+import { LocalKind } from '../../electron/main/services/engines/local/kind';
 import { toMarkdown } from '../../electron/main/services/chat/files/export-format';
 import { searchChats } from '../../electron/main/services/chat/storage/search';
 import { ChatStore } from '../../electron/main/services/chat/storage/store';
@@ -73,7 +74,7 @@ describe('chat store (SQLite)', () => {
     const { importFingerprint, ...otherMeta } = other.exportJson(meta.id).meta;
     expect({ ...other.exportJson(meta.id), meta: otherMeta }).toEqual(JSON.parse(text));
     expect(importFingerprint).toEqual(expect.any(String));
-    expect(toMarkdown(exported)).toContain('## Assistant (stopped)');
+    expect(toMarkdown(exported, 'Ollama')).toContain('## Assistant (stopped)');
   });
 
   it('exported Markdown keeps what the model wrote as text, never as live HTML', () => {
@@ -87,7 +88,7 @@ describe('chat store (SQLite)', () => {
         thinking: '<iframe src="https://evil.example">',
       }),
     );
-    const md = toMarkdown(s.exportJson(meta.id));
+    const md = toMarkdown(s.exportJson(meta.id), 'Ollama');
     for (const live of ['<script', '<img', '<style', '<iframe', '<b>bold']) expect(md).not.toContain(live);
     expect(md).toContain('&lt;script>alert(1)&lt;/script>');
     expect(md).toContain('```html\n<b>kept</b>\n```');
@@ -97,7 +98,8 @@ describe('chat store (SQLite)', () => {
   it('exported Markdown names the engine, the built-in one included', () => {
     const s = store();
     const meta = s.create({ model: 'org/tiny/tiny-Q4_K_M.gguf', backend: 'local' });
-    expect(toMarkdown(s.exportJson(meta.id))).toContain('(built-in llama.cpp engine)');
+    const exp = s.exportJson(meta.id);
+    expect(toMarkdown(exp, new LocalKind(undefined).exportName())).toContain('(built-in llama.cpp engine)');
   });
 
   it('a malformed import is refused with the reason and changes nothing', () => {

@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { schedule, type PaneNeed } from '../../electron/main/services/compare/scheduler';
 import { paneLabels, blindLabels, seededRandom, shuffledOrder } from '../../electron/main/services/compare/labels';
 import type { CompareAnswer, ComparePane } from '@shared/contract/compare';
-import { gatherMemory, type MemorySources } from '../../electron/main/services/compare/memory';
+import type { ChatParams } from '@shared/contract/chat';
+import { gatherMemory } from '../../electron/main/services/compare/memory';
+import { Engines, type EngineOptions } from '../../electron/main/services/engines/registry';
+import { createLogger } from '../../electron/main/services/log';
 import { medianFigures } from '../../electron/main/services/compare/answer';
 
 const GB = 1e9;
 const ollama = (name: string, bytes: number | undefined, extra: Partial<PaneNeed> = {}): PaneNeed => ({
   where: 'ollama',
+  engine: 'Ollama',
   name,
   key: `ollama\n${name}`,
   instance: '',
@@ -17,6 +21,7 @@ const ollama = (name: string, bytes: number | undefined, extra: Partial<PaneNeed
 });
 const remote = (name: string): PaneNeed => ({
   where: 'remote',
+  engine: 'The server',
   name,
   key: `remote\n${name}`,
   instance: '',
@@ -73,18 +78,28 @@ describe('compare scheduler', () => {
     expect(plan.reason).toMatch(/^a is asked with two context lengths, and Ollama holds it with one at a time/);
   });
 
-  it('the built-in engine answers with one model one request at a time', () => {
+  it('more panes on one model than its engine answers at once run one after another', () => {
     const local: PaneNeed = {
       where: 'local',
+      engine: 'The built-in engine',
       name: 'tiny-Q8_0',
       key: 'local\nl_x',
       instance: '',
       loaded: true,
       bytes: GB,
+      parallel: 1,
     };
     const plan = schedule({ freeBytes: 100 * GB, panes: [local, { ...local }] });
     expect(plan.mode).toBe('sequential');
-    expect(plan.reason).toContain('one request at a time');
+    expect(plan.reason).toBe(
+      'The built-in engine answers with tiny-Q8_0 one request at a time: they run one after another.',
+    );
+    // Loaded with two sequences: two panes answer together, a third would wait.
+    const two = { ...local, parallel: 2 };
+    expect(schedule({ freeBytes: 100 * GB, panes: [two, two] }).mode).toBe('parallel');
+    expect(schedule({ freeBytes: 100 * GB, panes: [two, two, two] }).reason).toBe(
+      'The built-in engine answers with tiny-Q8_0 2 requests at a time: they run one after another.',
+    );
   });
 
   it('remote panes never count: alone they all run at once, beside local ones they add nothing', () => {
@@ -126,18 +141,23 @@ describe('compare labels', () => {
     params: {},
     ...p,
   });
-  const names = { local: (id: string) => (id === 'l_1' ? 'Qwen3-0.6B-Q8_0' : undefined), endpoint: () => 'My box' };
+  // Each engine says its pane's label (EngineKind.describe): a built-in model's name, an endpoint's name.
+  const engines = engineSet({
+    local: { model: async (id: string) => ({ id, name: 'Qwen3-0.6B-Q8_0' }) },
+    endpoints: { connection: () => ({ name: 'My box' }) },
+  });
+  const labelsOf = async (panes: ComparePane[], params: ChatParams) =>
+    paneLabels(panes, { params }, await Promise.all(panes.map((p) => engines.kind(p.backend).describe(p))));
 
-  it('names the engine and model, and adds the setting two same panes differ in', () => {
-    const labels = paneLabels(
+  it('names the engine and model, and adds the setting two same panes differ in', async () => {
+    const labels = await labelsOf(
       [
         pane({}),
         pane({ params: { temperature: 0.2 } }),
         pane({ backend: 'local', model: 'l_1' }),
         pane({ backend: 'provider', model: 'openai/gpt-oss-20b', provider: 'together' }),
       ],
-      { params: { temperature: 0.8 } },
-      names,
+      { temperature: 0.8 },
     );
     expect(labels).toEqual([
       'Ollama · llama3.2:latest (temperature 0.8)',
@@ -145,10 +165,11 @@ describe('compare labels', () => {
       'Built-in · Qwen3-0.6B-Q8_0',
       'HF router · openai/gpt-oss-20b via together',
     ]);
-    expect(
-      paneLabels([pane({ backend: 'endpoint', endpoint: 'e_1', model: 'm' }), pane({})], { params: {} }, names),
-    ).toEqual(['My box · m', 'Ollama · llama3.2:latest']);
-    expect(paneLabels([pane({}), pane({})], { params: {} }, names)).toEqual([
+    expect(await labelsOf([pane({ backend: 'endpoint', endpoint: 'e_1', model: 'm' }), pane({})], {})).toEqual([
+      'My box · m',
+      'Ollama · llama3.2:latest',
+    ]);
+    expect(await labelsOf([pane({}), pane({})], {})).toEqual([
       'Ollama · llama3.2:latest (1)',
       'Ollama · llama3.2:latest (2)',
     ]);
@@ -177,7 +198,7 @@ describe('compare memory figures and medians', () => {
   const ollama = {
     ps: async () => ({ models: [running('a:latest', 6 * GB, 4096)] }),
     list: async () => ({ models: [tag('a:latest', 4 * GB), tag('b:latest', 2 * GB)] }),
-  } as unknown as MemorySources['ollama'];
+  };
   const hardware = (unified: boolean) => ({
     view: async () => {
       const h = {
@@ -195,7 +216,8 @@ describe('compare memory figures and medians', () => {
   });
 
   it('a loaded Ollama model counts its /api/ps size, another its /api/tags size; free is RAM plus free VRAM', async () => {
-    const m = await gatherMemory([pane('a'), pane('b'), pane('c')], { ollama, hardware: hardware(false) });
+    const engines = engineSet({ ollama });
+    const m = await gatherMemory([pane('a'), pane('b'), pane('c')], { engines, hardware: hardware(false) });
     expect(m.freeBytes).toBe(13 * GB);
     expect(m.panes.map((p) => [p.bytes, p.loaded])).toEqual([
       [6 * GB, true],
@@ -203,7 +225,7 @@ describe('compare memory figures and medians', () => {
       [undefined, false],
     ]);
     // Unified memory is the RAM already; a context length other than the loaded one is a reload.
-    const u = await gatherMemory([pane('a', 8192)], { ollama, hardware: hardware(true) });
+    const u = await gatherMemory([pane('a', 8192)], { engines, hardware: hardware(true) });
     expect(u.freeBytes).toBe(10 * GB);
     expect(u.panes[0]).toMatchObject({ bytes: 4 * GB, loaded: false, instance: '8192' });
   });
@@ -224,3 +246,16 @@ describe('compare memory figures and medians', () => {
     expect(medianFigures([a('error', 5)])).toBeUndefined();
   });
 });
+
+/** The engines with stand-ins for the servers they ask (Ollama's lists, a local model's name, an endpoint's name). */
+function engineSet(parts: { ollama?: unknown; local?: unknown; endpoints?: unknown }): Engines {
+  return new Engines({
+    ollama: parts.ollama as EngineOptions['ollama'],
+    log: createLogger(),
+    router: () => ({ routerUrl: 'http://127.0.0.1:9', billTo: '' }),
+    hfToken: () => undefined,
+    routerFetch: fetch,
+    local: parts.local as EngineOptions['local'],
+    endpoints: parts.endpoints as EngineOptions['endpoints'],
+  });
+}

@@ -5,7 +5,7 @@ import {
   toLlamaFunctions,
   toLlamaHistory,
   toToolCall,
-} from '../../electron/main/services/engines/local-history';
+} from '../../electron/main/services/engines/local/history';
 
 describe('the built-in engine: turns as node-llama-cpp chat history', () => {
   it('maps system, user and assistant turns, and ends with an empty model item to complete', () => {

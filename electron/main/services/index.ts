@@ -96,6 +96,8 @@ export interface Services {
   ggufHeaders: GgufHeaderReader;
   /** The built-in llama.cpp engine: node-llama-cpp is imported on its first use, never at launch. */
   local: LocalService;
+  /** Every chat engine and what each knows (the chat, Compare and Documents share it). */
+  engines: Engines;
   /** Documents attached to chats and knowledge bases: indexing in the background, retrieval for replies. */
   documents: DocumentsService;
   openExternal?: (url: string) => Promise<void>;
@@ -209,6 +211,15 @@ export function createServices(opts: ServicesOptions): Services {
     }),
     enabled: hubEnabled,
   });
+  const snippets = new SnippetService({
+    log,
+    ollamaHost: () => settings.get().ollamaHost,
+    billTo: () => settings.get().billTo,
+    // The token is written into code only for an address it is bound to.
+    hfToken: (url) => keys.forUrl('hfToken', url),
+    hfTokenSet: () => !!secrets.get('hfToken'),
+    saveDialog: opts.saveDialog,
+  });
   // The engines' options, once: the chat's replies and Compare's panes reach the same servers the same way.
   const engineOptions: EngineOptions = {
     ollama,
@@ -221,14 +232,18 @@ export function createServices(opts: ServicesOptions): Services {
     endpoints,
     endpointTimeoutMs: opts.chat?.endpointTimeoutMs,
     local,
+    hfTokenWithheld: () => keys.withheld('hfToken', settings.get().routerUrl),
+    snippets: () => snippets,
   };
+  // One registry of engines: the chat's replies, Compare's panes and Documents' embeddings ask the same engines.
+  const engines = new Engines(engineOptions);
   const chatStore = new ChatStore(
     { file: join(opts.dataDir, 'chats.sqlite'), legacyDir: join(opts.dataDir, 'chats') },
     log,
   );
   const documents = new DocumentsService({
     index: new IndexStore(chatStore),
-    embed: createEmbedder({ ollama, local }),
+    embed: createEmbedder(engines),
     log,
     uploadsDir: join(opts.dataDir, 'documents', 'uploads'),
     openDialog: opts.openDialog,
@@ -253,15 +268,7 @@ export function createServices(opts: ServicesOptions): Services {
     settings,
     keys,
     ollama,
-    snippets: new SnippetService({
-      log,
-      ollamaHost: () => settings.get().ollamaHost,
-      billTo: () => settings.get().billTo,
-      // The token is written into code only for an address it is bound to.
-      hfToken: (url) => keys.forUrl('hfToken', url),
-      hfTokenSet: () => !!secrets.get('hfToken'),
-      saveDialog: opts.saveDialog,
-    }),
+    snippets,
     fal: new FalService({
       restBase: () => settings.get().falRestBase,
       key: () => keys.forUrl('falKey', settings.get().falRestBase),
@@ -274,8 +281,8 @@ export function createServices(opts: ServicesOptions): Services {
     endpoints,
     chat: new ChatService({
       ...engineOptions,
+      engines,
       store: chatStore,
-      hfTokenWithheld: () => keys.withheld('hfToken', settings.get().routerUrl),
       ollamaApiKey: () => keys.forUrl('ollamaApiKey', webBase()),
       webFetch: ollamaKeyFetch,
       webBase,
@@ -287,14 +294,14 @@ export function createServices(opts: ServicesOptions): Services {
     }),
     compare: new CompareService({
       chat: chatStore,
-      runner: new CompareRunner({ engines: new Engines(engineOptions), log, ollama, local, hardware }),
+      runner: new CompareRunner({ engines, log, hardware }),
       hardware,
-      local,
-      endpoints,
+      engines,
       log,
     }),
     hardware,
     local,
+    engines,
     documents,
     ggufHeaders: new GgufHeaderReader({
       endpoint: () => settings.get().hubEndpoint,

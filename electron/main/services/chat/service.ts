@@ -8,10 +8,9 @@ import type {
   ToolSource,
 } from '@shared/contract/chat';
 import type { Snippet } from '@shared/contract/snippets';
-import { modelMismatch, modelOnSwitch, routerKeyProblem } from '@shared/chat-model';
+import { modelMismatch, modelOnSwitch } from '@shared/chat-model';
 import { AppError } from '@shared/errors';
 import { Engines } from '../engines/registry';
-import type { SnippetService } from '../snippets/service';
 import { conversationCode } from './code';
 import type { Conversation, PathWindow } from './storage/conversation';
 import { ChatFiles } from './files/transfer';
@@ -27,8 +26,8 @@ const LIST_PAGE = 100;
 
 interface ChatServiceOptions extends ReplyOptions {
   store: ChatStore;
-  /** Whether a Hugging Face token is set but not bound to the router URL (so none would be sent). */
-  hfTokenWithheld?: () => boolean;
+  /** Every engine (shared with Compare and Documents). */
+  engines: Engines;
 }
 
 /**
@@ -42,9 +41,9 @@ export class ChatService {
   private readonly writer: ReplyWriter;
 
   constructor(private readonly opts: ChatServiceOptions) {
-    this.engines = new Engines(opts);
+    this.engines = opts.engines;
     this.writer = new ReplyWriter(opts, this.engines);
-    this.files = new ChatFiles(opts.store, (id) => opts.endpoints?.connection(id)?.name);
+    this.files = new ChatFiles(opts.store, (meta) => this.engines.kind(meta.backend).exportName(meta));
   }
 
   /** Export and import files: one conversation, "Export all", files sent in parts. */
@@ -72,8 +71,8 @@ export class ChatService {
   update(id: string, patch: Partial<ConversationMeta>): ConversationMeta {
     const meta = this.store.meta(id);
     const backend = patch.backend ?? meta.backend;
-    const otherEndpoint = backend === 'endpoint' && patch.endpoint !== undefined && patch.endpoint !== meta.endpoint;
-    if (patch.model === undefined && (backend !== meta.backend || otherEndpoint))
+    const server = (m: ConversationMeta) => this.engines.kind(m.backend).server(m);
+    if (patch.model === undefined && server({ ...meta, ...patch }) !== server(meta))
       patch = { ...patch, model: modelOnSwitch(backend, meta.model) };
     this.assertFits(backend, patch.model);
     return this.store.update(id, patch);
@@ -88,11 +87,8 @@ export class ChatService {
   private assertCanReply(meta: ConversationMeta): void {
     if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
     this.assertFits(meta.backend, meta.model);
-    // An endpoint conversation needs its endpoint (not chosen, or removed since: said here, before anything is written).
-    this.engines.for(meta);
-    if (meta.backend !== 'provider' || this.opts.hfToken()) return;
-    const key = this.opts.hfTokenWithheld?.() ? 'withheld' : 'missing';
-    throw new AppError('unauthorized', routerKeyProblem(key, this.opts.router().routerUrl));
+    // Said here, before anything is written: an endpoint not chosen or removed, the router without a token…
+    this.engines.kind(meta.backend).assertReady(meta);
   }
 
   search(query: string): { results: ChatSearchResult[] } {
@@ -182,14 +178,9 @@ export class ChatService {
   }
 
   /** "Open as code": the conversation as runnable snippets (see conversationCode). */
-  code(
-    id: string,
-    snippets: SnippetService,
-    localServer?: { port: number },
-  ): Promise<{ snippets: Snippet[]; notice?: string }> {
+  code(id: string): Promise<{ snippets: Snippet[]; notice?: string }> {
     const conv = this.store.get(id);
-    const endpoint = conv.meta.backend === 'endpoint' ? this.engines.endpoint(conv.meta) : undefined;
-    return conversationCode(conv, snippets, { ollamaHost: this.opts.ollama.host, endpoint, localServer });
+    return conversationCode(conv, this.engines.kind(conv.meta.backend));
   }
 
   /**
@@ -206,7 +197,7 @@ export class ChatService {
     const all = await Promise.all(
       models.map(async (m) => ({
         name: m.name,
-        capabilities: await this.engines.ollama.capabilities(m.name),
+        capabilities: await this.engines.for({ backend: 'ollama' }).capabilities(m.name),
         running: running.has(m.name),
       })),
     );

@@ -1,8 +1,8 @@
-import type { ChatBackend, ChatFigures, ChatParams } from '@shared/contract/chat';
+import type { ChatFigures, ChatParams } from '@shared/contract/chat';
 import type { CompareAnswer, CompareEvent } from '@shared/contract/compare';
 import { AppError } from '@shared/errors';
 import { StreamedText } from '../engines/streamed-text';
-import type { ChatEngine } from '../engines/types';
+import type { ChatEngine, EngineKind } from '../engines/types';
 import type { Turn } from '../chat/replies/turns';
 import { replyError } from '../chat/replies/reply-errors';
 import type { StreamContext } from '../stream-context';
@@ -27,7 +27,7 @@ export interface AnswerJob {
   slot: number;
   run: number;
   engine: ChatEngine;
-  backend: ChatBackend;
+  kind: EngineKind;
   model: string;
   turns: Turn[];
   params: ChatParams;
@@ -45,7 +45,7 @@ export async function streamAnswer(job: AnswerJob, ctx: StreamContext<CompareEve
     return live.answer('complete', res.figures ? { figures: res.figures } : {});
   } catch (e) {
     if (ctx.signal.aborted) return stopped(live);
-    const err = replyError(e, { backend: job.backend, model: job.model, started: live.started });
+    const err = replyError(e, job.kind, { model: job.model, started: live.started });
     const figures = live.measured();
     return live.answer('error', { error: err.toJSON(), ...(figures ? { figures } : {}) });
   }

@@ -8,18 +8,10 @@ export const paneParams = (set: Pick<CompareSet, 'params'>, pane: ComparePane): 
   ...pane.params,
 });
 
-/** What a label needs that the pane does not say: a built-in model's name, an endpoint's name. */
-export interface LabelNames {
-  local: (id: string) => string | undefined;
-  endpoint: (id: string) => string | undefined;
-}
-
-function engineLabel(pane: ComparePane, names: LabelNames): string {
-  if (pane.backend === 'ollama') return `Ollama · ${pane.model}`;
-  if (pane.backend === 'local') return `Built-in · ${names.local(pane.model) ?? pane.model}`;
-  if (pane.backend === 'provider')
-    return `HF router · ${pane.model}${pane.provider && pane.provider !== 'auto' ? ` via ${pane.provider}` : ''}`;
-  return `${(pane.endpoint && names.endpoint(pane.endpoint)) || 'Endpoint'} · ${pane.model}`;
+/** What each engine says of a pane (`EngineKind.describe`): its label, and the names that would give it away. */
+export interface PaneLook {
+  label: string;
+  names: string[];
 }
 
 const show = (v: unknown) => (v === undefined ? 'default' : Array.isArray(v) ? v.join(' ') : String(v));
@@ -28,8 +20,8 @@ const show = (v: unknown) => (v === undefined ? 'default' : Array.isArray(v) ? v
  * Each pane's label, in the given order: the engine and model ("Ollama · llama3.2:latest"). Panes that would read
  * the same get the settings they differ in ("… (temperature 0.2)"), or a number when they differ in none.
  */
-export function paneLabels(panes: ComparePane[], set: Pick<CompareSet, 'params'>, names: LabelNames): string[] {
-  const base = panes.map((p) => engineLabel(p, names));
+export function paneLabels(panes: ComparePane[], set: Pick<CompareSet, 'params'>, looks: PaneLook[]): string[] {
+  const base = looks.map((l) => l.label);
   const params = panes.map((p) => paneParams(set, p));
   return base.map((label, i) => {
     const same = base.flatMap((b, j) => (b === label ? [j] : []));
@@ -49,12 +41,10 @@ export const blindLabels = (n: number): string[] =>
  * What could name a blind pane in an engine's words: its model (with and without its tag, and the last part of a
  * repo id), its provider, its endpoint's name.
  */
-export function paneNames(pane: ComparePane, names: LabelNames): string[] {
+export function paneNames(pane: ComparePane, look: PaneLook): string[] {
   const model = pane.model;
   const out = [model, model.split(':')[0], model.split('/').at(-1)!, model.split('/').at(-1)!.split(':')[0]];
-  if (pane.backend === 'local') out.push(names.local(model) ?? '');
-  if (pane.backend === 'provider' && pane.provider !== 'auto') out.push(pane.provider ?? '');
-  if (pane.backend === 'endpoint' && pane.endpoint) out.push(names.endpoint(pane.endpoint) ?? '');
+  out.push(...look.names);
   return [...new Set(out.filter((n) => n.trim().length >= 2))].sort((a, b) => b.length - a.length);
 }
 

@@ -15,40 +15,25 @@ import type { ChatEngine } from '../engines/types';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
 import { medianFigures, streamAnswer, unstarted } from './answer';
-import { blindLabels, hideNames, paneLabels, paneNames, paneParams, shuffledOrder, type LabelNames } from './labels';
-import { loadModel, type LoadPorts } from './load';
+import { blindLabels, hideNames, paneLabels, paneNames, paneParams, shuffledOrder } from './labels';
+import { loadModel } from './load';
 import { gatherMemory, type MemorySources } from './memory';
 import { schedule } from './scheduler';
 
 /**
  * What the runner needs; `services/index.ts` wires it:
- * - `engines`: the chat engines (`new Engines(…)` with the chat's options, or the chat service's own), for answers;
- * - `ollama`: the OllamaService (its `client()` and `host` load a model; `ps()`/`list()` give its sizes);
- * - `local`: the LocalService (`model(id)`, `load(id, opts)`, `runtime.status()`), absent without the built-in engine;
+ * - `engines`: every engine (the chat's own), for answers and for what each knows (labels, loads, memory);
  * - `hardware`: the HardwareService (free VRAM, and the Settings override), else `os.freemem()` alone;
  * - `random`: the blind shuffle's source (tests pass `seededRandom(n)` from labels.ts), `Math.random` by default.
  */
 export interface CompareRunnerDeps {
   engines: Engines;
   log: Logger;
-  ollama: MemorySources['ollama'] & LoadPorts['ollama'];
-  local?: NonNullable<MemorySources['local']> & NonNullable<LoadPorts['local']>;
   hardware?: MemorySources['hardware'];
   random?: () => number;
 }
 
 export type CompareInput = CompareSet & { prompt: string };
-
-/** A pane whose engine cannot be had (its endpoint removed or none chosen), in Compare's words, not the chat's. */
-function paneUnavailable(pane: ComparePane, e: AppError): AppError {
-  if (pane.backend !== 'endpoint') return e;
-  return new AppError(
-    e.code,
-    pane.endpoint
-      ? "This pane's endpoint was removed: choose another engine for it."
-      : 'Choose an endpoint for this pane.',
-  );
-}
 
 /** One slot as it runs: its pane, where it runs, its engine (or why it has none), its answers so far. */
 interface Slot {
@@ -93,26 +78,23 @@ export class CompareRunner {
       wasLoaded: plan.panes[p].loaded,
       answers: [],
     }));
-    const names = await this.labelNames(slots);
+    const looks = await Promise.all(slots.map((s) => this.deps.engines.kind(s.pane.backend).describe(s.pane)));
     const labels = input.blind
       ? blindLabels(n)
       : paneLabels(
           slots.map((s) => s.pane),
           input,
-          names,
+          looks,
         );
-    if (input.blind) for (const s of slots) s.hide = { names: paneNames(s.pane, names), label: labels[s.index] };
+    if (input.blind)
+      for (const s of slots) s.hide = { names: paneNames(s.pane, looks[s.index]), label: labels[s.index] };
     ctx.emit({ type: 'start', id, plan, slots: labels.map((label) => ({ label })) });
     for (const s of slots) {
       ctx.emit({ type: 'state', slot: s.index, run: 0, state: 'waiting' });
       try {
-        s.engine = this.deps.engines.for({
-          backend: s.pane.backend,
-          provider: s.pane.provider,
-          endpoint: s.pane.endpoint,
-        });
+        s.engine = this.deps.engines.for(s.pane, 'pane');
       } catch (e) {
-        s.failed = paneUnavailable(s.pane, toAppError(e));
+        s.failed = toAppError(e);
       }
     }
     const turns: Turn[] = [
@@ -161,7 +143,7 @@ export class CompareRunner {
     if (s.failed || s.where === 'remote' || ctx.signal.aborted) return;
     ctx.emit({ type: 'state', slot: s.index, run: 0, state: 'loading' });
     try {
-      const ms = await loadModel(s.pane, s.params, this.deps, ctx.signal);
+      const ms = await loadModel(this.deps.engines.kind(s.pane.backend), s.pane, s.params, ctx.signal);
       if (!s.wasLoaded) s.loadMs = ms;
       ctx.emit({ type: 'loaded', slot: s.index, loadMs: ms });
     } catch (e) {
@@ -179,7 +161,15 @@ export class CompareRunner {
     else {
       ctx.emit({ type: 'state', slot: s.index, run, state: 'streaming' });
       a = await streamAnswer(
-        { slot: s.index, run, engine: s.engine, backend: s.pane.backend, model: s.pane.model, turns, params: s.params },
+        {
+          slot: s.index,
+          run,
+          engine: s.engine,
+          kind: this.deps.engines.kind(s.pane.backend),
+          model: s.pane.model,
+          turns,
+          params: s.params,
+        },
         ctx,
       );
     }
@@ -197,26 +187,5 @@ export class CompareRunner {
       answers: s.answers,
       ...(median ? { median } : {}),
     };
-  }
-
-  /** What labels name that the panes do not say: a built-in model's name, an endpoint's name. */
-  private async labelNames(slots: Slot[]): Promise<LabelNames> {
-    const local = new Map<string, string>();
-    await Promise.all(
-      slots
-        .filter((s) => s.pane.backend === 'local')
-        .map(async (s) => {
-          const m = await this.deps.local?.model(s.pane.model).catch(() => undefined);
-          if (m) local.set(s.pane.model, m.name);
-        }),
-    );
-    const endpoint = (id: string) => {
-      try {
-        return this.deps.engines.endpoint({ endpoint: id }).name;
-      } catch {
-        return undefined;
-      }
-    };
-    return { local: (id) => local.get(id), endpoint };
   }
 }

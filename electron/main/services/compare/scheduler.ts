@@ -4,11 +4,15 @@ import { gb } from '@shared/fit';
 /** Where a pane's model runs: here (Ollama, the built-in engine) or on another server. */
 export type PaneWhere = ComparePlan['panes'][number]['where'];
 
-/** What the scheduler knows of one pane's model (memory.ts gathers it). */
+/** What the scheduler knows of one pane's model (memory.ts gathers it from each engine's `footprint`). */
 export interface PaneNeed {
   where: PaneWhere;
+  /** Who holds the model, as the plan says it ("Ollama", "The built-in engine"). */
+  engine: string;
   /** The model as named to the person ("llama3.2:latest", a GGUF's name). */
   name: string;
+  /** How many requests the engine answers at once with it (the built-in engine's sequences); undefined: any. */
+  parallel?: number;
   /** The model's identity where it runs: two panes with the same key use one loaded model. */
   key: string;
   /** The settings a model is loaded with (the context length): another value is another load of the same model. */
@@ -27,8 +31,6 @@ export interface MemoryFigures {
 /** Kept free for the OS, the app and the KV caches a model's file size leaves out. */
 const HEADROOM_BYTES = 1e9;
 
-const ENGINE = { ollama: 'Ollama', local: 'The built-in engine', remote: 'The server' } as const;
-
 const plan = (mode: ComparePlan['mode'], reason: string, panes: PaneNeed[]): ComparePlan => ({
   mode,
   reason,
@@ -38,8 +40,9 @@ const plan = (mode: ComparePlan['mode'], reason: string, panes: PaneNeed[]): Com
 /**
  * Together or one after another, from memory figures: local models run in parallel only when they fit in memory
  * together (each model counted once; what they already hold counts as free, since loading them again costs
- * nothing). A model asked with two context lengths is two loads that cannot coexist, and the built-in engine answers
- * with one model one request at a time: both run one after another. Panes on other servers always run alongside.
+ * nothing). A model asked with two context lengths is two loads that cannot coexist, and more panes on one model than
+ * its engine answers at once (the built-in engine's sequences) would queue: both run one after another. Panes on
+ * other servers always run alongside.
  */
 export function schedule(m: MemoryFigures): ComparePlan {
   const here = m.panes.filter((p) => p.where !== 'remote');
@@ -51,13 +54,13 @@ export function schedule(m: MemoryFigures): ComparePlan {
     if (new Set(same.map((p) => p.instance)).size > 1)
       return plan(
         'sequential',
-        `${first.name} is asked with two context lengths, and ${ENGINE[first.where]} holds it with one at a time: they run one after another.`,
+        `${first.name} is asked with two context lengths, and ${first.engine} holds it with one at a time: they run one after another.`,
         m.panes,
       );
-    if (first.where === 'local' && same.length > 1)
+    if (first.parallel !== undefined && same.length > first.parallel)
       return plan(
         'sequential',
-        `The built-in engine answers with ${first.name} one request at a time: they run one after another.`,
+        `${first.engine} answers with ${first.name} ${first.parallel === 1 ? 'one request' : `${first.parallel} requests`} at a time: they run one after another.`,
         m.panes,
       );
   }

@@ -17,7 +17,8 @@ import type { ChatStore } from '../chat/storage/store';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
 import { continueAsChat } from './continue';
-import { paneLabels, type LabelNames } from './labels';
+import type { Engines } from '../engines/registry';
+import { paneLabels } from './labels';
 import { describeMachine } from './machine';
 import { compareMarkdown } from './markdown';
 import type { CompareInput, CompareRunner } from './runner';
@@ -30,8 +31,8 @@ export interface CompareServiceOptions {
   /** The machine the scoreboard is kept for. */
   hardware: { view(): Promise<HardwareView> };
   /** Names for the labels a vote reveals: a built-in model's, an endpoint's. */
-  local?: { model(id: string): Promise<{ name: string; title?: string }> };
-  endpoints?: { connection(id: string): { name: string } | undefined };
+  /** Every engine: each says its pane's label once the names are shown. */
+  engines: Pick<Engines, 'kind'>;
   log: Logger;
 }
 
@@ -86,14 +87,18 @@ export class CompareService {
     if (winner !== null && !run.slots[winner])
       throw new AppError('invalid_input', `This comparison has ${run.slots.length} panes: pick one of them or a tie.`);
     const vote = { winner, at: new Date().toISOString() };
-    const labelNames = await this.labelNames(run.slots.flatMap((s) => s.pane ?? []));
+    const looks = new Map(
+      await Promise.all(
+        run.slots.flatMap((s) => (s.pane ? [s.pane] : [])).map(async (p) => [p, await this.look(p)] as const),
+      ),
+    );
     const scores: Score[] = run.slots.flatMap((s, i) =>
       s.pane
         ? [
             {
               backend: s.pane.backend,
               // The engine and model alone: the same model at another setting counts as that model.
-              label: paneLabels([s.pane], run, labelNames)[0],
+              label: paneLabels([s.pane], run, [looks.get(s.pane)!])[0],
               model: s.pane.model,
               outcome: winner === null ? 'tie' : winner === i ? 'win' : 'loss',
             } satisfies Score,
@@ -144,20 +149,12 @@ export class CompareService {
   private async names(run: CompareRun): Promise<string[]> {
     const panes = run.slots.map((s) => s.pane);
     if (panes.some((p) => !p)) return run.slots.map((s) => s.label);
-    return paneLabels(panes as ComparePane[], run, await this.labelNames(panes as ComparePane[]));
+    const shown = panes as ComparePane[];
+    return paneLabels(shown, run, await Promise.all(shown.map((p) => this.look(p))));
   }
 
-  private async labelNames(panes: ComparePane[]): Promise<LabelNames> {
-    const local = new Map<string, string>();
-    await Promise.all(
-      panes
-        .filter((p) => p.backend === 'local')
-        .map(async (p) => {
-          const m = await this.opts.local?.model(p.model).catch(() => undefined);
-          if (m) local.set(p.model, m.title || m.name);
-        }),
-    );
-    return { local: (id) => local.get(id), endpoint: (id) => this.opts.endpoints?.connection(id)?.name };
+  private look(pane: ComparePane) {
+    return this.opts.engines.kind(pane.backend).describe(pane);
   }
 
   private async machine(): Promise<string> {

@@ -1,23 +1,19 @@
 import type { Embedder } from '@shared/contract/documents';
 import { AppError, toAppError } from '@shared/errors';
+import type { Engines } from '../engines/registry';
+import type { EngineKind } from '../engines/types';
 import type { ReplyAction } from '@shared/reply-action';
-
-/** What the embedder needs from the engines: Ollama's `embed` and the built-in engine's. */
-export interface EmbedEngines {
-  ollama: { embed(input: { model: string; input: string[] }): Promise<{ embeddings: number[][] }> };
-  local: { embed(id: string, input: string[]): Promise<{ embeddings: number[][] }> };
-}
 
 /** Turns texts into vectors with the chosen embedding model; errors say what to do about it. */
 export type EmbedFn = (e: Embedder, texts: string[]) => Promise<number[][]>;
 
-export function createEmbedder(engines: EmbedEngines): EmbedFn {
+/** The embedder over the engines that make vectors (`EngineKind.embed`: Ollama's and the built-in engine's). */
+export function createEmbedder(engines: Pick<Engines, 'kind'>): EmbedFn {
   return async (e, texts) => {
+    const kind = engines.kind(e.backend);
     try {
-      const { embeddings } =
-        e.backend === 'ollama'
-          ? await engines.ollama.embed({ model: e.model, input: texts })
-          : await engines.local.embed(e.model, texts);
+      if (!kind.embed) throw new AppError('invalid_input', `${e.model} cannot make embeddings here.`);
+      const embeddings = await kind.embed(e.model, texts);
       if (embeddings.length !== texts.length || embeddings.some((v) => v.length === 0))
         throw new AppError(
           'upstream',
@@ -25,38 +21,21 @@ export function createEmbedder(engines: EmbedEngines): EmbedFn {
         );
       return embeddings;
     } catch (err) {
-      throw embedError(e, err);
+      throw embedError(e, kind, err);
     }
   };
 }
 
 /** The one message an embedder failure stops indexing with (the page offers the pull where there is one). */
-function embedError(e: Embedder, err: unknown): AppError {
+function embedError(e: Embedder, kind: EngineKind, err: unknown): AppError {
   const a = toAppError(err);
   if (a.code === 'aborted') return a;
   const detail = { original: a.message, embedder: e };
-  if (e.backend === 'ollama' && a.status === 404 && /not found/i.test(a.message)) {
-    const action: ReplyAction = { kind: 'pull', model: e.model };
-    return new AppError(
-      'not_found',
-      `The embedding model ${e.model} is not on your Ollama server. Pull ${e.model}? (or run "ollama pull ${e.model}")`,
-      { details: { ...detail, action } },
-    );
-  }
-  if (e.backend === 'ollama' && a.status === 400 && /does not support embeddings|embed/i.test(a.message))
-    return new AppError(
-      'invalid_input',
-      `${e.model} cannot make embeddings: choose an embedding model such as nomic-embed-text.`,
-      {
-        details: detail,
-      },
-    );
-  if (e.backend === 'local' && a.code === 'not_found')
-    return new AppError(
-      'not_found',
-      `The embedding model ${e.model} is not among the built-in engine's models: download it in Models, or choose another.`,
-      { details: detail },
-    );
+  const own = kind.embedError?.(a, e.model);
+  if (own)
+    return new AppError(own.code, own.message, {
+      details: { ...detail, ...(own.action ? { action: own.action } : {}) },
+    });
   // Ollama not running, a timeout…: its own words already say what to do.
   return new AppError(a.code, `Indexing stopped: ${a.message}`, { status: a.status, details: detail });
 }

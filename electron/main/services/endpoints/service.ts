@@ -1,7 +1,7 @@
 import type { DoctorReport, Endpoint, EndpointModel, EndpointSave } from '@shared/contract/endpoints';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
-import type { EndpointConnection, EndpointPort } from '../engines/endpoint-port';
+import type { EndpointConnection, EndpointPort } from '../engines/endpoint/port';
 import { keyedFetch } from '../net/bound-fetch';
 import { parseEndpoint } from '../net/endpoints';
 import { baseCandidates, locate, runDoctor } from './doctor';

@@ -1,18 +1,22 @@
-import type { ConversationMeta } from '@shared/contract/chat';
-import { AppError } from '@shared/errors';
+import type { ChatBackend } from '@shared/contract/chat';
 import type { Logger } from '../log';
 import type { OllamaService } from '../ollama/service';
-import type { EndpointConnection, EndpointPort } from './endpoint-port';
-import { OllamaEngine } from './ollama';
-import { EndpointEngine, RouterEngine } from './openai';
-import { LocalEngine, type LocalPort } from './local';
-import type { ChatEngine } from './types';
+import type { SnippetService } from '../snippets/service';
+import { EndpointKind } from './endpoint/kind';
+import type { EndpointPort } from './endpoint/port';
+import { LocalKind } from './local/kind';
+import type { LocalPort } from './local/engine';
+import { OllamaKind } from './ollama/kind';
+import { RouterKind } from './router/kind';
+import type { ChatEngine, EngineKind, EngineRef } from './types';
 
 export interface EngineOptions {
   ollama: OllamaService;
   log: Logger;
   router: () => { routerUrl: string; billTo: string };
   hfToken: () => string | undefined;
+  /** Whether a Hugging Face token is set but not bound to the router URL (so none would be sent). */
+  hfTokenWithheld?: () => boolean;
   /** The key-bound fetch for the router: it alone puts the Hugging Face token on requests. */
   routerFetch: typeof fetch;
   /** How long to wait for the router's response headers. */
@@ -25,51 +29,41 @@ export interface EngineOptions {
   endpointTimeoutMs?: number;
   /** The built-in llama.cpp engine (services/local). */
   local?: LocalPort;
+  /** The snippet service, for the router's "Open as code". */
+  snippets?: () => SnippetService;
 }
 
-/** The engine each conversation's replies come from: Ollama, the HF router, one of the user's endpoints, built-in. */
+/**
+ * Every engine by its backend: where a reply's tokens come from (Ollama, the HF router, one of the user's endpoints,
+ * the built-in engine) and what only that engine knows (`EngineKind`). Adding an engine adds its folder here.
+ */
 export class Engines {
-  readonly ollama: OllamaEngine;
-  private readonly local?: LocalEngine;
+  private readonly kinds: Record<ChatBackend, EngineKind>;
 
-  constructor(private readonly opts: EngineOptions) {
-    this.ollama = new OllamaEngine(opts);
-    if (opts.local) this.local = new LocalEngine(opts.local);
+  constructor(opts: EngineOptions) {
+    this.kinds = {
+      ollama: new OllamaKind(opts),
+      provider: new RouterKind({
+        router: opts.router,
+        hfToken: opts.hfToken,
+        hfTokenWithheld: opts.hfTokenWithheld,
+        fetch: opts.routerFetch,
+        log: opts.log,
+        timeoutMs: opts.providerTimeoutMs,
+        retryBaseMs: opts.retryBaseMs,
+        snippets: opts.snippets,
+      }),
+      endpoint: new EndpointKind({ endpoints: opts.endpoints, timeoutMs: opts.endpointTimeoutMs }),
+      local: new LocalKind(opts.local),
+    };
   }
 
-  /** The conversation's engine; throws when its endpoint is not chosen or was removed. */
-  for(meta: Pick<ConversationMeta, 'backend' | 'provider' | 'endpoint'>): ChatEngine {
-    const o = this.opts;
-    if (meta.backend === 'ollama') return this.ollama;
-    if (meta.backend === 'local') {
-      if (!this.local) throw new AppError('unavailable', 'The built-in engine is not available in this run.');
-      return this.local;
-    }
-    if (meta.backend === 'provider')
-      return new RouterEngine(
-        {
-          router: o.router,
-          hfToken: o.hfToken,
-          fetch: o.routerFetch,
-          log: o.log,
-          timeoutMs: o.providerTimeoutMs,
-          retryBaseMs: o.retryBaseMs,
-        },
-        meta.provider,
-      );
-    return new EndpointEngine(this.endpoint(meta), { timeoutMs: o.endpointTimeoutMs });
+  kind(backend: ChatBackend): EngineKind {
+    return this.kinds[backend];
   }
 
-  /** An endpoint conversation's endpoint; throws when none is chosen or it was removed. */
-  endpoint(meta: Pick<ConversationMeta, 'endpoint'>): EndpointConnection {
-    if (!meta.endpoint)
-      throw new AppError('invalid_input', 'Choose an endpoint for this conversation in the chat settings.');
-    const conn = this.opts.endpoints?.connection(meta.endpoint);
-    if (!conn)
-      throw new AppError(
-        'not_found',
-        "This conversation's endpoint was removed: choose another engine in the chat settings.",
-      );
-    return conn;
+  /** The conversation's (or pane's) engine; throws in words when it cannot be had (its endpoint removed). */
+  for(ref: Omit<EngineRef, 'model'> & { model?: string }, place: 'conversation' | 'pane' = 'conversation'): ChatEngine {
+    return this.kinds[ref.backend].engine({ model: '', ...ref }, place);
   }
 }

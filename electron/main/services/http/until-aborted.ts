@@ -1,3 +1,5 @@
+import { AppError } from '@shared/errors';
+
 /**
  * `source`'s items until `signal` aborts, when it throws the signal's reason at once. Node's fetch can leave a
  * response body's read pending forever when its request is aborted mid-body (nodejs/node#56917): a loop over the
@@ -23,4 +25,14 @@ export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSi
     signal?.removeEventListener('abort', onAbort);
     it.return?.()?.catch(() => {});
   }
+}
+
+/** `p`'s outcome, or a Stop as soon as `signal` aborts: a Stop does not wait for work the server goes on with. */
+export function untilStopped<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AppError('aborted', 'Stopped.'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AppError('aborted', 'Stopped.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -14,7 +14,7 @@ import { EngineRuntime, type LoadOptions, type RuntimeOptions } from './host/eng
 import { nodeHost } from './host/spawn-node';
 import type { SpawnHost } from './host/protocol';
 import { LocalServer } from './server/server';
-import { LocalEngine } from '../engines/local';
+import { LocalEngine } from '../engines/local/engine';
 
 export interface LocalOptions {
   dataDir: string;

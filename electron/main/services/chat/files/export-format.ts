@@ -24,14 +24,6 @@ function shownPath(exp: ConversationTreeExport): TreeMessage[] {
   return path.reverse();
 }
 
-/** The engine line's words: which server answered. */
-function engineOf(meta: ConversationTreeExport['meta'], endpointName?: string): string {
-  if (meta.backend === 'ollama') return 'Ollama';
-  if (meta.backend === 'provider') return `Hugging Face router, provider ${meta.provider}`;
-  if (meta.backend === 'local') return 'built-in llama.cpp engine';
-  return `endpoint ${inertMarkdown(endpointName ?? meta.endpoint ?? '(none)')}`;
-}
-
 /** One line of text for a list item: whitespace folded, cut to `max` characters, made inert. */
 const oneLine = (text: string, max: number) => {
   const t = text.replace(/\s+/g, ' ').trim();
@@ -71,17 +63,16 @@ function sourcedIds(messages: readonly TreeMessage[]): Set<string> {
 }
 
 /**
- * A conversation as Markdown: readable, with the settings that produced it; the versions shown only; under each
- * answer that used documents, its sources. An endpoint
- * conversation names its endpoint (`endpointName`, when it still exists).
+ * A conversation as Markdown: readable, with the settings that produced it (`engine`: which server answered, in its
+ * engine's words); the versions shown only; under each answer that used documents, its sources.
  */
-export function toMarkdown(exp: ConversationTreeExport, endpointName?: string): string {
+export function toMarkdown(exp: ConversationTreeExport, engine: string): string {
   const { meta } = exp;
   const messages = shownPath(exp);
   const hidden = exp.messages.length - messages.length;
   // What the model or the user wrote is made inert: raw HTML shows as text in any Markdown viewer.
   const out: string[] = [`# ${inertMarkdown(meta.title)}`, ''];
-  out.push(`- Model: \`${meta.model || '(none)'}\` (${engineOf(meta, endpointName)})`);
+  out.push(`- Model: \`${meta.model || '(none)'}\` (${inertMarkdown(engine)})`);
   const params = Object.entries(meta.params);
   if (params.length) out.push(`- Parameters: ${params.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`);
   out.push(`- Created: ${meta.createdAt}`);

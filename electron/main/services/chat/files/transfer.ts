@@ -15,8 +15,8 @@ export class ChatFiles {
 
   constructor(
     private readonly store: ChatStore,
-    /** An endpoint's name, for the Markdown export's engine line (undefined once removed). */
-    private readonly endpointName: (id: string) => string | undefined,
+    /** The engine in words, for the Markdown export's engine line (`EngineKind.exportName`). */
+    private readonly engineName: (meta: ConversationMeta) => string,
   ) {}
 
   /** JSON: the whole tree, every version; Markdown: the messages shown (it says when there are more). */
@@ -28,9 +28,11 @@ export class ChatFiles {
         mime: 'application/json',
         text: JSON.stringify(exp, null, 2),
       };
-    const endpoint =
-      exp.meta.backend === 'endpoint' && exp.meta.endpoint ? this.endpointName(exp.meta.endpoint) : undefined;
-    return { filename: exportFileName(exp.meta.title, 'md'), mime: 'text/markdown', text: toMarkdown(exp, endpoint) };
+    return {
+      filename: exportFileName(exp.meta.title, 'md'),
+      mime: 'text/markdown',
+      text: toMarkdown(exp, this.engineName(exp.meta)),
+    };
   }
 
   /** "Export all": every conversation in one JSON file, dated. */

@@ -154,7 +154,7 @@ export class ReplyWriter {
     const meta = conv.meta;
     if (!port?.has(meta.id, meta.bases ?? [])) return undefined;
     const past = history(conv);
-    const window = await modelContext(meta, this.opts);
+    const window = await modelContext(meta, this.engines.kind(meta.backend));
     const q = {
       conversation: meta.id,
       bases: meta.bases ?? [],
@@ -221,7 +221,7 @@ export class ReplyWriter {
         const aborted = ctx.signal.aborted;
         const err = aborted
           ? new AppError('aborted', 'Stopped.')
-          : replyError(e, { backend: meta.backend, model: meta.model, started: live.started });
+          : replyError(e, this.engines.kind(meta.backend), { model: meta.model, started: live.started });
         const shown = aborted ? ctx.shown?.() : undefined;
         if (shown) live.keepShown(shown);
         const figures = live.measured();

@@ -1,9 +1,9 @@
 import { AppError, type ErrorCode } from '@shared/errors';
-import { networkCause } from '../http/network-cause';
-import { serverMessage } from '../http/server-message';
-import { TimeoutError } from '../http/timeout-fetch';
-import type { EndpointConnection } from './endpoint-port';
-import { OpenAIHttpError, StreamCut } from './openai-stream';
+import { networkCause } from '../../http/network-cause';
+import { serverMessage } from '../../http/server-message';
+import { TimeoutError } from '../../http/timeout-fetch';
+import type { EndpointConnection } from './port';
+import { OpenAIHttpError, StreamCut } from '../openai-stream';
 
 const SETTINGS = 'Settings → Endpoints';
 

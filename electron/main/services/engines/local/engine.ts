@@ -1,17 +1,21 @@
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { LocalModel } from '@shared/contract/local';
 import { AppError, toAppError } from '@shared/errors';
-import { newId } from '../chat/storage/rows';
-import type { EngineRuntime } from '../local/host/engine-runtime';
-import { describeStop, EngineStopped, HostFailure } from '../local/host/supervisor';
-import { openAIFigures } from './figures';
-import { doneReason, toLlamaFunctions, toLlamaHistory, toToolCall } from './local-history';
-import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from './types';
+import { newId } from '../../chat/storage/rows';
+import type { EngineRuntime } from '../../local/host/engine-runtime';
+import { describeStop, EngineStopped, HostFailure } from '../../local/host/supervisor';
+import { openAIFigures } from '../figures';
+import { doneReason, toLlamaFunctions, toLlamaHistory, toToolCall } from './history';
+import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from '../types';
 
 /** What the built-in engine needs of the local service: a usable model by id, and the runtime that runs it. */
 export interface LocalPort {
   model(id: string): Promise<LocalModel>;
   readonly runtime: EngineRuntime;
+  load(id: string, opts: { contextSize?: number }): Promise<unknown>;
+  /** The local server's port (on or not): "Open as code" points at it. */
+  readonly server: { status(): { port: number } };
+  embed(id: string, input: string[]): Promise<{ embeddings: number[][] }>;
 }
 
 const COMPRESS_FAILED = /compress chat history|context size is too small|too long for the context|exceeds the context/i;

@@ -1,11 +1,11 @@
 import type { ChatResponse } from 'ollama';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
-import type { Logger } from '../log';
-import type { OllamaService } from '../ollama/service';
-import { newId } from '../chat/storage/rows';
-import { ollamaFigures } from './figures';
-import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from './types';
-import { ollamaOptions, toOllamaMessages } from './wire';
+import type { Logger } from '../../log';
+import type { OllamaService } from '../../ollama/service';
+import { newId } from '../../chat/storage/rows';
+import { ollamaFigures } from '../figures';
+import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from '../types';
+import { ollamaOptions, toOllamaMessages } from '../wire';
 
 /** A tool call as Ollama streams it (object arguments; ids `call_…` only from newer servers). */
 function toolCallOf(tc: NonNullable<ChatResponse['message']['tool_calls']>[number]): ToolCall {

@@ -1,8 +1,8 @@
 import { AppError, type ErrorCode } from '@shared/errors';
-import { networkErrorCode } from '../http/network-cause';
-import { serverMessage } from '../http/server-message';
-import { TimeoutError } from '../http/timeout-fetch';
-import { OpenAIHttpError } from './openai-stream';
+import { networkErrorCode } from '../../http/network-cause';
+import { serverMessage } from '../../http/server-message';
+import { TimeoutError } from '../../http/timeout-fetch';
+import { OpenAIHttpError } from '../openai-stream';
 
 /** What the router's messages name: where the request went, and what it asked for. */
 interface RouterRequestInfo {

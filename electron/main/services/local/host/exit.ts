@@ -52,5 +52,5 @@ export function tellingLine(lines: readonly string[]): string | undefined {
 /** Without the source path llama.cpp prefixes (`/build/…/ggml.c:1234: `) and capped for a sentence. */
 function clean(line: string): string {
   const text = line.replace(/^\S*\.(c|cc|cpp|h|m):\d+:\s*/, '').trim();
-  return text.length > 300 ? `${text.slice(0, 297)}…` : text;
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
