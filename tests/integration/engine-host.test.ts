@@ -12,7 +12,7 @@ import { tinyGguf } from '../fixtures/tiny-gguf';
 let t: LocalServerApp;
 let app: LocalServerApp['app'];
 /** A looping model per test: each crash counts against the models at work, and three in a minute stop retries. */
-const LOOPS = ['abort', 'kill', 'garbage', 'hang', 'parallel', 'server'] as const;
+const LOOPS = ['abort', 'kill', 'garbage', 'hang', 'compare', 'parallel', 'server'] as const;
 const loop: Record<(typeof LOOPS)[number], string> = {
   abort: '',
   kill: '',
@@ -157,6 +157,38 @@ describe('the engine host: a crash is a message, not an ending', () => {
     expect((await reply(loop.garbage, { max_tokens: 4, temperature: 0 })).msg.status).toBe('complete');
   });
 
+  it('a crash under Compare: each built-in pane ends with the words and keeps what it wrote', async () => {
+    let crashed = false;
+    const h = app.client.stream(
+      'compare.run',
+      {
+        panes: [
+          { backend: 'local', model: loop.compare },
+          { backend: 'local', model: loop.compare, params: { seed: 1 } },
+        ],
+        params: LONG,
+        prompt: 'hello',
+      },
+      (evs) => {
+        if (!crashed && evs.some((e) => e.type === 'delta')) {
+          crashed = true;
+          runtime().host.test('abort');
+        }
+      },
+    );
+    const run = await h.result;
+    // Both panes ran together on the model's sequences, and both were cut by the one crash.
+    expect(run.plan.mode).toBe('parallel');
+    for (const slot of run.slots) {
+      expect(slot.answers[0]).toMatchObject({ status: 'error' });
+      expect(slot.answers[0].error?.message).toMatch(
+        /^The built-in engine stopped while answering \(llama\.cpp aborted/,
+      );
+    }
+    expect(run.slots.some((s) => s.answers[0].content.length > 0)).toBe(true);
+    await hostGone();
+  });
+
   it('a hung host: Stop still ends the reply at once; the host is killed after 3 s and a new one answers', async () => {
     const conv = await app.client.call('chat.create', { backend: 'local', model: loop.hang, params: LONG });
     let first = false;
@@ -166,7 +198,7 @@ describe('the engine host: a crash is a message, not an ending', () => {
         runtime().host.test('hang');
       }
     });
-    await expect.poll(() => first).toBe(true);
+    await expect.poll(() => first, { timeout: 10_000 }).toBe(true);
     const pid = runtime().status().host!.pid;
     const stoppedAt = performance.now();
     h.cancel();
@@ -196,28 +228,26 @@ describe('the engine host: several requests on one model at once', () => {
       seen.waiting = Math.max(seen.waiting, m.waiting);
       seen.both ||= m.busy === 4 && m.waiting === 1;
     }, 5);
+    // 300 tokens each: within the model's 512-token context (no context shift), long enough to overlap.
     const five = await Promise.all(
-      Array.from({ length: 5 }, (_, i) =>
-        // The fifth goes a moment later, so it is the one that waits.
-        new Promise((r) => setTimeout(r, i === 4 ? 50 : 0)).then(() =>
-          reply(loop.parallel, { max_tokens: 600, temperature: 0 }),
-        ),
-      ),
+      Array.from({ length: 5 }, () => reply(loop.parallel, { max_tokens: 300, temperature: 0 })),
     );
     clearInterval(watch);
     for (const r of five) expect(r.msg.status).toBe('complete');
-    const firstFour = five.slice(0, 4);
-    const firstEnd = Math.min(...firstFour.map((r) => r.times.end!));
-    // Each of the four had its first text before any of them ended.
-    for (const r of firstFour) expect(r.times.first!).toBeLessThan(firstEnd);
+    // Whichever came fifth to the engine waited, and said so; the other four answered together.
+    const waiters = five.filter((r) => r.events.some((e) => e.type === 'waiting'));
+    expect(waiters).toHaveLength(1);
+    const [waiter] = waiters;
+    const together = five.filter((r) => r !== waiter);
+    const firstEnd = Math.min(...together.map((r) => r.times.end!));
+    for (const r of together) expect(r.times.first!).toBeLessThan(firstEnd);
     expect(seen).toEqual({ busy: 4, waiting: 1, both: true });
-    const waited = five[4].events.filter((e) => e.type === 'waiting');
-    expect(waited[0]).toEqual({ type: 'waiting', ahead: 1 });
-    // It started once a sequence came free: after the waiting notice, and the same greedy reply as the others.
-    expect(five[4].events.findIndex((e) => e.type === 'waiting')).toBeLessThan(
-      five[4].events.findIndex((e) => e.type === 'delta'),
+    expect(waiter.events.find((e) => e.type === 'waiting')).toEqual({ type: 'waiting', ahead: 1 });
+    // It started once a sequence came free (after its notice), with the same greedy reply as the others.
+    expect(waiter.events.findIndex((e) => e.type === 'waiting')).toBeLessThan(
+      waiter.events.findIndex((e) => e.type === 'delta'),
     );
-    expect(five[4].msg.content).toBe(firstFour[0].msg.content);
+    expect(waiter.msg.content).toBe(together[0].msg.content);
   });
 
   it('the local server answers 503 with Retry-After once its queue is full, and its open requests 503 on a crash', async () => {
