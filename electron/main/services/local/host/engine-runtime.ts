@@ -1,5 +1,6 @@
 import type { EngineStatus, LoadedModel, LocalModel } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
+import { untilStopped } from '../../http/until-aborted';
 import type { Logger } from '../../log';
 import type { HostGenerate, HostGenerated, HostLoaded, HostModel, HostPiece, SpawnHost } from './protocol';
 import { CrashLog } from './crash-log';
@@ -344,7 +345,8 @@ export class EngineRuntime {
     let loadedHere = false;
     for (;;) {
       const wasLoaded = this.entries.has(model.id);
-      const e = await this.ensure(model, {});
+      // Stop does not wait for a load: it goes on (for whoever else asked), the reply ends now.
+      const e = await (signal ? untilStopped(this.ensure(model, {}), signal) : this.ensure(model, {}));
       loadedHere ||= !wasLoaded;
       if (signal?.aborted) {
         if (!e.leases) this.arm(e);
