@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { heldMain as main } from '../helpers/held-main';
 
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
-const { ChatWithModel } = await import('../../renderer/src/components/ChatWithModel');
+const { ChatWithModel } = await import('../../renderer/src/features/engines/ChatWithModel');
 
 const show = (capabilities?: string[]) => ({
   license: '',

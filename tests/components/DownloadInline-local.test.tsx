@@ -6,7 +6,8 @@ import type { Download, LocalModel } from '@shared/contract/local';
 import { heldMain as main } from '../helpers/held-main';
 
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
-const { DownloadInline, firstGgufFile } = await import('../../renderer/src/pages/catalogue/DownloadInline');
+const { DownloadInline } = await import('../../renderer/src/pages/catalogue/DownloadInline');
+const { firstGgufFile } = await import('../../renderer/src/lib/gguf-files');
 
 const repo = 'tiny/Tiny-GGUF';
 const file = 'tiny-Q8_0.gguf';

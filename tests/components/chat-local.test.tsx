@@ -18,7 +18,7 @@ const { useRoute } = await import('../../renderer/src/store/route');
 const { ConversationSettings } = await import('../../renderer/src/pages/chat/ConversationSettings');
 const { ChatPage } = await import('../../renderer/src/pages/chat/ChatPage');
 const { Thread } = await import('../../renderer/src/pages/chat/Thread');
-const { useEngineName, shownModel } = await import('../../renderer/src/pages/chat/EngineName');
+const { useEngineName, shownModel } = await import('../../renderer/src/features/engines/registry');
 
 const MB = 1_000_000;
 const qwen = 'Qwen/Qwen3-0.6B-GGUF/Qwen3-0.6B-Q8_0.gguf';

@@ -13,14 +13,7 @@ let t: LocalServerApp;
 let app: LocalServerApp['app'];
 /** A looping model per test: each crash counts against the models at work, and three in a minute stop retries. */
 const LOOPS = ['abort', 'kill', 'garbage', 'hang', 'compare', 'parallel', 'server'] as const;
-const loop: Record<(typeof LOOPS)[number], string> = {
-  abort: '',
-  kill: '',
-  garbage: '',
-  hang: '',
-  parallel: '',
-  server: '',
-};
+const loop = Object.fromEntries(LOOPS.map((k) => [k, ''])) as Record<(typeof LOOPS)[number], string>;
 let tinyId: string;
 let fragileId: string;
 

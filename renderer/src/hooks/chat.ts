@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { modelMismatch, routerKey, routerKeyProblem } from '@shared/chat-model';
+import { modelMismatch } from '@shared/chat-model';
 import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
 import type { Output } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
+import { engineFacts, type SendBlock } from '../lib/engines';
 import { useChat } from '../store/chat';
 import { useRoute } from '../store/route';
 import { useSettings } from '../store/settings';
@@ -76,25 +77,17 @@ export function useChatCode(id: string, version: string): { data?: Output<'chat.
 
 /**
  * Why a conversation cannot be answered as it stands, said before sending (main refuses with the same words): a
- * model its engine cannot use, a router that would get no Hugging Face token, or an endpoint since removed.
+ * model its engine cannot use, or what its engine lacks (lib/engines.ts): a router that would get no Hugging Face
+ * token, an endpoint since removed.
  * `inSettings`: the fix is on the Settings page (else in the conversation's own settings).
  */
-export function useSendBlock(
-  meta: Pick<ConversationMeta, 'backend' | 'model' | 'endpoint'>,
-): { message: string; inSettings: boolean } | undefined {
+export function useSendBlock(meta: Pick<ConversationMeta, 'backend' | 'model' | 'endpoint'>): SendBlock | undefined {
   const view = useSettings((s) => s.view);
-  const endpoints = useEndpointList(meta.backend === 'endpoint');
-  if (meta.backend === 'endpoint' && endpoints && !endpoints.some((e) => e.id === meta.endpoint))
-    return {
-      message:
-        'The endpoint this conversation used was removed: choose another engine in its Settings, or add the server again under Settings → Endpoints.',
-      inSettings: false,
-    };
+  const engine = engineFacts[meta.backend];
+  const endpoints = useEndpointList(engine.onEndpoint);
   const mismatch = modelMismatch(meta.backend, meta.model);
   if (mismatch) return { message: mismatch, inSettings: false };
-  const key = meta.backend === 'provider' ? routerKey(view) : undefined;
-  if (!view || !key || key === 'ready') return undefined;
-  return { message: routerKeyProblem(key, view.values.routerUrl), inSettings: true };
+  return engine.blocked?.(meta, { endpoints, view });
 }
 
 /** "New chat": starts a conversation (with the model `create` picks) and opens it. */

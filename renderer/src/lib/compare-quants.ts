@@ -2,6 +2,7 @@ import type { CompareSetInput } from '@shared/contract/compare';
 import { defaultQuant, type FitResult } from '@shared/fit';
 import { formatBytes } from '@shared/format-bytes';
 import { plural } from '@shared/plural';
+import { quantWords, type QuantEngine } from './engines';
 
 /**
  * "Compare quants" on a GGUF model page, the pure part: which quants are ticked when the dialog opens, what the
@@ -13,8 +14,6 @@ export interface QuantChoice {
   size?: number;
   verdict?: FitResult['verdict'];
 }
-
-export type QuantEngine = 'ollama' | 'local';
 
 /** At most this many panes come from one dialog (Compare takes 4, but three quants already read side by side). */
 export const MAX_QUANTS = 3;
@@ -55,8 +54,8 @@ export const ollamaName = (repo: string, label: string) => `hf.co/${repo}:${labe
 /** What the confirm button says: "Compare", or what it fetches first ("Pull 1 model (8.5 GB) and compare"). */
 export function confirmLabel(engine: QuantEngine, missing: { size?: number }[]): string {
   if (missing.length === 0) return 'Compare';
-  const verb = engine === 'ollama' ? 'Pull' : 'Download';
-  const noun = plural(missing.length, engine === 'ollama' ? 'model' : 'file');
+  const { verb, noun: one } = quantWords(engine);
+  const noun = plural(missing.length, one);
   const sizes = missing.map((m) => m.size);
   const total = sizes.every((s) => s !== undefined) ? ` (${formatBytes(sizes.reduce((a, b) => a + b, 0))})` : '';
   return `${verb} ${noun}${total} and compare`;

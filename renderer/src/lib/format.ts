@@ -25,3 +25,8 @@ export function formatAge(iso: string, now = Date.now()): string {
   if (s < 86400 * 30) return `${plural(Math.floor(s / 86400), 'day')} ago`;
   return formatDate(iso);
 }
+
+/** A transfer's progress in whole percent, 0 while its total is not known. */
+export function percent(completed: number, total: number): number {
+  return total > 0 ? Math.min(100, Math.floor((completed / total) * 100)) : 0;
+}

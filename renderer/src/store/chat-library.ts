@@ -1,8 +1,9 @@
 import type { ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { importFileText } from '@shared/import-file-text';
-import { modelMismatch, routerKey } from '@shared/chat-model';
+import { modelMismatch } from '@shared/chat-model';
 import { api } from '../api';
+import { engineFacts } from '../lib/engines';
 import { mergeList } from './chat-list';
 import type { ChatKit, ChatState } from './chat-state';
 import { runningChatModel } from './chat-view';
@@ -79,14 +80,12 @@ export function libraryActions({
     create: async (init = {}) => {
       // The open conversation's model, else the one used last, else one Ollama has loaded (it answers at once): one
       // that can answer, its model fitting its engine and, on the router, a Hugging Face token there.
-      const key = routerKey(useSettings.getState().view);
-      // An endpoint only while it is still there (the list is read in Settings and by the chat's engine choice).
-      const endpoints = useEndpoints.getState().list;
+      const view = useSettings.getState().view;
+      // An endpoint only while it is still there (the list is read in Settings and by the chat's engine choice): one
+      // not read yet counts as gone.
+      const endpoints = useEndpoints.getState().list ?? [];
       const usable = (m: ConversationMeta | undefined): m is ConversationMeta =>
-        !!m?.model &&
-        !modelMismatch(m.backend, m.model) &&
-        (m.backend !== 'provider' || (key !== 'missing' && key !== 'withheld')) &&
-        (m.backend !== 'endpoint' || !!endpoints?.some((e) => e.id === m.endpoint));
+        !!m?.model && !modelMismatch(m.backend, m.model) && !engineFacts[m.backend].blocked?.(m, { endpoints, view });
       const open = get().currentId ? get().convs[get().currentId!]?.meta : undefined;
       const cur =
         (usable(open) ? open : undefined) ??
@@ -94,7 +93,7 @@ export function libraryActions({
         (await runningChatModel());
       const meta = await api.call('chat.create', {
         ...(cur ? { backend: cur.backend, model: cur.model, provider: cur.provider } : {}),
-        ...(cur?.backend === 'endpoint' && 'endpoint' in cur ? { endpoint: cur.endpoint } : {}),
+        ...(cur && engineFacts[cur.backend].onEndpoint && 'endpoint' in cur ? { endpoint: cur.endpoint } : {}),
         ...init,
       } as never);
       refreshMeta(meta);

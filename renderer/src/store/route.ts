@@ -1,5 +1,7 @@
 import { create } from 'zustand';
+import type { HubPageKind } from '@shared/hub-kinds';
 import { pages, type Page } from '@shared/pages';
+import type { NewChatBackend } from '../lib/engines';
 import { onLinkIntent } from '../lib/link-intent';
 
 export type { Page };
@@ -20,11 +22,18 @@ export function hrefFor(page: Page, ...params: string[]): string {
   return `#/${[page, ...params].map(encodeURIComponent).join('/')}`;
 }
 
+export type CatalogueKind = 'task' | 'library' | HubPageKind;
+
+/** `#/catalogue/<kind>/<id>`: the id is one encoded segment, so model ids keep their slash. */
+export function catalogueHref(kind: CatalogueKind, id: string): string {
+  return hrefFor('catalogue', kind, id);
+}
+
 /**
  * A link that starts a new chat with a model: an Ollama model name, a Hub id through the inference router, or a
  * local model id (a GGUF on disk) on the built-in engine.
  */
-export function newChatHref(backend: 'ollama' | 'provider' | 'local', model: string): string {
+export function newChatHref(backend: NewChatBackend, model: string): string {
   return hrefFor('chat', 'new', backend, model);
 }
 

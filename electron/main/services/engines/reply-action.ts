@@ -17,7 +17,7 @@ export const errorText = (err: AppError): string =>
   `${err.message} ${String((err.details as { reason?: string } | undefined)?.reason ?? '')}`;
 
 /** Codes a person can retry: the server busy, slow or gone for now. */
-export const RETRYABLE = ['unavailable', 'timeout', 'rate_limited', 'upstream'];
+const RETRYABLE = ['unavailable', 'timeout', 'rate_limited', 'upstream'];
 
 /** A retryable error with the Retry button; any other as it is. */
 export const retryable = (err: AppError): AppError =>

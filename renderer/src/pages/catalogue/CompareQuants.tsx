@@ -2,28 +2,17 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { verdictLabels } from '@shared/fit';
 import type { AppErrorShape } from '@shared/errors';
 import { useDialog } from '../../components/useDialog';
+import { useQuantTargets } from '../../features/engines/registry';
+import type { Presence } from '../../features/engines/types';
 import type { FitPlan } from '../../hooks/fit';
-import { useDownloadActions, useEngineStatus } from '../../hooks/local';
-import {
-  compareNote,
-  confirmLabel,
-  initialPicks,
-  inSizeOrder,
-  MAX_QUANTS,
-  ollamaName,
-  quantSet,
-  type QuantEngine,
-} from '../../lib/compare-quants';
+import { useEngineStatus } from '../../hooks/local';
+import { compareNote, confirmLabel, initialPicks, inSizeOrder, MAX_QUANTS, quantSet } from '../../lib/compare-quants';
+import type { QuantEngine, QuantWords } from '../../lib/engines';
 import { formatBytes } from '../../lib/format';
 import { useCompareDraft } from '../../store/compare-draft';
-import { usePulls } from '../../store/pulls';
 import { useRoute } from '../../store/route';
 import { useStatus } from '../../store/status';
-import { firstGgufFile } from './DownloadInline';
-import { useQuantPresence, type Ours, type Presence } from './useQuantPresence';
 import './compare-quants.css';
-
-const OLLAMA_DOWN = 'Ollama is not running. Start it with "ollama serve".';
 
 /** Why the built-in engine cannot run here (its binaries missing or refused), once main has said so. */
 function useBuiltinProblem(): AppErrorShape | undefined {
@@ -78,14 +67,14 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
   const [picked, setPicked] = useState(() =>
     initialPicks(rows.map((r) => ({ label: r.label, size: r.size, verdict: r.fit?.verdict }))),
   );
-  const ollamaDown = useStatus((s) => s.ollama?.reachable === false);
-  const builtinProblem = useBuiltinProblem();
-  const [engine, setEngine] = useState<QuantEngine>(ollamaDown ? 'local' : 'ollama');
-  const [ours, setOurs] = useState<Ours>({ pulls: [], downloads: [] });
+  // The transfers this dialog started, by engine: only their failures are its to show.
+  const [ours, setOurs] = useState<Partial<Record<QuantEngine, string[]>>>({});
+  const targets = useQuantTargets(repo, rows, ours);
+  // The first engine that can run them (Ollama, unless it is not running).
+  const [engine, setEngine] = useState(() => (targets.find((t) => !t.problem) ?? targets[targets.length - 1]).engine);
+  const target = targets.find((t) => t.engine === engine)!;
+  const { presence, known } = target;
   const [started, setStarted] = useState(false);
-  const { presence, known } = useQuantPresence(repo, rows, engine, ours);
-  const pulls = usePulls();
-  const downloads = useDownloadActions();
   const offer = useCompareDraft((s) => s.offer);
   const go = useRoute((s) => s.go);
 
@@ -93,11 +82,11 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
   const states = chosen.map((l) => presence.get(l) ?? ({ kind: 'missing' } as Presence));
   const missing = chosen.filter((_, i) => states[i].kind === 'missing');
   const busy = states.some((s) => s.kind === 'busy');
-  const engineDown = engine === 'ollama' ? ollamaDown : !!builtinProblem;
+  const engineDown = !!target.problem;
   const models = states.flatMap((s) => (s.kind === 'here' ? [s.model] : []));
 
   const failed = states.some((s) => s.kind === 'missing' && (s.error || s.cancelled));
-  const starting = downloads.start.busy;
+  const starting = targets.some((t) => t.starting);
   // Keys, not arrays: the effect runs when what is here changes, not on every render.
   const hereKey = models.length === chosen.length ? models.join('\n') : '';
   const chosenKey = chosen.join('\n');
@@ -123,25 +112,12 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
 
   const confirm = async () => {
     setStarted(true);
-    for (const label of missing) {
-      if (engine === 'ollama') {
-        const id = pulls.pull(ollamaName(repo, label));
-        setOurs((o) => ({ ...o, pulls: [...o.pulls, id] }));
-        continue;
-      }
-      const file = firstGgufFile(rows.find((r) => r.label === label)?.files ?? []);
-      const d = file ? await downloads.start.run({ repo, file }) : undefined;
-      if (d) setOurs((o) => ({ ...o, downloads: [...o.downloads, d.id] }));
-      // Main refused it (its words show below): stop here, the user decides again.
-      else return setStarted(false);
-    }
+    const mine = (job: string) => setOurs((o) => ({ ...o, [engine]: [...(o[engine] ?? []), job] }));
+    // Main refused one (its words show below): stop there, the user decides again.
+    if (!(await target.fetch(missing, mine))) setStarted(false);
   };
   const cancelAll = () => {
-    for (const s of states) {
-      if (s.kind !== 'busy') continue;
-      if (s.job.pull) pulls.cancel(s.job.pull);
-      if (s.job.download) void downloads.cancel.run(s.job.download);
-    }
+    for (const s of states) if (s.kind === 'busy') target.cancel(s.job);
   };
   const toggle = (label: string, on: boolean) => setPicked((p) => (on ? [...p, label] : p.filter((l) => l !== label)));
 
@@ -183,7 +159,13 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
                     <span className="mono">{r.label}</span>
                     {r.label === plan.defaultLabel && <span className="badge">default</span>}
                   </label>
-                  <PresenceLine label={r.label} presence={p} engine={engine} size={r.size} verdict={r.fit?.verdict} />
+                  <PresenceLine
+                    label={r.label}
+                    presence={p}
+                    words={target.words}
+                    size={r.size}
+                    verdict={r.fit?.verdict}
+                  />
                 </li>
               );
             })}
@@ -191,39 +173,31 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
         </fieldset>
         <fieldset className="cq-field" disabled={locked}>
           <legend>Run them on</legend>
-          <label className="cq-engine">
-            <input
-              type="radio"
-              name="cq-engine"
-              checked={engine === 'ollama'}
-              disabled={ollamaDown}
-              onChange={() => setEngine('ollama')}
-            />
-            Ollama <span className="small muted">{ollamaDown ? OLLAMA_DOWN : `as hf.co/${repo}:<quant>`}</span>
-          </label>
-          <label className="cq-engine">
-            <input
-              type="radio"
-              name="cq-engine"
-              checked={engine === 'local'}
-              disabled={!!builtinProblem}
-              onChange={() => setEngine('local')}
-            />
-            The built-in engine{' '}
-            <span className="small muted">
-              {builtinProblem ? `cannot start here: ${builtinProblem.message}` : 'a downloaded GGUF per quant'}
-            </span>
-          </label>
+          {targets.map((t) => (
+            <label className="cq-engine" key={t.engine}>
+              <input
+                type="radio"
+                name="cq-engine"
+                checked={t.engine === engine}
+                disabled={!!t.problem}
+                onChange={() => setEngine(t.engine)}
+              />
+              {t.name} <span className="small muted">{t.note}</span>
+            </label>
+          ))}
         </fieldset>
         {engineDown && (
           <p className="field-error" role="alert" data-testid="cq-engine-down">
-            {engine === 'ollama' ? OLLAMA_DOWN : `The built-in engine cannot start: ${builtinProblem?.message}`}
+            {target.problem}
           </p>
         )}
-        {downloads.start.error && (
-          <p className="field-error" role="alert" data-testid="cq-error">
-            The download could not start: {downloads.start.error.message}
-          </p>
+        {targets.map(
+          (t) =>
+            t.refused && (
+              <p className="field-error" role="alert" data-testid="cq-error" key={t.engine}>
+                {t.refused}
+              </p>
+            ),
         )}
         {blocker && <p className="help">{blocker}</p>}
         <div className="cq-footer">
@@ -233,7 +207,7 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
           </button>
           {busy && (
             <button className="btn" onClick={cancelAll} data-testid="cq-cancel">
-              {engine === 'ollama' ? 'Cancel the pulls' : 'Cancel the downloads'}
+              {target.words.cancel}
             </button>
           )}
           <button
@@ -242,7 +216,7 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
             disabled={locked || !!blocker || engineDown || !known}
             data-testid="cq-confirm"
           >
-            {locked ? (engine === 'ollama' ? 'Pulling…' : 'Downloading…') : known ? label : 'Checking what is here…'}
+            {locked ? `${target.words.busy}…` : known ? label : 'Checking what is here…'}
           </button>
         </div>
       </div>
@@ -253,20 +227,20 @@ function QuantsDialog({ repo, plan, onClose }: { repo: string; plan: FitPlan; on
 function PresenceLine({
   label,
   presence: p,
-  engine,
+  words,
   size,
   verdict,
 }: {
   label: string;
   presence?: Presence;
-  engine: QuantEngine;
+  words: QuantWords;
   size?: number;
   verdict?: keyof typeof verdictLabels;
 }) {
   if (p?.kind === 'here')
     return (
       <span className="badge badge-ok cq-state" data-testid="cq-here">
-        {engine === 'ollama' ? 'pulled' : 'on disk'}
+        {words.here}
       </span>
     );
   if (p?.kind === 'busy')
@@ -275,7 +249,7 @@ function PresenceLine({
         <span
           className="cq-bar"
           role="progressbar"
-          aria-label={`${engine === 'ollama' ? 'Pulling' : 'Downloading'} ${label}`}
+          aria-label={`${words.busy} ${label}`}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={p.pct}

@@ -1,16 +1,10 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { Download } from '@shared/contract/local';
-import { ChatWithModel } from '../../components/ChatWithModel';
+import { ChatWithModel } from '../../features/engines/ChatWithModel';
 import { useDownloadActions, useDownloads, useLocalLibrary } from '../../hooks/local';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, percent } from '../../lib/format';
 import { hrefFor } from '../../store/route';
-import { formatDuration, formatSpeed, percent } from '../models/format';
-
-/** The file to fetch for a quantization: the only one, or the first part of a split GGUF (main fetches the rest). */
-export function firstGgufFile(files: readonly string[]): string | undefined {
-  const ggufs = files.filter((f) => /\.gguf$/i.test(f));
-  return ggufs.find((f) => /-0*1-of-\d+\.gguf$/i.test(f)) ?? [...ggufs].sort()[0];
-}
+import { formatDuration, formatSpeed } from '../models/format';
 
 const active = (d: Download) => d.state === 'queued' || d.state === 'downloading' || d.state === 'verifying';
 const builtinHref = hrefFor('models', 'builtin');

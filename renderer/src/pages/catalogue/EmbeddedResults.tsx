@@ -5,7 +5,7 @@ import { Empty } from '../../components/States';
 import type { SearchKind, SearchRecord } from '../../lib/catalogue-search';
 import type { CatalogueView } from '../../store/catalogue';
 import { groupProps, optionProps, useSearchOptions } from '../../store/search-listbox';
-import { catalogueHref } from './links';
+import { catalogueHref } from '../../store/route';
 import { virtualRowStyle } from '../../lib/virtual-row';
 
 /** A row's kind as a badge: a task, a library, or one Hub repo ("Space"). */

@@ -8,7 +8,7 @@ import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';
 import { groupProps, optionProps, useSearchOptions, type SearchGroup } from '../../store/search-listbox';
 import { embeddedRepos } from './embedded';
-import { catalogueHref } from './links';
+import { catalogueHref } from '../../store/route';
 import { afterPaint } from '../../lib/after-paint';
 import { virtualRowStyle } from '../../lib/virtual-row';
 

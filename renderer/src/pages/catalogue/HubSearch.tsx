@@ -7,7 +7,7 @@ import type { CatalogueView } from '../../store/catalogue';
 import { useHubSearch, type KindResults } from '../../store/hub-search';
 import { HubFilters } from './HubFilters';
 import { HubKindView } from './HubList';
-import { catalogueHref } from './links';
+import { catalogueHref } from '../../store/route';
 import { searchIndex, type SearchRecord } from '../../lib/catalogue-search';
 import { groupProps, optionProps, useSearchOptions } from '../../store/search-listbox';
 

@@ -2,7 +2,7 @@ import type { ModelRecord } from '@shared/model-record';
 import { ExternalLink } from '../../components/ExternalLink';
 import { formatBytes, formatDate } from '../../lib/format';
 import { hubUrlRewriter, repoWebPath } from '../../lib/hub-card-text';
-import { catalogueHref } from './links';
+import { catalogueHref } from '../../store/route';
 import { useHubEndpoint } from '../../hooks/hub';
 
 const fmtParams = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 });

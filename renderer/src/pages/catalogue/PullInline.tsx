@@ -1,7 +1,7 @@
 import { isActive, jobTotals, usePulls } from '../../store/pulls';
-import { ChatWithModel } from '../../components/ChatWithModel';
-import { formatBytes } from '../../lib/format';
-import { formatSpeed, percent } from '../models/format';
+import { ChatWithModel } from '../../features/engines/ChatWithModel';
+import { formatBytes, percent } from '../../lib/format';
+import { formatSpeed } from '../models/format';
 
 /** "Run locally with Ollama" on the model page: the pull runs here (progress, speed, cancel), then "Chat now". */
 export function PullInline({ name }: { name: string }) {

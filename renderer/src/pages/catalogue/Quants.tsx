@@ -1,9 +1,10 @@
 import { useId, useState, type SyntheticEvent } from 'react';
 import { gb, verdictLabels, type FitResult } from '@shared/fit';
 import { formatBytes } from '../../lib/format';
+import { firstGgufFile } from '../../lib/gguf-files';
 import { hrefFor } from '../../store/route';
 import { CompareQuants } from './CompareQuants';
-import { DownloadInline, firstGgufFile } from './DownloadInline';
+import { DownloadInline } from './DownloadInline';
 import { PullInline } from './PullInline';
 import type { FitPlan } from '../../hooks/fit';
 import './fit.css';

@@ -1,5 +1,5 @@
 import { useRecent } from '../../store/recent';
-import { catalogueHref } from './links';
+import { catalogueHref } from '../../store/route';
 
 /** The model and task pages opened lately (this browser's storage), newest first; nothing at all when there are none. */
 export function RecentlyUsed() {

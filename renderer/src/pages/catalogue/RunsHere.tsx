@@ -5,7 +5,7 @@ import { gb, verdictLabels, type FitResult } from '@shared/fit';
 import { useBestFit, useHardware, type BestFit } from '../../hooks/fit';
 import { useHubModelFacts, useTrendingGguf, useTrendingMlx, type HubLive } from '../../hooks/hub';
 import { mlxFit, mlxGroup } from '../../lib/runs-here';
-import { catalogueHref } from './links';
+import { catalogueHref } from '../../store/route';
 import './fit.css';
 
 /** A few rows: each asks the Hub for the repo's files, so the list stays short. */

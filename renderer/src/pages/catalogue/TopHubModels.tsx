@@ -1,7 +1,7 @@
 import { useTopHubModels } from '../../hooks/hub';
 import { ErrorState } from '../../components/States';
 import { formatAge } from '../../lib/format';
-import { catalogueHref } from './links';
+import { catalogueHref } from '../../store/route';
 
 const fmt = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const TOP = 10;

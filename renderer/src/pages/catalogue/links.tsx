@@ -1,13 +1,6 @@
 import type { ReactNode } from 'react';
 import { hubKindOfPage, hubWebPath, type HubPageKind } from '@shared/hub-kinds';
-import { hrefFor } from '../../store/route';
-
-export type CatalogueKind = 'task' | 'library' | HubPageKind;
-
-/** `#/catalogue/<kind>/<id>`: the id is one encoded segment, so model ids keep their slash. */
-export function catalogueHref(kind: CatalogueKind, id: string): string {
-  return hrefFor('catalogue', kind, id);
-}
+import { catalogueHref, hrefFor, type CatalogueKind } from '../../store/route';
 
 export function CatLink({ kind, id, children }: { kind: CatalogueKind; id: string; children?: ReactNode }) {
   return <a href={catalogueHref(kind, id)}>{children ?? id}</a>;

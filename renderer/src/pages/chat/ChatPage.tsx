@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Empty, Loading } from '../../components/States';
 import { useStartChat } from '../../hooks/chat';
+import { newChatOf } from '../../lib/engines';
 import { conversationToReopen, useChat } from '../../store/chat';
 import { hrefFor, useRoute } from '../../store/route';
 import { useStatus } from '../../store/status';
@@ -33,9 +34,8 @@ export function ChatPage() {
   const noOllama = useStatus((s) => s.ollama?.reachable === false);
 
   // `#/chat/new/<backend>/<model>` (see newChatHref) starts a conversation with that model, then shows it.
-  // A local id holds slashes: encoded in the link, but a typed `#/chat/new/local/org/name/file.gguf` works too.
-  const [newBackend, newModel] =
-    routeId === 'new' ? [params[1], params[1] === 'local' ? params.slice(2).join('/') : params[2]] : [];
+  const newChat = routeId === 'new' ? newChatOf(params.slice(1)) : undefined;
+  const [newBackend, newModel] = [newChat?.backend, newChat?.model];
   useEffect(() => void loadList(), [loadList]);
   useEffect(() => {
     if (reopen) location.replace(hrefFor('chat', reopen));
@@ -45,7 +45,7 @@ export function ChatPage() {
   }, [routeId, open]);
   useEffect(() => {
     const [backend, model] = [newBackend, newModel];
-    if (!model || (backend !== 'ollama' && backend !== 'provider' && backend !== 'local')) return;
+    if (!backend || !model) return;
     const key = `${backend}/${model}`;
     if (startingChat === key) return; // one conversation per link, even when an effect runs twice
     startingChat = key;

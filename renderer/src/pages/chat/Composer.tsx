@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ConversationMeta } from '@shared/contract/chat';
+import { shownModel } from '../../features/engines/registry';
 import { useSendBlock } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { AttachButton } from './documents/AttachButton';
 import { ConversationDocs } from './documents/ConversationDocs';
 import { DropZone } from './documents/DropZone';
-import { shownModel } from './EngineName';
 
 function readImage(file: File): Promise<string> {
   return new Promise((ok, fail) => {

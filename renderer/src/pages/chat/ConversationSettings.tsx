@@ -1,15 +1,8 @@
 import type { ConversationMeta } from '@shared/contract/chat';
-import type { Endpoint } from '@shared/contract/endpoints';
-import { isHubRepoId, modelMismatch, modelOnSwitch } from '@shared/chat-model';
-import { useChatModelNames, useRouterProviders } from '../../hooks/chat';
-import { useEndpointList, useEndpointModels } from '../../hooks/endpoints';
-import { endpointLabel } from '../../lib/endpoint-presets';
-import { useRoute } from '../../store/route';
+import { modelMismatch } from '@shared/chat-model';
+import { canCallTools, engineChoices, engineUi, usePickerLists } from '../../features/engines/registry';
 import { useConversationSave } from './conversation-save';
-import { EndpointContextField } from './EndpointContextField';
-import { LocalModelOptions } from './LocalModelOptions';
 import { MoreSettings } from './MoreSettings';
-import { chatModels, EndpointModelInfo, EndpointOptions, optionValue, parseOption } from './EndpointModelOptions';
 import { ToolSourcesPicker } from './ToolSourcesPicker';
 
 /**
@@ -29,136 +22,35 @@ export function ConversationSettings({
   onCloseMore?(): void;
 }) {
   const { save, setParam, error } = useConversationSave(meta);
+  const lists = usePickerLists(meta);
+  const engine = engineUi(meta.backend);
+  const { ConversationPicker: Picker, ConversationNotes: Notes } = engine;
+  const chosen = engine.choiceKey(meta);
 
-  const endpoints = useEndpointList();
-  // Asked on every engine: switching to an endpoint can then keep the model, or take the one it serves.
-  const { lists: endpointLists, setContext } = useEndpointModels((endpoints ?? []).map((e) => e.id));
-  const go = useRoute((s) => s.go);
-
-  // Ollama's models are listed beside the endpoints' whenever that picker shows (not on the router or built-in).
-  const models = useChatModelNames(meta.backend === 'ollama' || meta.backend === 'endpoint');
-  const providers = useRouterProviders(meta.model, meta.backend === 'provider' && isHubRepoId(meta.model));
-
-  const tools = capabilities.includes('tools');
   // A conversation saved before engines and models were matched can still hold an Ollama tag on the router.
   const mismatch = modelMismatch(meta.backend, meta.model);
-  const onEndpoint = meta.backend === 'endpoint';
-  const endpointGone = onEndpoint && !!endpoints && !endpoints.some((e) => e.id === meta.endpoint);
-  const current = onEndpoint
-    ? chatModels(endpointLists[meta.endpoint ?? '']).find((m) => m.id === meta.model)
-    : undefined;
-
-  /** An endpoint keeps the model when it serves it too, or takes the one it serves (llama-server runs one). */
-  const toEndpoint = (e: Endpoint, model?: string) => {
-    const served = chatModels(endpointLists[e.id]);
-    const keep =
-      model ?? (served.some((m) => m.id === meta.model) ? meta.model : served.length === 1 ? served[0].id : '');
-    void save({ backend: 'endpoint', endpoint: e.id, model: keep });
-  };
-  const pick = (value: string) => {
-    const { endpoint, model } = parseOption(value);
-    const e = endpoint && endpoints?.find((x) => x.id === endpoint);
-    if (e) return e.id === meta.endpoint && onEndpoint ? void save({ model }) : toEndpoint(e, model);
-    void save(meta.backend === 'ollama' ? { model } : { backend: 'ollama', model });
-  };
-  const selected = onEndpoint && meta.model ? optionValue(meta.endpoint ?? '', meta.model) : meta.model;
-  const listed = !meta.model || (onEndpoint ? !!current : models.includes(meta.model));
-  const engines = [
-    {
-      key: 'ollama',
-      label: 'Ollama',
-      on: meta.backend === 'ollama',
-      choose: () => save({ backend: 'ollama', model: modelOnSwitch('ollama', meta.model) }),
-    },
-    {
-      key: 'local',
-      label: 'Built-in (llama.cpp)',
-      on: meta.backend === 'local',
-      choose: () => save({ backend: 'local', model: modelOnSwitch('local', meta.model) }),
-    },
-    {
-      key: 'provider',
-      label: 'HF router',
-      on: meta.backend === 'provider',
-      choose: () => save({ backend: 'provider', model: modelOnSwitch('provider', meta.model) }),
-    },
-    ...(endpoints ?? []).map((e) => ({
-      key: e.id,
-      label: endpointLabel(e),
-      on: onEndpoint && meta.endpoint === e.id,
-      choose: () => toEndpoint(e),
-    })),
-  ];
 
   return (
     <div className="conv-settings" data-testid="conv-settings">
       <div className="conv-settings-row">
         <div className="segmented segmented-wrap" role="radiogroup" aria-label="Backend">
-          {engines.map((b) => (
+          {engineChoices(lists.endpoints ?? []).map((b) => (
             <button
               key={b.key}
               role="radio"
-              aria-checked={b.on}
-              className={b.on ? 'on' : ''}
+              aria-checked={b.key === chosen}
+              className={b.key === chosen ? 'on' : ''}
               // The model goes along only if the other engine can use it; otherwise it is chosen there.
-              onClick={() => !b.on && void b.choose()}
+              onClick={() => b.key !== chosen && void save(b.patch(meta.model, lists.endpointLists))}
             >
               {b.label}
             </button>
           ))}
         </div>
-        {meta.backend === 'local' ? (
-          <LocalModelOptions model={meta.model} onPick={(model) => void save({ model })} />
-        ) : meta.backend !== 'provider' ? (
-          <select
-            aria-label="Model"
-            title={meta.model || undefined}
-            value={selected}
-            onChange={(e) => pick(e.target.value)}
-            data-testid="model-select"
-          >
-            <option value="">Choose a model…</option>
-            {!listed && <option value={selected}>{meta.model}</option>}
-            {models.length > 0 && (
-              <optgroup label="Ollama">
-                {models.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </optgroup>
-            )}
-            {(endpoints ?? []).map((e) => (
-              <EndpointOptions key={e.id} endpoint={e} lists={endpointLists[e.id]} />
-            ))}
-          </select>
-        ) : (
-          <>
-            <input
-              aria-label="Model id"
-              className="model-input"
-              defaultValue={meta.model}
-              key={meta.id + meta.backend}
-              placeholder="owner/model, e.g. meta-llama/Llama-3.1-8B-Instruct"
-              onBlur={(e) => e.target.value.trim() !== meta.model && void save({ model: e.target.value.trim() })}
-            />
-            <select
-              aria-label="Provider"
-              value={meta.provider}
-              onChange={(e) => void save({ provider: e.target.value })}
-            >
-              <option value="auto">auto</option>
-              {[...new Set([...providers, ...(meta.provider !== 'auto' ? [meta.provider] : [])])].map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </>
-        )}
+        <Picker meta={meta} lists={lists} save={save} />
         <ToolSourcesPicker
           meta={meta}
-          canCallTools={meta.backend !== 'ollama' || !meta.model || !capabilities.length || tools}
+          canCallTools={canCallTools(meta, capabilities)}
           onSave={(patch) => void save(patch)}
         />
         <label className="toggle">
@@ -170,24 +62,7 @@ export function ConversationSettings({
           Think
         </label>
       </div>
-      {current && <EndpointModelInfo model={current} />}
-      {current && !current.contextLength && meta.endpoint && (
-        <EndpointContextField
-          key={`${meta.endpoint} ${current.id}`}
-          endpointName={endpoints?.find((e) => e.id === meta.endpoint)?.name ?? 'the server'}
-          model={current.id}
-          onSave={(n) => setContext(meta.endpoint!, current.id, n)}
-        />
-      )}
-      {endpointGone && (
-        <p className="field-error" role="alert" data-testid="endpoint-gone">
-          The endpoint this conversation used was removed. Choose another engine here, or add the server again under
-          Settings → Endpoints.{' '}
-          <button className="btn btn-xs" onClick={() => go('settings')}>
-            Open Settings
-          </button>
-        </p>
-      )}
+      {Notes && <Notes meta={meta} lists={lists} save={save} />}
       {(error || mismatch) && (
         <p className="field-error" role="alert">
           {error?.message ?? mismatch}

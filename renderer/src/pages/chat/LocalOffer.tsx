@@ -1,8 +1,8 @@
+import { chatReady } from '../../features/engines/local/LocalModelOptions';
 import { useLocalLibrary, useRecommendation } from '../../hooks/local';
 import { formatBytes } from '../../lib/format';
 import { hrefFor, newChatHref } from '../../store/route';
 import { DownloadInline } from '../catalogue/DownloadInline';
-import { chatReady } from './LocalModelOptions';
 
 const SHOWN = 4;
 

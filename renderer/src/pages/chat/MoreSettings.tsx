@@ -1,19 +1,23 @@
 import { useEffect, useState } from 'react';
 import type { ConversationMeta } from '@shared/contract/chat';
+import { NumberField } from '../../components/NumberField';
+import { engineUi } from '../../features/engines/registry';
 import { useConversationSave } from './conversation-save';
 import { ChatBases } from './documents/KnowledgeBases';
-import { NumberField } from './NumberField';
 
 export const MORE_SETTINGS_ID = 'conv-more-settings';
 
 /**
- * "More settings", folded under the chat header: the system prompt and the sampling parameters, in a panel over
- * the messages that scrolls in its own box (they keep their height on a small window). Escape folds it again.
+ * "More settings", folded under the chat header: the system prompt and the sampling parameters (with the engine's
+ * own), in a panel over the messages that scrolls in its own box (they keep their height on a small window). Escape
+ * folds it again.
  */
 export function MoreSettings({ meta, onClose }: { meta: ConversationMeta; onClose?(): void }) {
   const { save, setParam, error } = useConversationSave(meta);
   const [system, setSystem] = useState(meta.system);
   useEffect(() => setSystem(meta.system), [meta.id, meta.system]);
+  // The engine's own fields (Ollama's num_ctx) sit among the sampling parameters.
+  const EngineSettings = engineUi(meta.backend).Settings;
 
   return (
     <div
@@ -43,9 +47,7 @@ export function MoreSettings({ meta, onClose }: { meta: ConversationMeta; onClos
         />
         <NumberField label="top_p" step={0.05} value={meta.params.top_p} onChange={(v) => setParam('top_p', v)} />
         <NumberField label="max tokens" value={meta.params.max_tokens} onChange={(v) => setParam('max_tokens', v)} />
-        {meta.backend === 'ollama' && (
-          <NumberField label="num_ctx" value={meta.params.num_ctx} onChange={(v) => setParam('num_ctx', v)} />
-        )}
+        {EngineSettings && <EngineSettings meta={meta} setParam={setParam} />}
         <NumberField label="seed" value={meta.params.seed} onChange={(v) => setParam('seed', v)} />
         <label className="param">
           <span>stop (comma separated)</span>

@@ -2,11 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConversationMeta } from '@shared/contract/chat';
 import { Icon } from '../../components/Icon';
 import { ErrorState, Loading } from '../../components/States';
+import { shownModel } from '../../features/engines/registry';
 import { useStartChat } from '../../hooks/chat';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';
 import { ChatFiles } from './ChatFiles';
-import { shownModel } from './EngineName';
 import { SearchResults } from './SearchResults';
 
 function ConversationItem({

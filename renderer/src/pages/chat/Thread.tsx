@@ -2,16 +2,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { Empty, ErrorState, Loading } from '../../components/States';
+import { shownModel, useEngineDown, useEngineName } from '../../features/engines/registry';
 import { useCapabilities } from '../../hooks/chat';
 import { download } from '../../lib/download';
 import { useChat } from '../../store/chat';
-import { useStatus } from '../../store/status';
 import { copyText } from './clipboard';
 import { useFleeting } from './fleeting';
 import { CodePane } from './CodePane';
 import { Composer } from './Composer';
 import { ConversationSettings } from './ConversationSettings';
-import { shownModel, useEngineName } from './EngineName';
 import { LocalOffer } from './LocalOffer';
 import { MORE_SETTINGS_ID } from './MoreSettings';
 import type { MessageActions } from './Message';
@@ -44,7 +43,8 @@ export function Thread({ id }: { id: string }) {
   const meta = conv?.meta ?? listMeta;
   const capabilities = useCapabilities(id, meta);
   const engine = useEngineName(meta ?? { backend: 'ollama', provider: 'auto' });
-  const noOllama = useStatus((s) => s.ollama?.reachable === false);
+  // The engine cannot answer on this computer (Ollama not running): the built-in engine is offered instead.
+  const down = useEngineDown(meta?.backend ?? 'ollama');
 
   // A search hit in a version not shown: once the conversation is loaded, switch to that version.
   const loaded = !!conv && !conv.loading && conv.messages.length > 0;
@@ -143,13 +143,9 @@ export function Thread({ id }: { id: string }) {
           <div className="thread-empty">
             <div className="thread-empty-stack">
               <Empty title={meta.model ? `Start chatting with ${shownModel(meta)}` : 'Choose a model to start'}>
-                {meta.backend === 'ollama' && noOllama
-                  ? 'Ollama is not answering on this computer: start it, or let the built-in engine reply.'
-                  : engine.where}
+                {down ?? engine.where}
               </Empty>
-              {meta.backend === 'ollama' && noOllama && (
-                <LocalOffer onUse={(model) => void update(id, { backend: 'local', model })} />
-              )}
+              {down && <LocalOffer onUse={(model) => void update(id, { backend: 'local', model })} />}
             </div>
           </div>
         ) : (

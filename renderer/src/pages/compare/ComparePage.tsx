@@ -1,15 +1,11 @@
 import { useEffect, useState } from 'react';
-import { routerKey } from '@shared/chat-model';
-import { useChatModelNames } from '../../hooks/chat';
+import { useAnyEngine } from '../../features/engines/registry';
 import { useContinueInChat } from '../../hooks/compare';
 import { useEndpointList } from '../../hooks/endpoints';
-import { useLocalLibrary } from '../../hooks/local';
 import { Empty, Loading } from '../../components/States';
 import { toSet, useCompare, type RunView } from '../../store/compare';
 import { useCompareDraft } from '../../store/compare-draft';
 import { hrefFor } from '../../store/route';
-import { useSettings } from '../../store/settings';
-import { chatReady } from '../chat/LocalModelOptions';
 import { BlindVote } from './BlindVote';
 import { PaneEditor } from './PaneEditor';
 import { PaneView } from './PaneView';
@@ -22,19 +18,6 @@ import { Scoreboard } from './Scoreboard';
 import { SharedSettings } from './SharedSettings';
 import '../chat/chat.css';
 import './compare.css';
-
-/** Whether any engine can answer: Ollama's models, the built-in engine's, an endpoint, or a token for the router. */
-function useAnyEngine(): boolean | undefined {
-  const ollama = useChatModelNames(true);
-  const library = useLocalLibrary();
-  const endpoints = useEndpointList();
-  const view = useSettings((s) => s.view);
-  if (ollama.length || chatReady(library.data?.models).length || endpoints?.length || routerKey(view) === 'ready')
-    return true;
-  if (!library.data && library.state === 'loading') return undefined;
-  if (!endpoints || !view) return undefined;
-  return false;
-}
 
 function ContinueButton({ run, slot }: { run: RunView; slot: number }) {
   const cont = useContinueInChat();

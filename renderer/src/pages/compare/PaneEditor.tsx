@@ -1,50 +1,8 @@
 import type { ComparePaneInput } from '@shared/contract/compare';
 import type { ChatParams } from '@shared/contract/chat';
-import { modelOnSwitch } from '@shared/chat-model';
 import type { Endpoint } from '@shared/contract/endpoints';
-import { useChatModelNames } from '../../hooks/chat';
-import { useEndpointModels } from '../../hooks/endpoints';
-import { endpointLabel } from '../../lib/endpoint-presets';
-import { EndpointOptions, optionValue, parseOption } from '../chat/EndpointModelOptions';
-import { LocalModelOptions } from '../chat/LocalModelOptions';
-import { NumberField } from '../chat/NumberField';
-
-/** The engine select's value: the backend, or an endpoint's id. */
-const engineValue = (p: ComparePaneInput) => (p.backend === 'endpoint' ? (p.endpoint ?? '') : p.backend);
-
-function OllamaModel({ pane, onChange }: { pane: ComparePaneInput; onChange(p: Partial<ComparePaneInput>): void }) {
-  const models = useChatModelNames(true);
-  return (
-    <select aria-label="Model" value={pane.model} onChange={(e) => onChange({ model: e.target.value })}>
-      <option value="">Choose a model…</option>
-      {pane.model && !models.includes(pane.model) && <option value={pane.model}>{pane.model}</option>}
-      {models.map((m) => (
-        <option key={m} value={m}>
-          {m}
-        </option>
-      ))}
-    </select>
-  );
-}
-
-function EndpointModel({
-  endpoint,
-  pane,
-  onChange,
-}: {
-  endpoint: Endpoint;
-  pane: ComparePaneInput;
-  onChange(p: Partial<ComparePaneInput>): void;
-}) {
-  const { lists } = useEndpointModels([endpoint.id]);
-  const value = pane.model ? optionValue(endpoint.id, pane.model) : '';
-  return (
-    <select aria-label="Model" value={value} onChange={(e) => onChange({ model: parseOption(e.target.value).model })}>
-      <option value="">Choose a model…</option>
-      <EndpointOptions endpoint={endpoint} lists={lists[endpoint.id]} />
-    </select>
-  );
-}
+import { NumberField } from '../../components/NumberField';
+import { engineChoices, engineUi } from '../../features/engines/registry';
 
 /**
  * One pane's setup: its engine, its model, and its own settings (over the shared ones), folded. The same model may
@@ -67,50 +25,33 @@ export function PaneEditor({
   onChange(p: Partial<ComparePaneInput>): void;
   onRemove(): void;
 }) {
-  const endpoint = pane.backend === 'endpoint' ? endpoints.find((e) => e.id === pane.endpoint) : undefined;
+  const engine = engineUi(pane.backend);
+  const Picker = engine.PanePicker;
+  const choices = engineChoices(endpoints);
   const params: ChatParams = pane.params ?? {};
   const setParam = <K extends keyof ChatParams>(k: K, v: ChatParams[K]) => {
     const next = { ...params, [k]: v };
     if (v === undefined) delete next[k];
     onChange({ params: next });
   };
+  // The engine select's value is a choice's key: the backend, or an endpoint's id. An endpoint's model is chosen anew.
   const chooseEngine = (v: string) => {
-    const e = endpoints.find((x) => x.id === v);
-    if (e) return onChange({ backend: 'endpoint', endpoint: e.id, model: '' });
-    const backend = v as 'ollama' | 'local' | 'provider';
-    onChange({ backend, endpoint: undefined, model: modelOnSwitch(backend, pane.model) });
+    const to = choices.find((c) => c.key === v)?.patch(pane.model);
+    if (to) onChange({ backend: to.backend, endpoint: to.endpoint, model: to.model });
   };
   const own = Object.keys(params).length;
   return (
     <fieldset className="cmp-pane-editor" disabled={disabled} data-testid="pane-editor">
       <legend>Pane {index + 1}</legend>
       <div className="cmp-pane-pick">
-        <select aria-label="Engine" value={engineValue(pane)} onChange={(e) => chooseEngine(e.target.value)}>
-          <option value="ollama">Ollama</option>
-          <option value="local">Built-in (llama.cpp)</option>
-          <option value="provider">HF router</option>
-          {endpoints.map((e) => (
-            <option key={e.id} value={e.id}>
-              {endpointLabel(e)}
+        <select aria-label="Engine" value={engine.choiceKey(pane)} onChange={(e) => chooseEngine(e.target.value)}>
+          {choices.map((c) => (
+            <option key={c.key} value={c.key}>
+              {c.label}
             </option>
           ))}
         </select>
-        {pane.backend === 'ollama' && <OllamaModel pane={pane} onChange={onChange} />}
-        {pane.backend === 'local' && <LocalModelOptions model={pane.model} onPick={(model) => onChange({ model })} />}
-        {pane.backend === 'provider' && (
-          <input
-            aria-label="Model id"
-            placeholder="owner/model"
-            defaultValue={pane.model}
-            onBlur={(e) => onChange({ model: e.target.value.trim() })}
-          />
-        )}
-        {endpoint && <EndpointModel endpoint={endpoint} pane={pane} onChange={onChange} />}
-        {pane.backend === 'endpoint' && !endpoint && (
-          <span className="field-error" role="alert">
-            This endpoint was removed: choose another engine.
-          </span>
-        )}
+        <Picker pane={pane} endpoints={endpoints} onChange={onChange} />
       </div>
       <details className="cmp-fold">
         <summary>Pane settings{own ? ` · ${own} set` : ''}</summary>

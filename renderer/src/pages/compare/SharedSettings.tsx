@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ChatParams } from '@shared/contract/chat';
 import { useCompare } from '../../store/compare';
-import { NumberField } from '../chat/NumberField';
+import { NumberField } from '../../components/NumberField';
 
 /** The system prompt and parameters every pane gets (a pane's own settings go over them), folded. */
 export function SharedSettings({ disabled }: { disabled: boolean }) {

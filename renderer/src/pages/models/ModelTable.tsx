@@ -1,5 +1,5 @@
 import type { LocalModel } from '@shared/contract/ollama';
-import { ChatWithModel } from '../../components/ChatWithModel';
+import { ChatWithModel } from '../../features/engines/ChatWithModel';
 import { formatAge, formatBytes } from '../../lib/format';
 
 type SortKey = 'name' | 'family' | 'params' | 'quant' | 'size' | 'modified';

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { MODEL_NAME_REQUIRED, modelNameProblem } from '@shared/model-name';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, percent } from '../../lib/format';
 import { isActive, jobTotals, layerSpeed, usePulls, type Job } from '../../store/pulls';
-import { ChatWithModel } from '../../components/ChatWithModel';
-import { formatDuration, formatSpeed, percent } from './format';
+import { ChatWithModel } from '../../features/engines/ChatWithModel';
+import { formatDuration, formatSpeed } from './format';
 import { PullNameBox } from './PullSuggestions';
 
 export function PullForm({ initial, onDone }: { initial: string; onDone: () => void }) {

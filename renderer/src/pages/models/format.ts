@@ -13,10 +13,6 @@ export function formatDuration(secs: number): string {
   return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`;
 }
 
-export function percent(completed: number, total: number): number {
-  return total > 0 ? Math.min(100, Math.floor((completed / total) * 100)) : 0;
-}
-
 /** "in 4 min" for a time in the future, "expired" for one in the past. */
 export function formatUntil(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);

@@ -1,9 +1,9 @@
 import type { Download } from '@shared/contract/local';
 import type { AppErrorShape } from '@shared/errors';
 import { useDownloadActions } from '../../../hooks/local';
-import { formatBytes } from '../../../lib/format';
+import { formatBytes, percent } from '../../../lib/format';
 import { ErrorLine } from '../Modal';
-import { formatDuration, formatSpeed, percent } from '../format';
+import { formatDuration, formatSpeed } from '../format';
 import { downloadStateLabels } from './format';
 
 type Actions = ReturnType<typeof useDownloadActions>;

@@ -2,8 +2,7 @@ import { useId } from 'react';
 import type { LoadedModel, LocalModel } from '@shared/contract/local';
 import { verdictLabels } from '@shared/fit';
 import { formatBytes } from '../../../lib/format';
-import { newChatHref } from '../../../store/route';
-import { catalogueHref } from '../../catalogue/links';
+import { catalogueHref, newChatHref } from '../../../store/route';
 import { sourceLabels } from './format';
 import '../../catalogue/fit.css';
 

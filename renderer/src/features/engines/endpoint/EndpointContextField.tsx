@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { MAX_CONTEXT_LENGTH } from '@shared/contract/endpoints';
-import { useAction } from '../../hooks/query';
+import { useAction } from '../../../hooks/query';
 
 /** What most local servers start with when not told otherwise (llama-server's and LM Studio's usual default). */
 const SUGGESTED = 4096;

@@ -1,7 +1,7 @@
 import type { LocalModel, LocalSource } from '@shared/contract/local';
-import { useLocalLibrary } from '../../hooks/local';
-import { formatBytes } from '../../lib/format';
-import { hrefFor } from '../../store/route';
+import { useLocalLibrary } from '../../../hooks/local';
+import { formatBytes } from '../../../lib/format';
+import { hrefFor } from '../../../store/route';
 
 const sourceLabels: Record<LocalSource, string> = {
   downloaded: 'Downloaded by HubDesk',

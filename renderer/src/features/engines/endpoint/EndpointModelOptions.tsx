@@ -1,13 +1,30 @@
+import type { ConversationMeta } from '@shared/contract/chat';
 import type { Endpoint, EndpointModel } from '@shared/contract/endpoints';
-import type { EndpointModels } from '../../hooks/endpoints';
-import { endpointLabel } from '../../lib/endpoint-presets';
-import { catalogueHref } from '../catalogue/links';
+import type { EndpointModels } from '../../../hooks/endpoints';
+import { endpointLabel } from '../../../lib/endpoint-presets';
+import { catalogueHref } from '../../../store/route';
 
 const fmt = (n: number) => n.toLocaleString();
 
 /** An endpoint's models a chat can use: an embedding model (LM Studio lists them beside the rest) cannot answer. */
-export const chatModels = (lists: EndpointModels | undefined): EndpointModel[] =>
+const chatModels = (lists: EndpointModels | undefined): EndpointModel[] =>
   lists && 'models' in lists ? lists.models.filter((m) => m.type !== 'embeddings') : [];
+
+/** The conversation's model among those its endpoint serves (with what the server says of it), when listed. */
+export const servedModel = (
+  meta: Pick<ConversationMeta, 'endpoint' | 'model'>,
+  lists: Record<string, EndpointModels>,
+): EndpointModel | undefined => chatModels(lists[meta.endpoint ?? '']).find((m) => m.id === meta.model);
+
+/**
+ * A move to endpoint `e`: with `chosen`, that model; else it keeps `model` when it serves it too, or takes the one it
+ * serves (llama-server runs one). Without its list, the model is chosen anew there.
+ */
+export function toEndpoint(e: Endpoint, model: string, lists?: Record<string, EndpointModels>, chosen?: string) {
+  const served = chatModels(lists?.[e.id]);
+  const keep = chosen ?? (served.some((m) => m.id === model) ? model : served.length === 1 ? served[0].id : '');
+  return { backend: 'endpoint' as const, endpoint: e.id, model: keep };
+}
 
 /**
  * The model picker's option values: an Ollama model by its name, an endpoint's as `<endpoint id> <model id>` (no
