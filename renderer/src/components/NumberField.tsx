@@ -29,6 +29,8 @@ export function NumberField({
         onChange={(e) => setText(e.target.value)}
         onBlur={() => {
           const n = text.trim() === '' ? undefined : Number(text);
+          // Leaving a field unchanged saves nothing (a save of the old value could undo another field's change).
+          if (n === value) return;
           if (n === undefined || Number.isFinite(n)) onChange(n);
         }}
       />

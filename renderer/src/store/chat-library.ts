@@ -5,6 +5,7 @@ import { modelMismatch } from '@shared/chat-model';
 import { api } from '../api';
 import { engineFacts } from '../lib/engines';
 import { mergeList } from './chat-list';
+import { trackSave } from './chat-saves';
 import type { ChatKit, ChatState } from './chat-state';
 import { runningChatModel } from './chat-view';
 import { useEndpoints } from './endpoints';
@@ -103,7 +104,7 @@ export function libraryActions({
     },
 
     update: async (id, patch) => {
-      const meta = await api.call('chat.update', { id, patch });
+      const meta = await trackSave(id, api.call('chat.update', { id, patch }));
       refreshMeta(meta);
     },
 

@@ -3,6 +3,7 @@ import type { AppErrorShape } from '@shared/errors';
 import { chatTitle, DEFAULT_CHAT_TITLE } from '@shared/chat-title';
 import { api } from '../api';
 import { mergeList } from './chat-list';
+import { pendingSaves } from './chat-saves';
 import type { ChatKit, ChatState } from './chat-state';
 import { upsert } from './chat-view';
 import { LiveText, live, liveText } from './live-text';
@@ -110,6 +111,9 @@ export function replyActions({
   ) => {
     const seen = { user: false };
     set((s) => ({ replyError: { ...s.replyError, [convId]: undefined } }));
+    // A settings change saved just before goes first: the reply is asked with what the page shows.
+    const saving = pendingSaves(convId);
+    if (saving) await saving;
     const h = start((evs) => apply(convId, evs, seen));
     set((s) => ({ running: { ...s.running, [convId]: { cancel: h.cancel } } }));
     try {

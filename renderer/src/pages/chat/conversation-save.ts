@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { useChat } from '../../store/chat';
@@ -17,11 +17,16 @@ export function useConversationSave(meta: ConversationMeta) {
       setError(e as AppErrorShape);
     }
   };
+  /** The parameters last sent, and the meta's they were built on (main's answer brings new ones). */
+  const sent = useRef<{ base: ChatParams; params: ChatParams }>(undefined);
   /** One parameter: empty (undefined, []) removes it, so the engine's default applies. */
   const setParam = <K extends keyof ChatParams>(k: K, v: ChatParams[K]) => {
-    const params = { ...meta.params };
+    // A change made before main has answered the last one builds on that one, not on the older meta.
+    const base = sent.current?.base === meta.params ? sent.current.params : meta.params;
+    const params = { ...base };
     if (v === undefined || (Array.isArray(v) && v.length === 0)) delete params[k];
     else params[k] = v;
+    sent.current = { base: meta.params, params };
     void save({ params });
   };
   return { save, setParam, error };
