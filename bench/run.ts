@@ -20,6 +20,7 @@ import { search } from './figures/search';
 import { snippets } from './figures/snippets';
 import { startup } from './figures/startup';
 import { streaming } from './figures/streaming';
+import { threads } from './figures/threads';
 
 // `npm run bench [-- --quick] [-- --only <figure>]`: every figure is a median of several runs, and where a
 // baseline exists, a ratio against it measured in the same run. Nothing here is a test assertion.
@@ -38,6 +39,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'endpoint-stop': endpointStop,
   'endpoint-doctor': endpointDoctor,
   'local-engine': localEngine,
+  threads,
   'local-download': localDownload,
   documents,
   compare,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { defaultDataDir, settingsFile } from './services/data-dir';
+import { nodeHost } from './services/local/host/spawn-node';
 import { landingIsFirstScreen } from './services/first-screen';
 import type { Logger } from './services/log';
 import { hubEndpointIn } from './services/settings';
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
       dataDir,
       mode: 'web',
       version: process.env.npm_package_version ?? '0.1.0',
+      // The engine host's entry sits beside this one (the services are in a chunk of their own, elsewhere).
+      local: { spawnEngine: nodeHost(join(__dirname, 'engine-host.js')) },
     }),
   );
   booted.catch((e: unknown) => {

@@ -29,10 +29,10 @@ export class StreamedText implements TurnSink {
     return this.content.length > 0 || this.thinking.length > 0;
   }
 
-  add(content: string | undefined, thinking: string | undefined): void {
+  add(content: string | undefined, thinking: string | undefined, tokens = 1): void {
     if (!content && !thinking) return;
     this.firstAt ??= performance.now();
-    this.parts++;
+    this.parts += tokens;
     const d = (this.delta ??= { content: '', thinking: '' });
     if (content) {
       this.content += content;

@@ -25,7 +25,8 @@ export interface TurnRequest {
 
 /** Where a turn's text goes as it arrives (the live reply: to the page at once, to disk at each checkpoint). */
 export interface TurnSink {
-  add(content: string | undefined, thinking: string | undefined): void;
+  /** `tokens`: how many tokens the text holds, when an engine sends several at once (else one). */
+  add(content: string | undefined, thinking: string | undefined, tokens?: number): void;
   /** Whether any text has arrived: after that nothing is retried silently. */
   readonly started: boolean;
 }

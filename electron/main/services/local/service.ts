@@ -40,8 +40,9 @@ export interface LocalOptions {
 }
 
 /**
- * The engine host's entry script: `engine-host.js` beside main's bundle (out/main), or HUBDESK_ENGINE_HOST (the tests
- * point it at a build of the entry, since vitest runs main from its sources).
+ * The engine host's entry script when the app's entry does not say (it does: the desktop app and the web mode pass
+ * `spawnEngine`): HUBDESK_ENGINE_HOST (the tests point it at a build of the entry, since vitest runs main from its
+ * sources), else `engine-host.js` beside this bundle.
  */
 function engineHostEntry(env: Record<string, string | undefined>): string {
   return env.HUBDESK_ENGINE_HOST ?? process.env.HUBDESK_ENGINE_HOST ?? join(__dirname, 'engine-host.js');

@@ -67,8 +67,8 @@ class LiveReply extends StreamedText {
     this.checkpoints = setInterval(() => this.checkpoint(), checkpointMs);
   }
 
-  override add(content: string | undefined, thinking: string | undefined): void {
-    super.add(content, thinking);
+  override add(content: string | undefined, thinking: string | undefined, tokens?: number): void {
+    super.add(content, thinking, tokens);
     if (content) this.pendingContent += content;
     if (thinking) this.pendingThinking += thinking;
   }

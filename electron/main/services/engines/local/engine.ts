@@ -66,10 +66,10 @@ export class LocalEngine implements ChatEngine {
             },
           },
           (pieces) => {
-            for (const [kind, text] of pieces) {
+            for (const [kind, text, tokens] of pieces) {
               first();
-              if (kind === 'text') sink.add(text, undefined);
-              else if (kind === 'thought') sink.add(undefined, text);
+              if (kind === 'text') sink.add(text, undefined, tokens);
+              else if (kind === 'thought') sink.add(undefined, text, tokens);
             }
           },
           req.signal,

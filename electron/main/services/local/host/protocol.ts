@@ -99,8 +99,8 @@ const resultSchema = z.union([
 ]);
 export type HostResult = z.infer<typeof resultSchema>;
 
-/** A streamed piece of a generation: reply text, thinking, or the start of a function call. */
-const pieceSchema = z.tuple([z.enum(['text', 'thought', 'call']), z.string()]);
+/** A streamed piece of a generation: reply text, thinking, or the start of a function call; and its tokens. */
+const pieceSchema = z.tuple([z.enum(['text', 'thought', 'call']), z.string(), z.number()]);
 export type HostPiece = z.infer<typeof pieceSchema>;
 
 export const fromHostSchema = z.discriminatedUnion('t', [

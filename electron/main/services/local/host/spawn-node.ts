@@ -1,5 +1,7 @@
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { AppError } from '@shared/errors';
 import type { SpawnHost } from './protocol';
 
 /**
@@ -8,6 +10,9 @@ import type { SpawnHost } from './protocol';
  */
 export function nodeHost(entry: string): SpawnHost {
   return (env) => {
+    // Said in words rather than as Node's "Cannot find module" from a child that exits at once.
+    if (!existsSync(entry))
+      throw new AppError('unavailable', `The built-in engine cannot start: its process's script ${entry} is missing.`);
     const child = fork(entry, [], {
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -167,7 +167,12 @@ export class HostSupervisor {
     req: HostRequest,
     opts: { signal?: AbortSignal; onPieces?: (pieces: HostPiece[]) => void } = {},
   ): Promise<R> {
-    const run = this.cur ?? this.spawn();
+    let run: Running;
+    try {
+      run = this.cur ?? this.spawn();
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
     const id = this.nextId++;
     return new Promise<R>((resolve, reject) => {
       const p: Pending = { resolve: resolve as (r: HostResult) => void, reject, onPieces: opts.onPieces };

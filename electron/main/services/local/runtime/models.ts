@@ -132,10 +132,11 @@ export class HostModels {
       ...(req.functions ? { functions: req.functions as ChatModelFunctions } : {}),
       onResponseChunk: (c) => {
         if (!c.text) return;
-        if (c.type === undefined) emit(['text', c.text]);
-        else if (c.segmentType === 'thought' && !o.noThoughts) emit(['thought', c.text]);
+        const tokens = c.tokens.length;
+        if (c.type === undefined) emit(['text', c.text, tokens]);
+        else if (c.segmentType === 'thought' && !o.noThoughts) emit(['thought', c.text, tokens]);
       },
-      onFunctionCallParamsChunk: () => emit(['call', '']),
+      onFunctionCallParamsChunk: () => emit(['call', '', 0]),
     });
     const after = chat.sequence.tokenMeter.getState();
     return {

@@ -27,8 +27,10 @@ class PieceBatch {
 
   add(p: HostPiece): void {
     const last = this.pending.at(-1);
-    if (last && last[0] === p[0]) last[1] += p[1];
-    else this.pending.push([p[0], p[1]]);
+    if (last && last[0] === p[0]) {
+      last[1] += p[1];
+      last[2] += p[2];
+    } else this.pending.push([p[0], p[1], p[2]]);
     if (!this.sent) return this.flush();
     this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
   }

@@ -69,9 +69,9 @@ export async function chatCompletion(
     get started() {
       return pieces > 0;
     },
-    add(content: string | undefined, think: string | undefined) {
+    add(content: string | undefined, think: string | undefined, tokens = 1) {
       if (!content && !think) return;
-      pieces++;
+      pieces += tokens;
       if (!stream) {
         text += content ?? '';
         thinking += think ?? '';
