@@ -4,6 +4,7 @@ import { AppError } from '@shared/errors';
 import type { Turn } from '../../chat/replies/turns';
 import { openAICode } from '../openai-code';
 import { retryable } from '../reply-action';
+import { remoteFootprint } from '../remote';
 import type { EngineKind, EngineRef, Footprint } from '../types';
 import { EndpointEngine } from './engine';
 import type { EndpointConnection, EndpointPort } from './port';
@@ -69,13 +70,7 @@ export class EndpointKind implements EngineKind {
   }
 
   footprint(ref: EngineRef): Promise<Footprint> {
-    return Promise.resolve({
-      where: 'remote',
-      engine: 'The server',
-      name: ref.model,
-      key: `remote\n${ref.model}`,
-      loaded: false,
-    });
+    return remoteFootprint(ref);
   }
 
   /** The OpenAI clients and curl with the endpoint's base URL; the key is read from OPENAI_API_KEY, never written. */

@@ -5,6 +5,7 @@ import { AppError } from '@shared/errors';
 import type { Turn } from '../../chat/replies/turns';
 import type { SnippetService } from '../../snippets/service';
 import { errorText, retryable, STREAM_CUT, withAction } from '../reply-action';
+import { remoteFootprint } from '../remote';
 import type { EngineKind, EngineRef, Footprint } from '../types';
 import { toOpenAIMessages } from '../wire';
 import { RouterEngine, type RouterDeps } from './engine';
@@ -62,13 +63,7 @@ export class RouterKind implements EngineKind {
   }
 
   footprint(ref: EngineRef): Promise<Footprint> {
-    return Promise.resolve({
-      where: 'remote',
-      engine: 'The server',
-      name: ref.model,
-      key: `remote\n${ref.model}`,
-      loaded: false,
-    });
+    return remoteFootprint(ref);
   }
 
   /** The inference snippets for the model and provider, with the conversation as their messages. */
