@@ -195,7 +195,8 @@ export class EngineRuntime {
   async load(model: LocalModel, opts: LoadOptions = {}): Promise<EngineStatus> {
     const e = await this.ensure(model, opts);
     if (!e.leases) this.arm(e);
-    return this.status();
+    // With the host's memory now that it holds the model.
+    return this.statusNow();
   }
 
   private async ensure(model: LocalModel, asked: LoadOptions): Promise<Entry> {
