@@ -93,9 +93,14 @@ describe('chat with the built-in llama.cpp engine', () => {
     const h = app.client.stream('chat.send', { id: conv.id, content: 'tell me a long story' }, (evs) => {
       for (const e of evs) if (e.type === 'delta') seen += e.content ?? '';
     });
+    // Stop ends the stream at once: it may end before chat.stop's own answer arrives.
+    const ended = h.result.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await expect.poll(() => seen.length, { timeout: 30_000 }).toBeGreaterThan(10);
     expect(await app.client.call('chat.stop', { id: conv.id })).toEqual({ stopped: true });
-    await expect(h.result).rejects.toMatchObject({ code: 'aborted' });
+    expect(await ended).toMatchObject({ code: 'aborted' });
     const msg = reply((await app.client.call('chat.get', { id: conv.id })).messages);
     expect(msg.status).toBe('stopped');
     expect(msg.content.length).toBeGreaterThanOrEqual(10);
