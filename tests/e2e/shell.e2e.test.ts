@@ -46,7 +46,16 @@ describe('app shell in Chromium (web mode)', () => {
       await fresh.getByTestId('task-groups').waitFor();
       const loaded = (name: string) => scripts.some((s) => s.startsWith(`/assets/${name}-`));
       expect(loaded('ChatPage')).toBe(false); // nothing of it with the first screen
-      for (const name of ['ModelPage', 'TaskPage', 'ChatPage', 'ModelsPage', 'SettingsPage', 'ToolsPage'])
+      // Every page the idle list preloads (app/startup.ts), Compare's last.
+      for (const name of [
+        'ModelPage',
+        'TaskPage',
+        'ChatPage',
+        'ModelsPage',
+        'SettingsPage',
+        'ToolsPage',
+        'ComparePage',
+      ])
         await expect.poll(() => loaded(name), { timeout: 15_000 }).toBe(true);
       // Not the editor: Monaco (~1 MB) loads when a snippet pane first needs it, never while the user is elsewhere.
       expect(scripts.filter((s) => /monaco|editor/i.test(s))).toEqual([]);
