@@ -80,6 +80,33 @@ describe('local server: guards', () => {
     await expect(wrong.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 
+  it('answers /health without the key, as llama-server does; nothing else without it', async () => {
+    const h = await raw('/health', { key: null });
+    expect(h.status).toBe(200);
+    expect(JSON.parse(h.text)).toEqual({ status: 'ok' });
+    // The Host check still comes first.
+    expect((await raw('/health', { key: null, host: `evil.example:${port}` })).status).toBe(403);
+    for (const path of ['/v1/models', '/v1/health', '/healthz'])
+      expect((await raw(path, { key: null })).status).toBe(401);
+  });
+
+  it('refuses n > 1 and log probabilities with a 400 that says what to change, before any model runs', async () => {
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: KEY, maxRetries: 0 });
+    const ask = (extra: Record<string, unknown>) =>
+      client.chat.completions
+        .create({ model: 'nope/missing.gguf', messages: [{ role: 'user', content: 'hi' }], ...extra })
+        .catch((e: unknown) => e as InstanceType<typeof OpenAI.BadRequestError>);
+    const many = await ask({ n: 3 });
+    expect(many).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(many.message).toMatch(/n=3 is not offered: this server answers one choice per request \(n=1\)/);
+    expect(many.code).toBe('unsupported_value');
+    const probs = await ask({ logprobs: true, top_logprobs: 2 });
+    expect(probs).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(probs.message).toMatch(/Log probabilities are not offered/);
+    // n: 1 and logprobs: false are what the server does: the request goes on (here to the missing model's 404).
+    expect(await ask({ n: 1, logprobs: false })).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('answers 403 to a foreign Host (DNS rebinding), and sends no CORS headers', async () => {
     const r = await raw('/v1/models', { host: `evil.example:${port}` });
     expect(r.status).toBe(403);

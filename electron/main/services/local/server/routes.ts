@@ -13,7 +13,7 @@ import {
   sendUnauthorized,
   toHttpError,
 } from './http';
-import { chatRequestSchema, embeddingRequestSchema, parseBody } from './wire';
+import { chatRequestSchema, embeddingRequestSchema, parseBody, unsupported } from './wire';
 
 export interface RouteDeps {
   port: number;
@@ -35,12 +35,16 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
   try {
     if (!hostAllowed(req, deps.port))
       throw new HttpError(403, 'Requests must be addressed to 127.0.0.1 or localhost.', 'permission_error');
-    if (!authorized(req, deps.key)) return sendUnauthorized(res);
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.replace(/\/+$/, '');
     const at = `${req.method} ${path}`;
+    // llama-server's health check, without the key: a tool can see the server is up before it has one. Nothing else.
+    if (at === 'GET /health') return sendJson(res, 200, { status: 'ok' });
+    if (!authorized(req, deps.key)) return sendUnauthorized(res);
     if (at === 'GET /v1/models') return sendJson(res, 200, await modelList(deps));
     if (at === 'POST /v1/chat/completions') {
       const body = parseBody(chatRequestSchema, await readJson(req));
+      const offered = unsupported(body);
+      if (offered) throw offered;
       const m = (await deps.models()).find((x) => x.id === body.model);
       const refused = chatModelError(m, body.model);
       if (refused) throw refused;

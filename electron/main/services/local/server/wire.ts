@@ -57,6 +57,10 @@ export const chatRequestSchema = z
     max_completion_tokens: z.number().int().min(1).nullish(),
     seed: z.number().int().nullish(),
     stop: z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(200)).max(16)]).nullish(),
+    /** One choice per request; more is refused in words rather than answered with one. */
+    n: z.number().int().nullish(),
+    logprobs: z.boolean().nullish(),
+    top_logprobs: z.number().int().nullish(),
     tools: z.array(tool).max(128).nullish(),
     /** llama-server's switch for thinking models; `reasoning_effort: "none"` says the same in OpenAI's words. */
     chat_template_kwargs: z.object({ enable_thinking: z.boolean().optional() }).passthrough().nullish(),
@@ -142,6 +146,25 @@ export function fromOpenAIMessages(messages: ChatRequest['messages']): Turn[] {
 }
 
 /** The request's sampling fields as the chat's parameters. */
+/** What the request asks that this server does not offer, as a 400 that says what to change. */
+export function unsupported(r: ChatRequest): HttpError | undefined {
+  if (r.n != null && r.n !== 1)
+    return new HttpError(
+      400,
+      `n=${r.n} is not offered: this server answers one choice per request (n=1). Send ${r.n} requests instead.`,
+      'invalid_request_error',
+      'unsupported_value',
+    );
+  if (r.logprobs || r.top_logprobs)
+    return new HttpError(
+      400,
+      'Log probabilities are not offered by this server: leave logprobs and top_logprobs out.',
+      'invalid_request_error',
+      'unsupported_value',
+    );
+  return undefined;
+}
+
 export function toParams(r: ChatRequest): ChatParams {
   const p: ChatParams = {};
   if (r.temperature != null) p.temperature = r.temperature;
