@@ -95,7 +95,12 @@ describe('local server: guards', () => {
     const ask = (extra: Record<string, unknown>) =>
       client.chat.completions
         .create({ model: 'nope/missing.gguf', messages: [{ role: 'user', content: 'hi' }], ...extra })
-        .catch((e: unknown) => e as InstanceType<typeof OpenAI.BadRequestError>);
+        .then(
+          () => {
+            throw new Error('expected a refusal');
+          },
+          (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
+        );
     const many = await ask({ n: 3 });
     expect(many).toBeInstanceOf(OpenAI.BadRequestError);
     expect(many.message).toMatch(/n=3 is not offered: this server answers one choice per request \(n=1\)/);
