@@ -4,6 +4,7 @@ import { untilStopped } from '../../http/until-aborted';
 import type { Logger } from '../../log';
 import type { HostGenerate, HostGenerated, HostLoaded, HostModel, HostPiece, SpawnHost } from './protocol';
 import { CrashLog } from './crash-log';
+import { Sequences } from './sequences';
 import { describeStop, EngineStopped, HostSupervisor, type HostStop } from './supervisor';
 import { defaultThreads } from './threads';
 
@@ -31,18 +32,6 @@ export interface LoadOptions {
   sequences?: number;
 }
 
-interface Slot {
-  busy: boolean;
-  /** The conversation it last answered: a turn of the same one reuses its evaluated prefix. */
-  key?: string;
-  usedAt: number;
-}
-
-interface Waiter {
-  wake(): void;
-  onWait?: (ahead: number) => void;
-}
-
 interface Entry {
   model: LocalModel;
   host: HostModel;
@@ -53,8 +42,8 @@ interface Entry {
   sequences: number;
   memoryBytes: number;
   loadedAt: string;
-  slots: Slot[];
-  waiters: Waiter[];
+  /** Its sequences, and the requests waiting for one. */
+  queue: Sequences;
   /** Uses that keep it loaded (a reply, an embedding call). */
   leases: number;
   timer?: ReturnType<typeof setTimeout>;
@@ -132,7 +121,7 @@ export class EngineRuntime {
     for (const e of held) {
       if (e.timer) clearTimeout(e.timer);
       if (stop && blamed.includes(e)) this.crashes.add(e.crashKey);
-      for (const w of e.waiters.splice(0)) w.wake();
+      e.queue.wakeAll();
     }
     if (stop) {
       this.lastStop = { at: new Date().toISOString(), message: `The built-in engine stopped (${describeStop(stop)}).` };
@@ -174,15 +163,14 @@ export class EngineRuntime {
   }
 
   private describe(e: Entry): LoadedModel {
-    const busy = e.slots.filter((s) => s.busy).length;
     const d: LoadedModel = {
       id: e.model.id,
       name: e.model.name,
       contextSize: e.contextSize,
       gpuLayers: e.gpuLayers,
       sequences: e.sequences,
-      busy,
-      waiting: e.waiters.length,
+      busy: e.queue.busy,
+      waiting: e.queue.waiting,
       memoryBytes: e.memoryBytes,
       loadedAt: e.loadedAt,
       embedding: e.model.embedding,
@@ -278,8 +266,7 @@ export class EngineRuntime {
       sequences: loaded.sequences,
       memoryBytes: loaded.memoryBytes,
       loadedAt: new Date().toISOString(),
-      slots: Array.from({ length: loaded.sequences }, () => ({ busy: false, usedAt: 0 })),
-      waiters: [],
+      queue: new Sequences(loaded.sequences),
       leases: 0,
     };
   }
@@ -298,7 +285,7 @@ export class EngineRuntime {
   /** Unloads it in the host (nothing to do when the host has gone: its memory went with it). */
   private async drop(e: Entry): Promise<void> {
     if (e.timer) clearTimeout(e.timer);
-    for (const w of e.waiters.splice(0)) w.wake();
+    e.queue.wakeAll();
     if (this.host.pid === undefined) return;
     await this.host.request({ op: 'unload', id: e.model.id }).catch(() => {});
   }
@@ -355,58 +342,26 @@ export class EngineRuntime {
       }
       // The host ended between the load and now: load again.
       if (this.entries.get(model.id) !== e) continue;
-      if (opts.noSlot) return this.lease(e, undefined, loadedHere, opts.key);
-      const slot = pickSlot(e.slots, opts.key);
-      // A free sequence goes to the oldest waiter first: a newcomer does not overtake the queue.
-      if (slot !== undefined && !e.waiters.length) return this.lease(e, slot, loadedHere, opts.key);
-      if (opts.maxQueue !== undefined && e.waiters.length >= opts.maxQueue)
+      if (opts.noSlot) return this.lease(e, undefined, loadedHere);
+      const slot = e.queue.take(opts.key);
+      if (slot !== undefined) return this.lease(e, slot, loadedHere);
+      if (opts.maxQueue !== undefined && e.queue.waiting >= opts.maxQueue)
         throw new AppError(
           'unavailable',
-          `${model.name} is busy: ${e.sequences} requests are being answered and ${e.waiters.length} are waiting. Try again shortly.`,
+          `${model.name} is busy: ${e.sequences} requests are being answered and ${e.queue.waiting} are waiting. Try again shortly.`,
           { details: { retryAfter: 2 } },
         );
-      await this.wait(e, opts);
+      await e.queue.wait(opts.signal, opts.onWait);
       if (this.entries.get(model.id) !== e) continue;
-      const free = pickSlot(e.slots, opts.key);
-      if (free !== undefined) return this.lease(e, free, loadedHere, opts.key);
+      const free = e.queue.take(opts.key, true);
+      if (free !== undefined) return this.lease(e, free, loadedHere);
     }
   }
 
-  /** Waits for a sequence of `e` to come free (or `e` to go), in order. */
-  private wait(e: Entry, opts: AcquireOptions): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const w: Waiter = {
-        onWait: opts.onWait,
-        wake: () => {
-          opts.signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = () => {
-        const i = e.waiters.indexOf(w);
-        if (i >= 0) e.waiters.splice(i, 1);
-        this.told(e);
-        reject(new AppError('aborted', 'Stopped.'));
-      };
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      e.waiters.push(w);
-      opts.onWait?.(e.waiters.length);
-    });
-  }
-
-  /** Tells each waiter how many are now ahead of it. */
-  private told(e: Entry): void {
-    e.waiters.forEach((w, i) => w.onWait?.(i + 1));
-  }
-
-  private lease(e: Entry, slot: number | undefined, loaded: boolean, key: string | undefined): Lease {
+  /** A use of `e`, holding `slot` (taken from its queue) until released. */
+  private lease(e: Entry, slot: number | undefined, loaded: boolean): Lease {
     e.leases++;
     this.arm(e);
-    const s = slot === undefined ? undefined : e.slots[slot];
-    if (s) {
-      s.busy = true;
-      s.key = key;
-    }
     /** Settles when the host has finished with the sequence (an aborted reply returns before that). */
     let settled: Promise<unknown> = Promise.resolve();
     let held = true;
@@ -435,14 +390,8 @@ export class EngineRuntime {
         held = false;
         void settled.then(() => {
           e.leases--;
-          if (s) {
-            s.busy = false;
-            s.usedAt = Date.now();
-          }
-          if (this.entries.get(e.model.id) !== e) return;
-          e.waiters.shift()?.wake();
-          this.told(e);
-          this.arm(e);
+          if (slot !== undefined) e.queue.free(slot);
+          if (this.entries.get(e.model.id) === e) this.arm(e);
         });
       },
     };
@@ -468,18 +417,6 @@ export class EngineRuntime {
     await this.unload();
     await this.host.dispose();
   }
-}
-
-/** A free sequence: the one that last answered this conversation, else the one unused longest. */
-function pickSlot(slots: Slot[], key: string | undefined): number | undefined {
-  let best: number | undefined;
-  for (let i = 0; i < slots.length; i++) {
-    const s = slots[i];
-    if (s.busy) continue;
-    if (key && s.key === key) return i;
-    if (best === undefined || s.usedAt < slots[best].usedAt) best = i;
-  }
-  return best;
 }
 
 function crashKey(id: string, s: { contextSize?: number; gpuLayers?: number }): string {

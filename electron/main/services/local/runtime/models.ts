@@ -32,17 +32,13 @@ interface Open {
 const DEFAULT_CONTEXT = 4096;
 
 export class HostModels {
-  private llama?: Promise<Llama>;
   private readonly open = new Map<string, Open>();
 
   constructor(private readonly opts: { log: Logger; gpu: false | 'auto' }) {}
 
+  /** llama.cpp, started once for the process (startLlama keeps it, and tries again after a failed start). */
   private start(): Promise<Llama> {
-    this.llama ??= startLlama({ gpu: this.opts.gpu, log: this.opts.log }).catch((e: unknown) => {
-      this.llama = undefined;
-      throw e;
-    });
-    return this.llama;
+    return startLlama({ gpu: this.opts.gpu, log: this.opts.log });
   }
 
   /** Loads the weights and opens the model's context with its sequences; on any failure nothing stays loaded. */
