@@ -206,6 +206,8 @@ describe('local server: the OpenAI API over the built-in engine', () => {
       return result;
     } as typeof engine.turn;
     try {
+      // A context far longer than the abort takes to arrive: the server stops a reply at the context's end.
+      await app.client.call('local.load', { id: loopId, contextSize: 32_768 });
       const ac = new AbortController();
       const stream = await client.chat.completions.create(
         { model: loopId, messages: [{ role: 'user', content: 'hello' }], stream: true, max_tokens: 100_000 },

@@ -21,7 +21,21 @@ export interface TurnRequest {
   onWait?: (ahead: number) => void;
   /** Refuse rather than wait behind this many queued requests (the local server answers 503 then). */
   maxQueue?: number;
+  /** Constrain the reply to JSON: any object, or one following a JSON Schema. */
+  format?: ReplyFormat;
+  /** Which tool calls the reply may or must make; `auto` when absent. */
+  toolChoice?: ToolChoice;
+  /** Refuse a prompt longer than the model's context rather than drop its oldest turns (what API clients expect). */
+  exactContext?: boolean;
+  /** Seconds the model may then stay idle before it unloads (LM Studio's per-request `ttl`), for engines that load. */
+  ttl?: number;
 }
+
+/** A reply constrained to JSON (OpenAI's `response_format`, Ollama's `format`). */
+export type ReplyFormat = { type: 'json' } | { type: 'json_schema'; schema: unknown };
+
+/** OpenAI's `tool_choice`: the model decides, calls nothing, calls some tool, or calls this one. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 /** Where a turn's text goes as it arrives (the live reply: to the page at once, to disk at each checkpoint). */
 export interface TurnSink {

@@ -5,7 +5,8 @@ import { newId } from '../../chat/storage/rows';
 import type { EngineRuntime } from '../../local/host/engine-runtime';
 import { describeStop, EngineStopped, HostFailure } from '../../local/host/supervisor';
 import { openAIFigures } from '../figures';
-import { doneReason, toLlamaFunctions, toLlamaHistory, toToolCall } from './history';
+import { constraintsOf, forcedCall } from './constraints';
+import { doneReason, toLlamaHistory, toToolCall, withInstruction } from './history';
 import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from '../types';
 
 /** What the built-in engine needs of the local service: a usable model by id, and the runtime that runs it. */
@@ -35,12 +36,15 @@ export class LocalEngine implements ChatEngine {
     const model = await this.local.model(req.model);
     if (model.embedding)
       throw new AppError('invalid_input', `${model.name} is an embedding model: choose a chat model to talk to.`);
+    // Checked before the model loads: a schema the grammar cannot follow is refused at once.
+    const c = constraintsOf(req);
     const lease = await this.local.runtime
       .acquire(model, {
         signal: req.signal,
         key: req.key,
         onWait: req.onWait,
         ...(req.maxQueue !== undefined ? { maxQueue: req.maxQueue } : {}),
+        ...(req.ttl !== undefined ? { ttl: req.ttl } : {}),
       })
       .catch((e: unknown) => {
         throw e instanceof EngineStopped ? this.stopped(e, sink) : e;
@@ -50,12 +54,17 @@ export class LocalEngine implements ChatEngine {
     const showThoughts = p.think !== false;
     let firstToken: number | undefined;
     const first = () => (firstToken ??= performance.now());
+    // A forced call's JSON is gathered, not shown: it comes back as the call.
+    let callText = '';
+    const history = toLlamaHistory(req.turns);
     try {
       const res = await lease
         .generate(
           {
-            history: toLlamaHistory(req.turns),
-            ...(req.tools?.length ? { functions: toLlamaFunctions(req.tools) } : {}),
+            history: c.instruction ? withInstruction(history, c.instruction) : history,
+            ...(c.functions ? { functions: c.functions } : {}),
+            ...(c.grammar ? { grammar: c.grammar } : {}),
+            ...(req.exactContext ? { fitContext: true } : {}),
             options: {
               ...(p.max_tokens !== undefined ? { maxTokens: p.max_tokens } : {}),
               temperature: p.temperature ?? 0.8,
@@ -68,7 +77,8 @@ export class LocalEngine implements ChatEngine {
           (pieces) => {
             for (const [kind, text, tokens] of pieces) {
               first();
-              if (kind === 'text') sink.add(text, undefined, tokens);
+              if (kind === 'text' && c.forced) callText += text;
+              else if (kind === 'text') sink.add(text, undefined, tokens);
               else if (kind === 'thought') sink.add(undefined, text, tokens);
             }
           },
@@ -78,12 +88,19 @@ export class LocalEngine implements ChatEngine {
           throw this.failure(e, req, model, lease.contextSize, sink);
         });
       if (req.signal.aborted) throw new AppError('aborted', 'Stopped.');
-      const toolCalls: ToolCall[] = res.functionCalls.map((fc) => toToolCall(fc, newId('m').replace('m_', 'call_')));
+      const forced = c.forced ? forcedCall(callText, c.forced) : undefined;
+      const calls = forced ? [forced] : res.functionCalls;
+      const toolCalls: ToolCall[] = calls.map((fc) => toToolCall(fc, newId('m').replace('m_', 'call_')));
       if (toolCalls.length) first();
+      if (c.forced && !forced)
+        throw new AppError(
+          'upstream',
+          `${model.name} did not finish the tool call (${res.stopReason}): raise max_tokens.`,
+        );
       const figures: ChatFigures = openAIFigures(
         {
           usage: { prompt_tokens: res.inputTokens, completion_tokens: res.outputTokens },
-          finishReason: doneReason(res.stopReason),
+          finishReason: forced && res.stopReason !== 'maxTokens' ? 'tool_calls' : doneReason(res.stopReason),
         },
         { started, firstToken, end: performance.now() },
       );

@@ -54,6 +54,13 @@ export function toLlamaHistory(turns: Turn[]): ChatHistoryItem[] {
   return out;
 }
 
+/** The history with `text` added to its system turn (one is put first when it has none). */
+export function withInstruction(history: ChatHistoryItem[], text: string): ChatHistoryItem[] {
+  const [head, ...rest] = history;
+  if (head?.type === 'system') return [{ type: 'system', text: `${head.text as string}\n\n${text}` }, ...rest];
+  return [{ type: 'system', text }, ...history];
+}
+
 /** OpenAI function tools as node-llama-cpp's functions (their JSON-schema parameters become its grammar). */
 export function toLlamaFunctions(tools: Tool[]): ChatModelFunctions {
   const fns: Record<string, ChatModelFunctions[string]> = {};
@@ -72,6 +79,8 @@ export function toLlamaFunctions(tools: Tool[]): ChatModelFunctions {
 /** A function call the model made, as a tool call the reply shows and runs after approval (never run here). */
 export function toToolCall(fc: { functionName: string; params: unknown }, id: string): ToolCall {
   const p = fc.params;
+  // A forced call cut before its JSON ended: its text as it came.
+  if (typeof p === 'string') return { id, name: fc.functionName, arguments: {}, rawArguments: p };
   return p && typeof p === 'object' && !Array.isArray(p)
     ? { id, name: fc.functionName, arguments: p as Record<string, unknown> }
     : { id, name: fc.functionName, arguments: {}, ...(p === undefined ? {} : { rawArguments: JSON.stringify(p) }) };

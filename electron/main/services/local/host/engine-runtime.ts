@@ -46,6 +46,8 @@ interface Entry {
   queue: Sequences;
   /** Uses that keep it loaded (a reply, an embedding call). */
   leases: number;
+  /** Idle time before it unloads, when a request set one (`ttl`); else the keep-alive setting's. */
+  idleMs?: number;
   timer?: ReturnType<typeof setTimeout>;
   unloadAt?: number;
 }
@@ -74,6 +76,8 @@ export interface AcquireOptions {
   maxQueue?: number;
   /** Embeddings: no chat sequence needed (the embedding context is separate). */
   noSlot?: boolean;
+  /** Seconds the model may stay idle after this use before it unloads (LM Studio's `ttl`), instead of keep-alive. */
+  ttl?: number;
 }
 
 /** Without a load plan that says more, one sequence. At most this many in any case (LM Studio's default is 4). */
@@ -309,9 +313,9 @@ export class EngineRuntime {
     if (e.timer) clearTimeout(e.timer);
     e.timer = undefined;
     e.unloadAt = undefined;
-    const minutes = this.opts.keepAliveMinutes();
-    if (e.leases > 0 || minutes <= 0) return;
-    const ms = minutes * (this.opts.minuteMs ?? 60_000);
+    const minuteMs = this.opts.minuteMs ?? 60_000;
+    const ms = e.idleMs ?? this.opts.keepAliveMinutes() * minuteMs;
+    if (e.leases > 0 || ms <= 0) return;
     e.unloadAt = Date.now() + ms;
     e.timer = setTimeout(() => {
       if (this.entries.get(e.model.id) === e && !e.leases) void this.unload(e.model.id);
@@ -342,6 +346,7 @@ export class EngineRuntime {
       }
       // The host ended between the load and now: load again.
       if (this.entries.get(model.id) !== e) continue;
+      if (opts.ttl !== undefined) e.idleMs = (opts.ttl * (this.opts.minuteMs ?? 60_000)) / 60;
       if (opts.noSlot) return this.lease(e, undefined, loadedHere);
       const slot = e.queue.take(opts.key);
       if (slot !== undefined) return this.lease(e, slot, loadedHere);

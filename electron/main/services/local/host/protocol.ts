@@ -43,8 +43,14 @@ export interface HostGenerate {
   history: unknown[];
   /** node-llama-cpp's `ChatModelFunctions` (JSON-schema params), absent without tools. */
   functions?: Record<string, { description?: string; params?: unknown }>;
+  /** Constrained decoding (never with `functions`): any JSON, or JSON following a schema in the grammar's form. */
+  grammar?: HostGrammar;
+  /** Refuse a prompt that does not fit the context (never drop its oldest turns), and stop the reply at the end. */
+  fitContext?: boolean;
   options: HostGenerateOptions;
 }
+
+export type HostGrammar = { type: 'json' } | { type: 'schema'; schema: Record<string, unknown> };
 
 /** A request main sends; each is answered by one `done` or `fail` with its id. */
 export type HostRequest =
@@ -85,6 +91,8 @@ const hostErrorSchema = z.object({
   /** llama.cpp's error lines written during the failing call (node-llama-cpp's own message rarely says why). */
   log: z.array(z.string().max(4_000)).max(40).optional(),
   name: z.string().max(200).optional(),
+  /** An AppError's plain details (a refused prompt's token counts), kept across the channel. */
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
 });
 export type HostError = z.infer<typeof hostErrorSchema>;
 

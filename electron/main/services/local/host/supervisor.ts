@@ -46,7 +46,7 @@ export function describeStop(stop: HostStop): string {
 /** A request's failure inside the host (a load error, a generation error), as an Error main can read. */
 export class HostFailure extends AppError {
   constructor(readonly error: HostError) {
-    super(error.code, error.message);
+    super(error.code, error.message, error.details ? { details: error.details } : {});
     if (error.name) this.name = error.name;
   }
 }

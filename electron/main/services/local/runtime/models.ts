@@ -5,11 +5,20 @@ import type {
   LlamaChat,
   LlamaContext,
   LlamaEmbeddingContext,
+  LlamaGrammar,
   LlamaModel,
 } from 'node-llama-cpp';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
-import type { HostGenerate, HostGenerated, HostLoad, HostLoaded, HostModel, HostPiece } from '../host/protocol';
+import type {
+  HostGenerate,
+  HostGenerated,
+  HostGrammar,
+  HostLoad,
+  HostLoaded,
+  HostModel,
+  HostPiece,
+} from '../host/protocol';
 import { defaultThreads } from '../host/threads';
 import { llamaErrors, startLlama } from './llama';
 import { loadError } from './load-errors';
@@ -31,8 +40,12 @@ interface Open {
 /** Without a load plan, a context no longer than this (the model's trained length may be far larger). */
 const DEFAULT_CONTEXT = 4096;
 
+/** Grammars kept compiled (an agent sends the same schema with every request). */
+const GRAMMAR_CACHE = 16;
+
 export class HostModels {
   private readonly open = new Map<string, Open>();
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
 
   constructor(private readonly opts: { log: Logger; gpu: false | 'auto' }) {}
 
@@ -103,6 +116,42 @@ export class HostModels {
     return e;
   }
 
+  /** A compiled grammar, from the cache when the same one was asked before (least recently used goes first). */
+  private async grammar(g: HostGrammar): Promise<LlamaGrammar> {
+    const key = JSON.stringify(g);
+    let p = this.grammars.get(key);
+    if (p) this.grammars.delete(key);
+    else {
+      const llama = await this.start();
+      p = g.type === 'json' ? llama.getGrammarFor('json') : llama.createGrammarForJsonSchema(g.schema as never);
+      p.catch(() => this.grammars.delete(key));
+    }
+    this.grammars.set(key, p);
+    if (this.grammars.size > GRAMMAR_CACHE) this.grammars.delete(this.grammars.keys().next().value!);
+    return p;
+  }
+
+  /**
+   * How many tokens the rendered history is (the template, the functions' documentation and all): refused when it
+   * leaves no room to answer, so a client is told rather than answered from a silently shortened prompt.
+   */
+  private promptRoom(chat: LlamaChat, req: HostGenerate, contextSize: number): number {
+    const state = chat.chatWrapper.generateContextState({
+      chatHistory: req.history as ChatHistoryItem[],
+      ...(req.functions ? { availableFunctions: req.functions as ChatModelFunctions } : {}),
+      documentFunctionParams: true,
+    });
+    const promptTokens = state.contextText.tokenize(chat.model.tokenizer).length;
+    const room = contextSize - promptTokens;
+    if (room < 1)
+      throw new AppError(
+        'invalid_input',
+        `The prompt is ${promptTokens} tokens, but ${req.model.name} is loaded with a context of ${contextSize} tokens: shorten the messages, or load the model with a longer context.`,
+        { details: { wireCode: 'context_length_exceeded', promptTokens, contextSize } },
+      );
+    return room;
+  }
+
   /** One reply on the sequence main chose, its pieces streamed through `emit`. */
   async generate(req: HostGenerate, emit: (p: HostPiece) => void, signal: AbortSignal): Promise<HostGenerated> {
     const e = this.entry(req.model);
@@ -114,25 +163,34 @@ export class HostModels {
       chat = e.chats[req.slot] = new LlamaChat({ contextSequence: context.getSequence() });
     }
     const o = req.options;
+    // Without a limit a model that never ends would shift its context forever.
+    let maxTokens = o.maxTokens ?? context.contextSize;
+    if (req.fitContext) maxTokens = Math.min(maxTokens, this.promptRoom(chat, req, context.contextSize));
+    const grammar = req.grammar ? await this.grammar(req.grammar) : undefined;
     const before = chat.sequence.tokenMeter.getState();
     const res = await chat.generateResponse(req.history as ChatHistoryItem[], {
       signal,
       stopOnAbortSignal: true,
-      // Without a limit a model that never ends would shift its context forever.
-      maxTokens: o.maxTokens ?? context.contextSize,
+      maxTokens,
       temperature: o.temperature,
       ...(o.topP !== undefined ? { topP: o.topP } : {}),
       ...(o.seed !== undefined ? { seed: o.seed } : {}),
       ...(o.stop?.length ? { customStopTriggers: o.stop } : {}),
       ...(o.noThoughts ? { budgets: { thoughtTokens: 0 } } : {}),
-      ...(req.functions ? { functions: req.functions as ChatModelFunctions } : {}),
+      ...(grammar
+        ? { grammar }
+        : req.functions
+          ? {
+              functions: req.functions as ChatModelFunctions,
+              onFunctionCallParamsChunk: () => emit(['call', '', 0]),
+            }
+          : {}),
       onResponseChunk: (c) => {
         if (!c.text) return;
         const tokens = c.tokens.length;
         if (c.type === undefined) emit(['text', c.text, tokens]);
         else if (c.segmentType === 'thought' && !o.noThoughts) emit(['thought', c.text, tokens]);
       },
-      onFunctionCallParamsChunk: () => emit(['call', '', 0]),
     });
     const after = chat.sequence.tokenMeter.getState();
     return {

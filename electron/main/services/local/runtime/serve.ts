@@ -46,6 +46,15 @@ class PieceBatch {
   }
 }
 
+/** Details that are a flat record of strings, numbers and booleans: the only kind the channel carries. */
+function plainDetails(d: unknown): boolean {
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    Object.values(d).every((v) => ['string', 'number', 'boolean'].includes(typeof v))
+  );
+}
+
 function hostError(e: unknown, mark: number): HostError {
   const app = toAppError(e);
   const name = (e as Error | undefined)?.name;
@@ -56,6 +65,7 @@ function hostError(e: unknown, mark: number): HostError {
     message: app.code === 'internal' && e instanceof Error ? e.message : app.message,
     ...(name ? { name } : {}),
     ...(log.length ? { log: log.slice(-20) } : {}),
+    ...(plainDetails(app.details) ? { details: app.details as HostError['details'] } : {}),
   };
 }
 

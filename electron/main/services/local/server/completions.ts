@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { ChatEngine, TurnResult } from '../../engines/types';
 import { HttpError, sendError, sendEvent, sendJson, toHttpError } from './http';
-import { fromOpenAIMessages, toParams, toTools, type ChatRequest } from './wire';
+import { fromOpenAIMessages, toFormat, toParams, toToolChoice, toTools, type ChatRequest } from './wire';
 
 /** Requests that may wait for a model's free sequence; past them the server answers 503 with Retry-After. */
 const QUEUE_LIMIT = 8;
@@ -94,6 +94,11 @@ export async function chatCompletion(
         params: toParams(body),
         signal,
         maxQueue: QUEUE_LIMIT,
+        format: toFormat(body),
+        toolChoice: toToolChoice(body),
+        // A client is told its prompt is too long; the app's own chat may drop old turns, a client's never are.
+        exactContext: true,
+        ...(body.ttl != null ? { ttl: body.ttl } : {}),
       },
       sink,
     );

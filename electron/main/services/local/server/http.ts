@@ -38,8 +38,11 @@ export function toHttpError(e: unknown): HttpError {
   if (e instanceof HttpError) return e;
   const err = toAppError(e);
   const [status, type] = STATUS_OF[err.code] ?? [500, 'server_error'];
-  const retry = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
-  return new HttpError(status, err.message, type, err.code, typeof retry === 'number' ? retry : undefined);
+  const details = err.details as { retryAfter?: unknown; wireCode?: unknown } | undefined;
+  const retry = details?.retryAfter;
+  // OpenAI's own code when the service named one (context_length_exceeded, invalid_schema…), else the app's.
+  const code = typeof details?.wireCode === 'string' ? details.wireCode : err.code;
+  return new HttpError(status, err.message, type, code, typeof retry === 'number' ? retry : undefined);
 }
 
 /** An error answer in OpenAI's shape, with `Retry-After` when the client should come back later. */

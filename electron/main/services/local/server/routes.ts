@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LocalModel } from '@shared/contract/local';
+import type { LoadedModel, LocalModel } from '@shared/contract/local';
 import type { ChatEngine } from '../../engines/types';
 import type { Logger } from '../../log';
 import { chatCompletion, chatModelError } from './completions';
@@ -20,6 +20,8 @@ export interface RouteDeps {
   key: string;
   /** Usable local models (no `problem`). */
   models: () => Promise<LocalModel[]>;
+  /** What the engine holds now. */
+  loaded: () => LoadedModel[];
   engine: Pick<ChatEngine, 'turn'>;
   embed: (model: LocalModel, texts: string[]) => Promise<number[][]>;
   log: Logger;
@@ -64,10 +66,34 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
   }
 }
 
+/**
+ * OpenAI's model list, with what a client needs to pick and size a model (as LM Studio's and llama-server's lists
+ * add): chat or embeddings, loaded or not, the context it has (or will be loaded with) and the trained maximum.
+ */
 async function modelList(deps: RouteDeps) {
   const created = Math.floor(Date.now() / 1000);
   const models = await deps.models();
-  return { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created, owned_by: 'hubdesk' })) };
+  const loaded = new Map(deps.loaded().map((l) => [l.id, l]));
+  return {
+    object: 'list',
+    data: models.map((m) => {
+      const l = loaded.get(m.id);
+      const context = l?.contextSize ?? m.plan?.contextSize;
+      return {
+        id: m.id,
+        object: 'model',
+        created,
+        owned_by: 'hubdesk',
+        type: m.embedding ? 'embeddings' : 'llm',
+        capabilities: m.embedding ? ['embedding'] : ['completion', 'tools', 'json_schema'],
+        loaded: !!l,
+        ...(context !== undefined ? { context_length: context } : {}),
+        ...(m.plan?.maxContext !== undefined ? { max_context_length: m.plan.maxContext } : {}),
+        ...(m.architecture ? { arch: m.architecture } : {}),
+        ...(m.quant ? { quantization: m.quant } : {}),
+      };
+    }),
+  };
 }
 
 /** Float32 little-endian bytes in base64: what the OpenAI clients ask for by default, and decode. */

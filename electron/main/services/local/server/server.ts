@@ -105,6 +105,7 @@ export class LocalServer {
           port,
           key,
           models: async () => (await this.opts.library.list()).models.filter((m) => !m.problem),
+          loaded: () => this.opts.runtime.status().loaded,
           engine: this.opts.engine,
           embed: (m, texts) => this.opts.runtime.embed(m, texts),
           log: this.opts.log,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool } from 'ollama';
 import type { ChatParams, ToolCall } from '@shared/contract/chat';
 import type { Turn } from '../../chat/replies/turns';
+import type { ReplyFormat, ToolChoice } from '../../engines/types';
 import { HttpError } from './http';
 
 // OpenAI's chat and embedding requests as the local server takes them: lenient about fields it does not use (the
@@ -45,6 +46,29 @@ const tool = z
   })
   .passthrough();
 
+const responseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }).passthrough(),
+  z.object({ type: z.literal('json_object') }).passthrough(),
+  z
+    .object({
+      type: z.literal('json_schema'),
+      json_schema: z
+        .object({
+          name: z.string().max(64).optional(),
+          description: z.string().optional(),
+          schema: z.record(z.string(), z.unknown()).optional(),
+          strict: z.boolean().nullish(),
+        })
+        .passthrough(),
+    })
+    .passthrough(),
+]);
+
+const toolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1).max(128) }) }).passthrough(),
+]);
+
 export const chatRequestSchema = z
   .object({
     model: z.string().min(1).max(1024),
@@ -62,6 +86,10 @@ export const chatRequestSchema = z
     logprobs: z.boolean().nullish(),
     top_logprobs: z.number().int().nullish(),
     tools: z.array(tool).max(128).nullish(),
+    tool_choice: toolChoice.nullish(),
+    response_format: responseFormat.nullish(),
+    /** LM Studio's: seconds the model may stay idle after this request before it unloads. */
+    ttl: z.number().int().min(1).max(31_536_000).nullish(),
     /** llama-server's switch for thinking models; `reasoning_effort: "none"` says the same in OpenAI's words. */
     chat_template_kwargs: z.object({ enable_thinking: z.boolean().optional() }).passthrough().nullish(),
     reasoning_effort: z.string().nullish(),
@@ -145,7 +173,6 @@ export function fromOpenAIMessages(messages: ChatRequest['messages']): Turn[] {
   });
 }
 
-/** The request's sampling fields as the chat's parameters. */
 /** What the request asks that this server does not offer, as a 400 that says what to change. */
 export function unsupported(r: ChatRequest): HttpError | undefined {
   if (r.n != null && r.n !== 1)
@@ -165,6 +192,7 @@ export function unsupported(r: ChatRequest): HttpError | undefined {
   return undefined;
 }
 
+/** The request's sampling fields as the chat's parameters. */
 export function toParams(r: ChatRequest): ChatParams {
   const p: ChatParams = {};
   if (r.temperature != null) p.temperature = r.temperature;
@@ -181,4 +209,18 @@ export function toParams(r: ChatRequest): ChatParams {
 
 export function toTools(r: ChatRequest): Tool[] | undefined {
   return r.tools?.length ? (r.tools as unknown as Tool[]) : undefined;
+}
+
+/** `response_format` as the engine's reply format; `text` (or none) is no constraint. */
+export function toFormat(r: ChatRequest): ReplyFormat | undefined {
+  const f = r.response_format;
+  if (!f || f.type === 'text') return undefined;
+  if (f.type === 'json_schema' && f.json_schema.schema) return { type: 'json_schema', schema: f.json_schema.schema };
+  return { type: 'json' };
+}
+
+export function toToolChoice(r: ChatRequest): ToolChoice | undefined {
+  const c = r.tool_choice;
+  if (!c) return undefined;
+  return typeof c === 'string' ? c : { name: c.function.name };
 }
