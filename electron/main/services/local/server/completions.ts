@@ -6,7 +6,7 @@ import { HttpError, sendError, sendEvent, sendJson, toHttpError } from './http';
 import { fromOpenAIMessages, toFormat, toParams, toToolChoice, toTools, type ChatRequest } from './wire';
 
 /** Requests that may wait for a model's free sequence; past them the server answers 503 with Retry-After. */
-const QUEUE_LIMIT = 8;
+export const QUEUE_LIMIT = 8;
 
 /** OpenAI's finish reason for a finished turn: its tool calls, a cut at max_tokens, or a stop. */
 function finishReason(r: TurnResult): 'stop' | 'length' | 'tool_calls' {

@@ -72,11 +72,19 @@ export function sendUnauthorized(res: ServerResponse): void {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-/** `Authorization: Bearer <key>`, compared in constant time (hashes first, so lengths do not leak either). */
+/**
+ * The key as `Authorization: Bearer <key>` (OpenAI's clients, Anthropic's with an auth token) or `x-api-key: <key>`
+ * (Anthropic's clients with an API key), on every route: the same secret either way. Each is compared in constant
+ * time (hashes first, so lengths do not leak either), both always, so which header held it does not leak.
+ */
 export function authorized(req: IncomingMessage, key: string): boolean {
-  const auth = req.headers.authorization ?? '';
-  const given = /^Bearer (.+)$/i.exec(auth)?.[1]?.trim() ?? '';
-  return timingSafeEqual(digest(given), digest(key)) && given.length > 0;
+  const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
+  const header = req.headers['x-api-key'];
+  const apiKey = (typeof header === 'string' ? header : '').trim();
+  const want = digest(key);
+  const byBearer = timingSafeEqual(digest(bearer), want) && bearer.length > 0;
+  const byApiKey = timingSafeEqual(digest(apiKey), want) && apiKey.length > 0;
+  return byBearer || byApiKey;
 }
 
 /** Only the names a local client uses: a page on another host rebinding its DNS to 127.0.0.1 gets a 403. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadedModel, LocalModel } from '@shared/contract/local';
 import type { ChatEngine } from '../../engines/types';
 import type { Logger } from '../../log';
+import { anthropicRoute, isAnthropicPath } from './anthropic/route';
 import { chatCompletion, chatModelError } from './completions';
 import {
   authorized,
@@ -27,7 +28,10 @@ export interface RouteDeps {
   log: Logger;
 }
 
-/** One request: the Host and the key first, then `/v1/models`, `/v1/chat/completions` or `/v1/embeddings`. */
+/**
+ * One request: the Host and the key first, then `/v1/models`, `/v1/chat/completions` or `/v1/embeddings`; Anthropic's
+ * `/v1/messages` after the Host (anthropic/route.ts, which checks the key itself).
+ */
 export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Aborted when the client goes away before the answer is complete: the generation stops with it.
   const abort = new AbortController();
@@ -41,6 +45,8 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
     const at = `${req.method} ${path}`;
     // llama-server's health check, without the key: a tool can see the server is up before it has one. Nothing else.
     if (at === 'GET /health') return sendJson(res, 200, { status: 'ok' });
+    // Anthropic's Messages API checks the key itself, so a wrong one is answered in Anthropic's shape too.
+    if (isAnthropicPath(path)) return await anthropicRoute(deps, req, res, at, abort.signal);
     if (!authorized(req, deps.key)) return sendUnauthorized(res);
     if (at === 'GET /v1/models') return sendJson(res, 200, await modelList(deps));
     if (at === 'POST /v1/chat/completions') {
@@ -55,7 +61,7 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
     if (at === 'POST /v1/embeddings') return sendJson(res, 200, await embeddings(deps, await readJson(req)));
     throw new HttpError(
       404,
-      `No route ${at}: this server answers /v1/models, /v1/chat/completions and /v1/embeddings.`,
+      `No route ${at}: this server answers /v1/models, /v1/chat/completions, /v1/embeddings and /v1/messages.`,
       'not_found_error',
     );
   } catch (e) {

@@ -131,12 +131,19 @@ function imagesOf(c: ChatRequest['messages'][number]['content']): string[] {
     if (p.type !== 'image_url') return [];
     const url = (p as { image_url: { url: string } }).image_url.url;
     const m = /^data:image\/[\w.+-]+;base64,(.+)$/s.exec(url);
-    if (!m) throw new HttpError(400, 'Images must be sent as data: URLs (base64).', 'invalid_request_error');
+    if (!m || !isBase64(m[1]))
+      throw new HttpError(400, 'Images must be sent as data: URLs (base64).', 'invalid_request_error');
     return [m[1]];
   });
 }
 
-function parseArguments(text: string): Pick<ToolCall, 'arguments' | 'rawArguments'> {
+/** Standard base64 (RFC 4648, padded or not): what an image's bytes must arrive as, since the server fetches nothing. */
+export function isBase64(s: string): boolean {
+  return s.length > 0 && s.length % 4 !== 1 && /^[A-Za-z0-9+/]+={0,2}$/.test(s);
+}
+
+/** A tool call's arguments as the chat keeps them: a JSON object, else kept raw (the call is answered with an error). */
+export function parseArguments(text: string): Pick<ToolCall, 'arguments' | 'rawArguments'> {
   try {
     const v: unknown = JSON.parse(text || '{}');
     if (v && typeof v === 'object' && !Array.isArray(v)) return { arguments: v as Record<string, unknown> };

@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { ChatEngine, TurnRequest, TurnResult } from '../../../engines/types';
+import { QUEUE_LIMIT } from '../completions';
+import { sendJson, toHttpError } from '../http';
+import { anthropicError, sendAnthropicError } from './errors';
+import { StopSequences } from './stop-sequences';
+import { toParams, toTools, toTurns, type MessagesRequest, type ToolChoice } from './wire';
+
+type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
+
+type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
+
+/** One server-sent event as Anthropic frames it: the event's name, then its JSON (which repeats the name as `type`). */
+function sendEvent(res: ServerResponse, type: string, data: Record<string, unknown> = {}): void {
+  res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+}
+
+/**
+ * The reply's content blocks as they grow: thinking and text pieces extend the last block of their kind or open the
+ * next one, tool calls each take a block. `emit` streams each change as Anthropic's content_block events.
+ */
+class Content {
+  readonly blocks: ContentBlock[] = [];
+  private open = false;
+
+  constructor(private readonly emit?: (type: string, data: Record<string, unknown>) => void) {}
+
+  add(kind: 'text' | 'thinking', piece: string): void {
+    const last = this.blocks.at(-1);
+    if (!this.open || last?.type !== kind) {
+      this.close();
+      const block: ContentBlock =
+        kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };
+      this.start(block);
+    }
+    const index = this.blocks.length - 1;
+    const block = this.blocks[index];
+    if (!piece) return;
+    if (block.type === 'text') {
+      block.text += piece;
+      this.emit?.('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    } else if (block.type === 'thinking') {
+      block.thinking += piece;
+      this.emit?.('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } });
+    }
+  }
+
+  /** A tool call: its input goes whole in one input_json_delta (the engine returns calls complete). */
+  toolUse(block: Extract<ContentBlock, { type: 'tool_use' }>): void {
+    this.close();
+    this.start({ ...block, input: {} });
+    const index = this.blocks.length - 1;
+    this.blocks[index] = block;
+    this.emit?.('content_block_delta', {
+      index,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+    });
+    this.close();
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    const index = this.blocks.length - 1;
+    // A thought ends with its signature (Anthropic's clients expect one); this server signs nothing.
+    if (this.blocks[index].type === 'thinking')
+      this.emit?.('content_block_delta', { index, delta: { type: 'signature_delta', signature: '' } });
+    this.emit?.('content_block_stop', { index });
+  }
+
+  private start(block: ContentBlock): void {
+    this.blocks.push(block);
+    this.open = true;
+    this.emit?.('content_block_start', { index: this.blocks.length - 1, content_block: block });
+  }
+}
+
+function stopReason(r: TurnResult, calls: number, stops: StopSequences): StopReason {
+  if (stops.matched !== undefined) return 'stop_sequence';
+  if (calls) return 'tool_use';
+  return /length|max/i.test(r.figures?.doneReason ?? '') ? 'max_tokens' : 'end_turn';
+}
+
+/**
+ * One Anthropic message through the chat's own engine (the same conversion and template as a chat in the app),
+ * streamed as Anthropic's events or answered as one `message`. As on the OpenAI route, headers wait for the first
+ * piece, so a failure before it (a model that will not load, a full queue) is a plain HTTP error; after it, an
+ * `error` event ends the stream. `signal` aborts when the client goes away.
+ */
+export async function createMessage(
+  engine: Pick<ChatEngine, 'turn'>,
+  body: MessagesRequest,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  const id = newId('msg_');
+  const model = body.model;
+  const stream = body.stream === true;
+  const stops = new StopSequences(body.stop_sequences ?? []);
+  // A matched stop sequence ends the turn as a client's abort would; the text before it is the reply.
+  const stopped = new AbortController();
+  let pieces = 0;
+  let headersSent = false;
+  const gone = () => signal.aborted || res.destroyed;
+  const open = () => {
+    if (headersSent) return;
+    headersSent = true;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    // Input tokens are known only when the turn ends: message_delta carries them (as Anthropic's own may).
+    sendEvent(res, 'message_start', {
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    });
+  };
+  const content = new Content(
+    stream
+      ? (type, data) => {
+          if (gone()) return;
+          open();
+          sendEvent(res, type, data);
+        }
+      : undefined,
+  );
+  const sink = {
+    get started() {
+      return pieces > 0;
+    },
+    add(text: string | undefined, think: string | undefined, tokens = 1) {
+      if ((!text && !think) || stops.matched !== undefined) return;
+      pieces += tokens;
+      if (think) content.add('thinking', think);
+      if (!text) return;
+      const out = stops.push(text);
+      if (out) content.add('text', out);
+      if (stops.matched !== undefined) stopped.abort();
+    },
+  };
+
+  const { tools, toolChoice } = toTools(body);
+  // The one place `toolChoice` passes through: TurnRequest is gaining it (with `format`) in a parallel change, and
+  // until then the engine ignores it, so "any" and a named tool are offered like "auto" ("none" offers no tools).
+  const request: TurnRequest & { toolChoice?: ToolChoice } = {
+    model,
+    turns: toTurns(body),
+    tools,
+    toolChoice,
+    params: toParams(body),
+    signal: AbortSignal.any([signal, stopped.signal]),
+    maxQueue: QUEUE_LIMIT,
+  };
+  let result: TurnResult;
+  try {
+    result = await engine.turn(request, sink);
+  } catch (e) {
+    if (gone()) return void res.destroy();
+    // Stopped at a sequence: the turn's figures went with it (the token counts below fall back to what streamed).
+    if (stops.matched !== undefined) result = {};
+    else {
+      const err = toHttpError(e);
+      if (!headersSent) return sendAnthropicError(res, err);
+      // Anthropic's way: an `error` event, then the stream ends without message_stop.
+      sendEvent(res, 'error', { error: anthropicError(err).error });
+      return void res.end();
+    }
+  }
+  if (gone()) return;
+  const rest = stops.flush();
+  if (rest) content.add('text', rest);
+  const calls = stops.matched === undefined ? (result.toolCalls ?? []) : [];
+  for (const c of calls) content.toolUse({ type: 'tool_use', id: newId('toolu_'), name: c.name, input: c.arguments });
+  // Never an empty content list: clients read content[0].
+  if (!content.blocks.length) content.add('text', '');
+  content.close();
+  const stop_reason = stopReason(result, calls.length, stops);
+  const stop_sequence = stops.matched ?? null;
+  const usage = {
+    input_tokens: result.figures?.promptTokens ?? 0,
+    output_tokens: result.figures?.evalTokens ?? pieces,
+  };
+  if (!stream)
+    return sendJson(res, 200, {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: content.blocks,
+      stop_reason,
+      stop_sequence,
+      usage,
+    });
+  open();
+  sendEvent(res, 'message_delta', { delta: { stop_reason, stop_sequence }, usage });
+  sendEvent(res, 'message_stop');
+  res.end();
+}

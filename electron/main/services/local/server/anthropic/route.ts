@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { chatModelError } from '../completions';
+import { authorized, HttpError, readJson, toHttpError } from '../http';
+import type { RouteDeps } from '../routes';
+import { parseBody } from '../wire';
+import { sendAnthropicError } from './errors';
+import { createMessage } from './messages';
+import { messagesRequestSchema, unsupported } from './wire';
+
+/** Whether a path is Anthropic's (`/v1/messages` and below): those answer in Anthropic's words, errors included. */
+export const isAnthropicPath = (path: string) => path === '/v1/messages' || path.startsWith('/v1/messages/');
+
+/**
+ * Anthropic's Messages API: the key (x-api-key or bearer, as on every route), then `POST /v1/messages`. Every error,
+ * a missing key's included, is in Anthropic's shape, which its clients read.
+ */
+export async function anthropicRoute(
+  deps: RouteDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  at: string,
+  signal: AbortSignal,
+): Promise<void> {
+  try {
+    if (!authorized(req, deps.key))
+      throw new HttpError(
+        401,
+        'Invalid API key: send the local server\'s key as "x-api-key" or "Authorization: Bearer" (Local models → Built-in engine → Server).',
+      );
+    if (at === 'POST /v1/messages') {
+      const body = parseBody(messagesRequestSchema, await readJson(req));
+      const offered = unsupported(body);
+      if (offered) throw offered;
+      const m = (await deps.models()).find((x) => x.id === body.model);
+      const refused = chatModelError(m, body.model);
+      if (refused) throw refused;
+      return await createMessage(deps.engine, body, res, signal);
+    }
+    // An honest count needs the model's own template and tokenizer run in the engine host, which does not offer it
+    // yet; clients that ask (Claude Code) fall back to their own estimate on a 404.
+    if (at === 'POST /v1/messages/count_tokens')
+      throw new HttpError(
+        404,
+        'Token counting is not offered by this server: estimate the count, or send the message and read usage.input_tokens.',
+      );
+    throw new HttpError(404, `No route ${at}: this server answers POST /v1/messages for Anthropic's Messages API.`);
+  } catch (e) {
+    const err = toHttpError(e);
+    if (err.status >= 500) deps.log.warn('local server request failed', { reason: err.message });
+    if (res.headersSent) return void res.destroy();
+    sendAnthropicError(res, err);
+  }
+}
