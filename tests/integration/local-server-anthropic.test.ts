@@ -29,6 +29,7 @@ let chatId: string;
 let loopId: string;
 let toolId: string;
 let thinkId: string;
+let cityId: string;
 let client: Anthropic;
 const raw = (path: string, opts?: Parameters<typeof rawRequest>[2]) => rawRequest(port, path, opts);
 const baseURL = () => `http://127.0.0.1:${port}`;
@@ -60,12 +61,15 @@ beforeAll(async () => {
     'looping.gguf': bigramGguf({ edges: LOOP }),
     'weather-tool.gguf': functionCallGguf(),
     'thinking.gguf': thinkingGguf(),
+    // Writes {"city": "Paris"} in the grammar's own spacing.
+    'city-json.gguf': scriptedGguf({ script: ['{"city":▁', '"Paris"', '}'] }),
   });
   ({ app, port } = t);
   chatId = t.ids['scripted-chat.gguf'];
   loopId = t.ids['looping.gguf'];
   toolId = t.ids['weather-tool.gguf'];
   thinkId = t.ids['thinking.gguf'];
+  cityId = t.ids['city-json.gguf'];
   await app.client.call('local.server.set', { enabled: true, port, key: KEY });
   // This version of Anthropic's client sends `apiKey` as a bearer token; `x-api-key` is checked below.
   client = new Anthropic({ baseURL: baseURL(), apiKey: KEY, maxRetries: 0 });
@@ -173,6 +177,8 @@ describe("local server: Anthropic's Messages API over the built-in engine", () =
     });
     expect(once.stop_reason).toBe('stop_sequence');
     expect(once.stop_sequence).toBe('no');
+    // The engine stopped it, so its token counts stand.
+    expect(once.usage.input_tokens).toBeGreaterThan(0);
     expect((once.content[0] as Anthropic.TextBlock).text.trim()).toBe('yes');
     // "yes no" spans two of the model's pieces: " yes" waits for the next one to tell.
     const stream = client.messages.stream({
@@ -188,6 +194,36 @@ describe("local server: Anthropic's Messages API over the built-in engine", () =
     expect(msg.stop_sequence).toBe('yes no');
     expect(streamed).not.toContain('yes');
     expect(msg.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('tool_choice "tool" forces that call, with input that follows its schema', async () => {
+    const zone: Anthropic.Tool = {
+      name: 'get_time',
+      input_schema: { type: 'object', properties: { zone: { enum: ['UTC', 'CET'] } }, required: ['zone'] },
+    };
+    const msg = await client.messages.create({
+      model: chatId,
+      max_tokens: 60,
+      tools: [WEATHER, zone],
+      tool_choice: { type: 'tool', name: 'get_time' },
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    expect(msg.stop_reason).toBe('tool_use');
+    const use = msg.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
+    expect(use.name).toBe('get_time');
+    expect(['UTC', 'CET']).toContain((use.input as { zone: string }).zone);
+  });
+
+  it('output_config.format makes the reply JSON that follows the schema', async () => {
+    const msg = await client.messages.create({
+      model: cityId,
+      max_tokens: 60,
+      output_config: {
+        format: { type: 'json_schema', schema: { type: 'object', properties: { city: { type: 'string' } } } },
+      },
+      messages: [{ role: 'user', content: 'Where?' }],
+    });
+    expect(JSON.parse((msg.content[0] as Anthropic.TextBlock).text)).toEqual({ city: 'Paris' });
   });
 
   it('calls a tool (a tool_use block, stop_reason "tool_use"), then answers its tool_result', async () => {
@@ -495,6 +531,8 @@ describe('local server: Anthropic keys and errors', () => {
       return result;
     } as typeof engine.turn;
     try {
+      // A context far longer than the abort takes to arrive: the server stops a reply at the context's end.
+      await app.client.call('local.load', { id: loopId, contextSize: 32_768 });
       const stream = client.messages.stream({
         model: loopId,
         max_tokens: 100_000,

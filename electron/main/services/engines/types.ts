@@ -50,6 +50,8 @@ export interface TurnResult {
   figures?: ChatFigures;
   /** What the reply should say of how the request was sent (e.g. images left out): added to its notice. */
   notice?: string;
+  /** Which of `params.stop` ended the reply, when the engine says (Anthropic's answer names it). */
+  stopSequence?: string;
 }
 
 /**

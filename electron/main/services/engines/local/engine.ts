@@ -108,6 +108,7 @@ export class LocalEngine implements ChatEngine {
       const images = req.turns.some((t) => t.images?.length);
       return {
         figures,
+        ...(res.stopTrigger ? { stopSequence: res.stopTrigger } : {}),
         ...(toolCalls.length ? { toolCalls } : {}),
         ...(images ? { notice: 'Images were not sent: the built-in engine reads text only.' } : {}),
       };

@@ -79,6 +79,8 @@ export type HostLoaded = z.infer<typeof loaded>;
 
 const generated = z.object({
   stopReason: z.string(),
+  /** The stop sequence that ended the reply, when one did. */
+  stopTrigger: z.string().optional(),
   functionCalls: z.array(z.object({ functionName: z.string(), params: z.unknown() })),
   inputTokens: z.number(),
   outputTokens: z.number(),

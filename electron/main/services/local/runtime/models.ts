@@ -193,8 +193,10 @@ export class HostModels {
       },
     });
     const after = chat.sequence.tokenMeter.getState();
+    const trigger = res.metadata.stopReason === 'customStopTrigger' ? res.metadata.customStopTrigger : undefined;
     return {
       stopReason: signal.aborted ? 'abort' : res.metadata.stopReason,
+      ...(trigger ? { stopTrigger: trigger.filter((t) => typeof t === 'string').join('') } : {}),
       functionCalls: (res.functionCalls ?? []).map((fc) => ({ functionName: fc.functionName, params: fc.params })),
       inputTokens: after.usedInputTokens - before.usedInputTokens,
       outputTokens: after.usedOutputTokens - before.usedOutputTokens,

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { ChatEngine, TurnRequest, TurnResult } from '../../../engines/types';
+import type { ChatEngine, TurnResult } from '../../../engines/types';
 import { QUEUE_LIMIT } from '../completions';
 import { sendJson, toHttpError } from '../http';
 import { anthropicError, sendAnthropicError } from './errors';
-import { StopSequences } from './stop-sequences';
-import { toParams, toTools, toTurns, type MessagesRequest, type ToolChoice } from './wire';
+import { toFormat, toParams, toTools, toTurns, type MessagesRequest } from './wire';
 
 type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
 
@@ -81,8 +80,8 @@ class Content {
   }
 }
 
-function stopReason(r: TurnResult, calls: number, stops: StopSequences): StopReason {
-  if (stops.matched !== undefined) return 'stop_sequence';
+function stopReason(r: TurnResult, calls: number): StopReason {
+  if (r.stopSequence !== undefined) return 'stop_sequence';
   if (calls) return 'tool_use';
   return /length|max/i.test(r.figures?.doneReason ?? '') ? 'max_tokens' : 'end_turn';
 }
@@ -102,9 +101,6 @@ export async function createMessage(
   const id = newId('msg_');
   const model = body.model;
   const stream = body.stream === true;
-  const stops = new StopSequences(body.stop_sequences ?? []);
-  // A matched stop sequence ends the turn as a client's abort would; the text before it is the reply.
-  const stopped = new AbortController();
   let pieces = 0;
   let headersSent = false;
   const gone = () => signal.aborted || res.destroyed;
@@ -140,53 +136,47 @@ export async function createMessage(
       return pieces > 0;
     },
     add(text: string | undefined, think: string | undefined, tokens = 1) {
-      if ((!text && !think) || stops.matched !== undefined) return;
+      if (!text && !think) return;
       pieces += tokens;
       if (think) content.add('thinking', think);
-      if (!text) return;
-      const out = stops.push(text);
-      if (out) content.add('text', out);
-      if (stops.matched !== undefined) stopped.abort();
+      if (text) content.add('text', text);
     },
   };
 
   const { tools, toolChoice } = toTools(body);
-  // The one place `toolChoice` passes through: TurnRequest is gaining it (with `format`) in a parallel change, and
-  // until then the engine ignores it, so "any" and a named tool are offered like "auto" ("none" offers no tools).
-  const request: TurnRequest & { toolChoice?: ToolChoice } = {
-    model,
-    turns: toTurns(body),
-    tools,
-    toolChoice,
-    params: toParams(body),
-    signal: AbortSignal.any([signal, stopped.signal]),
-    maxQueue: QUEUE_LIMIT,
-  };
   let result: TurnResult;
   try {
-    result = await engine.turn(request, sink);
+    result = await engine.turn(
+      {
+        model,
+        turns: toTurns(body),
+        tools,
+        toolChoice,
+        format: toFormat(body),
+        params: toParams(body),
+        signal,
+        maxQueue: QUEUE_LIMIT,
+        // As on the OpenAI route: a prompt too long for the context is refused, never cut.
+        exactContext: true,
+      },
+      sink,
+    );
   } catch (e) {
     if (gone()) return void res.destroy();
-    // Stopped at a sequence: the turn's figures went with it (the token counts below fall back to what streamed).
-    if (stops.matched !== undefined) result = {};
-    else {
-      const err = toHttpError(e);
-      if (!headersSent) return sendAnthropicError(res, err);
-      // Anthropic's way: an `error` event, then the stream ends without message_stop.
-      sendEvent(res, 'error', { error: anthropicError(err).error });
-      return void res.end();
-    }
+    const err = toHttpError(e);
+    if (!headersSent) return sendAnthropicError(res, err);
+    // Anthropic's way: an `error` event, then the stream ends without message_stop.
+    sendEvent(res, 'error', { error: anthropicError(err).error });
+    return void res.end();
   }
   if (gone()) return;
-  const rest = stops.flush();
-  if (rest) content.add('text', rest);
-  const calls = stops.matched === undefined ? (result.toolCalls ?? []) : [];
+  const calls = result.toolCalls ?? [];
   for (const c of calls) content.toolUse({ type: 'tool_use', id: newId('toolu_'), name: c.name, input: c.arguments });
   // Never an empty content list: clients read content[0].
   if (!content.blocks.length) content.add('text', '');
   content.close();
-  const stop_reason = stopReason(result, calls.length, stops);
-  const stop_sequence = stops.matched ?? null;
+  const stop_reason = stopReason(result, calls.length);
+  const stop_sequence = result.stopSequence ?? null;
   const usage = {
     input_tokens: result.figures?.promptTokens ?? 0,
     output_tokens: result.figures?.evalTokens ?? pieces,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool } from 'ollama';
 import type { ChatParams, ToolCall } from '@shared/contract/chat';
 import type { Turn } from '../../../chat/replies/turns';
+import type { ReplyFormat, ToolChoice } from '../../../engines/types';
 import { HttpError } from '../http';
 import { isBase64, parseArguments } from '../wire';
 
@@ -158,8 +159,16 @@ export const messagesRequestSchema = z
       })
       .passthrough()
       .nullish(),
-    /** Structured output: refused until the engine takes a reply format (see `unsupported`); `effort` is ignored. */
-    output_config: z.object({ format: z.unknown().optional() }).passthrough().nullish(),
+    /** Structured output (`format`: a JSON schema the grammar enforces); `effort` is ignored. */
+    output_config: z
+      .object({
+        format: z
+          .object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })
+          .passthrough()
+          .nullish(),
+      })
+      .passthrough()
+      .nullish(),
   })
   .passthrough();
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
@@ -170,12 +179,6 @@ export function unsupported(r: MessagesRequest): HttpError | undefined {
     return new HttpError(
       400,
       'top_k: not offered by this server (its engine samples with temperature and top_p): leave top_k out.',
-    );
-  if (r.output_config?.format != null)
-    return new HttpError(
-      400,
-      'output_config.format: structured output is not offered by this server yet: leave it out and ask for JSON in ' +
-        'the prompt, or describe the shape as a tool.',
     );
   return undefined;
 }
@@ -269,9 +272,6 @@ export function toTurns(r: MessagesRequest): Turn[] {
   return turns;
 }
 
-/** Anthropic's `tool_choice` in the words TurnRequest is gaining (`toolChoice`, OpenAI's values). */
-export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
-
 /**
  * The offered tools, as OpenAI function tools (what the engines take), and the choice among them. `none` offers no
  * tools at all, which is what it means for a model that cannot be constrained.
@@ -294,12 +294,16 @@ export function toTools(r: MessagesRequest): { tools?: Tool[]; toolChoice: ToolC
   return { tools, toolChoice: choice };
 }
 
-/**
- * The request's sampling fields as the chat's parameters. Stop sequences are not among them: the server matches
- * them itself, since Anthropic's answer names the one that stopped the reply.
- */
+/** `output_config.format` as the engine's reply format. */
+export function toFormat(r: MessagesRequest): ReplyFormat | undefined {
+  const f = r.output_config?.format;
+  return f ? { type: 'json_schema', schema: f.schema } : undefined;
+}
+
+/** The request's sampling fields as the chat's parameters; the engine names the stop sequence that ended a reply. */
 export function toParams(r: MessagesRequest): ChatParams {
   const p: ChatParams = { max_tokens: Math.min(r.max_tokens, 1_000_000) };
+  if (r.stop_sequences?.length) p.stop = r.stop_sequences;
   if (r.temperature != null) p.temperature = r.temperature;
   if (r.top_p != null) p.top_p = r.top_p;
   // `adaptive` and `between_tools` leave it to the model's own default.
