@@ -119,6 +119,7 @@ export function createHandlers(s: Services): Handlers {
     'local.embed': ({ id, input }) => s.local.embed(id, input),
     'local.server.status': () => s.local.server.status(),
     'local.server.set': (input) => s.local.setServer(input),
+    'local.server.setups': ({ model }) => s.local.setups(model),
     'mcp.config.get': async () => (await s.mcp()).getConfig(),
     'mcp.config.save': async ({ text }) => (await s.mcp()).saveConfig(text),
     'mcp.config.import': async ({ text }) => (await s.mcp()).importConfig(text),

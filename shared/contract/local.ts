@@ -188,6 +188,43 @@ const serverStatusSchema = z.object({
 });
 export type LocalServerStatus = z.infer<typeof serverStatusSchema>;
 
+/** The kinds of text a setup is: code, a config file, or settings to type into an app (`text`). */
+const appSetupLanguages = ['python', 'js', 'sh', 'yaml', 'json', 'text'] as const;
+
+/** "Use from another app": one app's setup for a local model through the local server. */
+const appSetupSchema = z.object({
+  /** Stable per app (`continue`, `claude-code`…). */
+  id: z.string(),
+  title: z.string(),
+  language: z.enum(appSetupLanguages),
+  /** The file name the app reads (`config.yaml`, `settings.json`) or a name for a script: what Save suggests. */
+  file: z.string().optional(),
+  /** What to do in the app, in order, around `content`. */
+  steps: z.array(z.string()).optional(),
+  content: z.string(),
+  install: z.string().optional(),
+  /** A caveat for this model (its context may be too short for the app). */
+  note: z.string().optional(),
+});
+export type AppSetup = z.infer<typeof appSetupSchema>;
+
+const appSetupsSchema = z.object({
+  model: localModelIdSchema,
+  /** The model's display name. */
+  name: z.string(),
+  /** `http://127.0.0.1:<port>/v1`: the server's address, or the one it will have once on. */
+  baseUrl: z.string(),
+  /** The environment variable every setup reads the key from: setups never hold the key itself. */
+  keyEnv: z.string(),
+  /** The context length the setups type in, and where it comes from: the loaded model, its load plan, or a guess. */
+  contextLength: z.number().int(),
+  contextFrom: z.enum(['loaded', 'plan', 'default']),
+  /** Whether the server runs now (the setups work only while it does). */
+  running: z.boolean(),
+  setups: z.array(appSetupSchema),
+});
+export type AppSetups = z.infer<typeof appSetupsSchema>;
+
 /** A small GGUF HubDesk offers when nothing local is set up: the largest of a short list that fits this machine. */
 const recommendationSchema = z.object({
   repo: repoIdSchema,
@@ -275,4 +312,6 @@ export const localCalls = {
       .strict(),
     output: serverStatusSchema,
   }),
+  /** Ready setups for other apps (SDKs, editors, agents, curl) using one local chat model through the server. */
+  'local.server.setups': call({ input: z.object({ model: localModelIdSchema }).strict(), output: appSetupsSchema }),
 };

@@ -2,9 +2,11 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LocalModel } from '@shared/contract/local';
 import type { SettingsView } from '@shared/contract/settings';
 import type { SnippetsResult } from '@shared/contract/snippets';
 import type { ModelRecord } from '@shared/model-record';
+import { appSetups } from '../../electron/main/services/snippets/app-setups';
 import { heldMain as main } from '../helpers/held-main';
 
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi()));
@@ -275,5 +277,49 @@ describe('Workbench: "Use this model"', () => {
     await (await main.next('snippets.generate')).answer(generated('recovered'));
     expect(pane().value).toBe('recovered');
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a GGUF repo has an Other apps tab: the setups for its GGUFs on disk, the quant picked on the page first', async () => {
+    const repo: ModelRecord = { id: 'org/tiny-GGUF', tags: ['gguf'], library_name: 'gguf' };
+    const local = (quant: string, over: Partial<LocalModel> = {}): LocalModel => ({
+      id: `org/tiny-GGUF/tiny-${quant}.gguf`,
+      name: `tiny-${quant}`,
+      path: `/m/tiny-${quant}.gguf`,
+      parts: 1,
+      source: 'downloaded',
+      folder: '/m',
+      repo: 'org/tiny-GGUF',
+      quant,
+      sizeBytes: 1,
+      embedding: false,
+      deletable: true,
+      plan: { contextSize: 2048, gpuLayers: 0 },
+      ...over,
+    });
+    const user = userEvent.setup();
+    render(<Workbench model={repo} quant="Q8_0" />);
+    await (await main.next('snippets.generate')).answer({ ...generated('x'), modelId: repo.id });
+    await user.click(screen.getByRole('tab', { name: 'Other apps' }));
+    expect(screen.getByText('Listing the models on disk…')).toBeTruthy();
+    const other = local('Q2_K', { id: 'org/other-GGUF/o.gguf', repo: 'org/other-GGUF' });
+    await (
+      await main.next('local.models')
+    ).answer({ models: [local('Q4_K_M'), other, local('Q8_0'), local('F16', { embedding: true })], folders: [] });
+    const picker = screen.getByLabelText<HTMLSelectElement>('Model');
+    expect([...picker.options].map((o) => o.value)).toEqual([
+      'org/tiny-GGUF/tiny-Q8_0.gguf',
+      'org/tiny-GGUF/tiny-Q4_K_M.gguf',
+    ]);
+    const call = await main.next('local.server.setups');
+    expect(call.input).toEqual({ model: 'org/tiny-GGUF/tiny-Q8_0.gguf' });
+    const status = { enabled: false, running: false, port: 11435, keySet: false, keySource: 'none' } as const;
+    await call.answer(appSetups(local('Q8_0'), undefined, status));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('OpenAI SDK (Python) setup').value).toContain('tiny-Q8_0.gguf');
+    expect(screen.getByTestId('setups-off')).toBeTruthy();
+  });
+
+  it('a repo that is not GGUF has no Other apps tab', async () => {
+    await opened();
+    expect(screen.queryByRole('tab', { name: 'Other apps' })).toBeNull();
   });
 });

@@ -38,23 +38,32 @@ describe('local-server templates (Ollama)', () => {
     for (const s of plain) expect(s.content).not.toMatch(/options|think|temperature/);
   });
 
-  it('bundles one template per language/client', () => {
+  it('bundles one template per language/client (the local-server snippets, repo snippets and app setups)', () => {
     expect(templateNames()).toEqual([
+      'js/ai-sdk/setup',
       'js/gradio_client/predict',
       'js/ollama/chat',
       'js/openai/chat',
       'js/openai/endpoint',
+      'js/openai/setup',
       'python/datasets/load',
       'python/gradio_client/predict',
       'python/huggingface_hub/download',
+      'python/langchain/setup',
       'python/ollama/chat',
       'python/openai/chat',
       'python/openai/endpoint',
+      'python/openai/setup',
       'python/pandas/read',
+      'sh/claude-code/setup',
       'sh/curl/chat',
       'sh/curl/endpoint',
       'sh/curl/generate',
+      'sh/curl/setup',
       'sh/hf/download',
+      'sh/open-webui/setup',
+      'text/cline/setup',
+      'yaml/continue/setup',
     ]);
   });
 

@@ -103,3 +103,8 @@ export function useLocalServer() {
   });
   return { ...q, status: fresh ?? (q.state === 'ok' ? q.data : undefined), set };
 }
+
+/** "Use from another app": each app's setup for one local chat model (nothing asked until a model is chosen). */
+export function useServerSetups(model: string | undefined) {
+  return useQuery(() => api.call('local.server.setups', { model: model ?? '' }), [model], !!model);
+}

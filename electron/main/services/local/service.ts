@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { homedir } from 'node:os';
-import type { Download, EngineStatus, LocalServerStatus, Recommendation } from '@shared/contract/local';
+import type { AppSetups, Download, EngineStatus, LocalServerStatus, Recommendation } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
 import type { FitHardware } from '@shared/fit';
 import type { Logger } from '../log';
@@ -15,6 +15,7 @@ import { nodeHost } from './host/spawn-node';
 import type { SpawnHost } from './host/protocol';
 import { LocalServer } from './server/server';
 import { LocalEngine } from '../engines/local/engine';
+import { appSetups } from '../snippets/app-setups';
 
 export interface LocalOptions {
   dataDir: string;
@@ -138,6 +139,18 @@ export class LocalService {
     const cur = this.config.get().server;
     this.config.update({ server: { enabled: patch.enabled ?? cur.enabled, port: patch.port ?? cur.port } });
     return this.server.apply();
+  }
+
+  /** "Use from another app": each app's setup for a chat model, filled with the server's address and its context. */
+  async setups(id: string): Promise<AppSetups> {
+    const m = await this.model(id);
+    if (m.embedding)
+      throw new AppError(
+        'invalid_input',
+        `${m.title || m.name} is an embedding model: apps chat with a chat model. Its vectors are at POST /v1/embeddings.`,
+      );
+    const loaded = this.runtime.status().loaded.find((l) => l.id === m.id);
+    return appSetups(m, loaded, this.server.status());
   }
 
   /** Download list snapshots as it changes, a few a second at most, until the caller stops listening. */

@@ -16,7 +16,13 @@ export interface MonacoPaneProps {
   label: string;
 }
 
-const monacoLanguage: Record<string, string> = { python: 'python', js: 'javascript', sh: 'shell', json: 'json' };
+const monacoLanguage: Record<string, string> = {
+  python: 'python',
+  js: 'javascript',
+  sh: 'shell',
+  json: 'json',
+  yaml: 'yaml',
+};
 
 export function useDocTheme(): string {
   const read = () => (document.documentElement.dataset.theme === 'dark' ? 'hubdesk-dark' : 'hubdesk-light');

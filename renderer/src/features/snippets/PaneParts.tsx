@@ -4,19 +4,31 @@ import { tabId, TabList } from '../../components/Tabs';
 
 export const languageLabels: Record<string, string> = { python: 'Python', js: 'JavaScript', sh: 'Shell' };
 const snippetKinds = ['inference', 'library', 'local-app', 'local-server'] as const;
-export const kindLabels: Record<SnippetKind, string> = {
+/** The workbench's tabs: the snippet kinds main generates, and "Other apps" (a GGUF on disk through HubDesk's server). */
+export type WorkbenchKind = SnippetKind | 'other-apps';
+export const kindLabels: Record<WorkbenchKind, string> = {
   inference: 'Inference',
   library: 'Library',
   'local-app': 'Local apps',
   'local-server': 'Local server',
+  'other-apps': 'Other apps',
 };
 
-/** The snippet kinds, each with its count once generated; they control the panel `sw-kind-panel`. */
-export function KindTabs(p: { kind: SnippetKind; result?: SnippetsResult; onPick(kind: SnippetKind): void }) {
+/**
+ * The snippet kinds, each with its count once generated, and Other apps when `withApps`; they control the panel
+ * `sw-kind-panel`.
+ */
+export function KindTabs(p: {
+  kind: WorkbenchKind;
+  result?: SnippetsResult;
+  withApps: boolean;
+  onPick(kind: WorkbenchKind): void;
+}) {
+  const items: readonly WorkbenchKind[] = p.withApps ? [...snippetKinds, 'other-apps'] : snippetKinds;
   return (
     <TabList
       label="Snippet kind"
-      items={snippetKinds}
+      items={items}
       value={p.kind}
       onChange={p.onPick}
       idPrefix="sw-kind"
@@ -115,7 +127,13 @@ export function SnippetPickers(p: {
 }
 
 /** What a snippet needs around it: the library's setup note, HubDesk's own note, and the install line. */
-export function SnippetNotes({ snippet, onCopy }: { snippet: Snippet; onCopy(text: string): void }) {
+export function SnippetNotes({
+  snippet,
+  onCopy,
+}: {
+  snippet: Pick<Snippet, 'setup' | 'note' | 'install'>;
+  onCopy(text: string): void;
+}) {
   return (
     <>
       {snippet.setup && <p className="help sw-setup">{snippet.setup}</p>}

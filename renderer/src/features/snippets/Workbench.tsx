@@ -1,5 +1,4 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import type { SnippetKind } from '@shared/contract/snippets';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { tabId } from '../../components/Tabs';
 import { useSettings } from '../../store/settings';
@@ -10,6 +9,7 @@ import type { SnippetWorkbenchProps } from './types';
 import { usePanePicks } from './usePanePicks';
 import { useSnippetOptions } from './useSnippetOptions';
 import { useSnippets } from '../../hooks/snippets';
+import { RepoAppSetups } from './AppSetups';
 import './snippets.css';
 
 // Monaco is a separate chunk: it loads only when a snippet pane opens.
@@ -22,12 +22,18 @@ import {
   PaneToolbar,
   SnippetNotes,
   SnippetPickers,
+  type WorkbenchKind,
 } from './PaneParts';
 
 const MonacoPane = lazy(() => import('./MonacoPane'));
 
 function runsLocally(m: { library_name?: string; tags: string[] }): boolean {
-  return m.library_name === 'gguf' || m.library_name === 'mlx' || m.tags.includes('gguf') || m.tags.includes('mlx');
+  return isGguf(m) || m.library_name === 'mlx' || m.tags.includes('mlx');
+}
+
+/** A GGUF repo: its files run in the built-in engine, so other apps can use them through HubDesk's local server. */
+function isGguf(m: { library_name?: string; tags: string[] }): boolean {
+  return m.library_name === 'gguf' || m.tags.includes('gguf');
 }
 
 /** "Use this model": every usage snippet for the model, in editable panes to copy or save into a project. */
@@ -37,7 +43,7 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const model = useMemo(() => modelProp, [modelKey]);
   // GGUF and MLX repos run locally: their "Use this model" opens on Local apps.
-  const [kind, setKind] = useState<SnippetKind>(() => (runsLocally(model) ? 'local-app' : 'inference'));
+  const [kind, setKind] = useState<WorkbenchKind>(() => (runsLocally(model) ? 'local-app' : 'inference'));
   const [kindFor, setKindFor] = useState(model.id);
   if (kindFor !== model.id) {
     setKindFor(model.id);
@@ -88,7 +94,7 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
 
   return (
     <section className="card snippet-workbench" data-testid="snippet-workbench" aria-label="Use this model">
-      <KindTabs kind={kind} result={result} onPick={setKind} />
+      <KindTabs kind={kind} result={result} withApps={isGguf(model)} onPick={setKind} />
       <div id="sw-kind-panel" role="tabpanel" aria-labelledby={tabId('sw-kind', kind)}>
         {(kind === 'inference' || kind === 'local-server') && (
           <div className="sw-options" aria-label="Snippet options">
@@ -171,7 +177,11 @@ export default function Workbench({ model: modelProp, quant }: SnippetWorkbenchP
             <strong>Will not run as it is:</strong> {section.warning}
           </div>
         )}
-        {error ? (
+        {kind === 'other-apps' ? (
+          <div className="sw-body">
+            <RepoAppSetups repo={model.id} quant={quant} />
+          </div>
+        ) : error ? (
           <ErrorState error={error} title="Could not generate snippets" onRetry={() => void load()} />
         ) : !result ? (
           <Loading label="Generating snippets…" />

@@ -1,4 +1,4 @@
-// Monaco bundled with the app (no CDN): the editor core, four languages, and its workers as Vite worker chunks.
+// Monaco bundled with the app (no CDN): the editor core, five languages, and its workers as Vite worker chunks.
 import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/editor/contrib/clipboard/browser/clipboard';
@@ -20,6 +20,7 @@ import 'monaco-editor/editor/common/services/treeViewsDndService';
 import 'monaco-editor/languages/definitions/python/register';
 import 'monaco-editor/languages/definitions/javascript/register';
 import 'monaco-editor/languages/definitions/shell/register';
+import 'monaco-editor/languages/definitions/yaml/register';
 import 'monaco-editor/language/json/monaco.contribution';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';

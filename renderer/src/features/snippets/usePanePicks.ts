@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Snippet, SnippetKind } from '@shared/contract/snippets';
+import type { Snippet } from '@shared/contract/snippets';
 import { unique } from './workbench-helpers';
 
 type Picks = { modelId: string; at: Record<string, string | number>; language?: string; client?: string };
@@ -9,7 +9,7 @@ type Picks = { modelId: string; at: Record<string, string | number>; language?: 
  * variant last picked for each client. Going to another tab and back shows the same pane, so its edits are there
  * (a tab never picked starts from the last pick anywhere, when it has it, else its first).
  */
-export function usePanePicks(kind: SnippetKind, snippets: Snippet[], modelId: string) {
+export function usePanePicks(kind: string, snippets: Snippet[], modelId: string) {
   const [state, setPicks] = useState<Picks>({ modelId, at: {} });
   // Picks belong to one model: the workbench stays mounted when the page moves to another model, and a pick made
   // there (a client's third variant, say) must not choose the new model's first pane, even for one render.

@@ -9,12 +9,15 @@ export function Modal({
   children,
   footer,
   wide,
+  className,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   footer: ReactNode;
   wide?: boolean;
+  /** A class of its own, for a dialog sized to its content (code panes). */
+  className?: string;
 }) {
   const id = useId();
   const ref = useRef<HTMLDivElement>(null);
@@ -23,7 +26,7 @@ export function Modal({
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
-        className={`modal card${wide ? ' modal-wide' : ''}`}
+        className={`modal card${wide ? ' modal-wide' : ''}${className ? ` ${className}` : ''}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby={id}

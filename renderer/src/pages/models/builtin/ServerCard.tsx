@@ -1,15 +1,20 @@
 import { useEffect, useState } from 'react';
 import { useLocalServer } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
+import { ServerAppsDialog } from './ServerApps';
 
 const MIN_KEY = 16;
 
-/** The local OpenAI-compatible server: off by default; on with a key; its URL, its port, and a curl to try it. */
+/**
+ * The local OpenAI-compatible server: off by default; on with a key; its URL, its port, a curl to try it, and the
+ * setups of other apps for it.
+ */
 export function ServerCard() {
   const server = useLocalServer();
   const { status, set } = server;
   const [port, setPort] = useState('');
   const [key, setKey] = useState('');
+  const [apps, setApps] = useState(false);
   useEffect(() => {
     if (status) setPort(String(status.port));
   }, [status?.port]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -133,9 +138,20 @@ export function ServerCard() {
           <pre className="server-curl" data-testid="server-curl">
             <code>{`curl ${base}/models -H "Authorization: Bearer $HUBDESK_LOCAL_SERVER_KEY"`}</code>
           </pre>
+          <div className="field">
+            <span className="field-label">Use from another app</span>
+            <p className="help">
+              Ready setups for the OpenAI SDKs, the AI SDK, LangChain, Continue, Cline, Open WebUI, Zed, VS Code, Claude
+              Code and curl, filled for a model on disk.
+            </p>
+            <button className="btn btn-sm" onClick={() => setApps(true)} data-testid="server-apps">
+              Show setups…
+            </button>
+          </div>
         </>
       )}
       <ErrorLine error={set.error} />
+      {apps && <ServerAppsDialog onClose={() => setApps(false)} />}
     </section>
   );
 }
