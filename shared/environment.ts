@@ -43,6 +43,9 @@ export const envVars = [
 ] as const satisfies readonly EnvVar[];
 type EnvName = (typeof envVars)[number]['name'];
 
+/** The local server's key: HubDesk reads it, and every client setup and "Open as code" snippet reads the same one. */
+export const LOCAL_SERVER_KEY_ENV: EnvName = 'HUBDESK_LOCAL_SERVER_KEY';
+
 function byKey<K extends string, R extends EnvVar>(keys: readonly K[], of: (v: EnvVar) => K | undefined) {
   return Object.fromEntries(
     keys.map((k) => {

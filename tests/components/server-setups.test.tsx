@@ -65,7 +65,7 @@ describe('the server card: Use from another app', () => {
     expect(within(dialog).getByText('Filling the setups…')).toBeTruthy();
     await first.answer(filled());
     expect(within(dialog).getByTestId('setups-facts').textContent).toMatch(
-      /For tiny-Q4_K_M at http:\/\/127\.0\.0\.1:11435\/v1, 512 tokens of context \(as the server loads it\)\. .*HUBDESK_API_KEY/,
+      /For tiny-Q4_K_M at http:\/\/127\.0\.0\.1:11435\/v1, 512 tokens of context \(as the server loads it\)\. .*HUBDESK_LOCAL_SERVER_KEY/,
     );
     expect(within(dialog).queryByTestId('setups-off')).toBeNull();
 

@@ -84,7 +84,7 @@ describe('the local server card: Use from another app (web mode, Chromium)', () 
       .toBe('Continue setup copied to the clipboard');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toContain(`apiBase: "${url}"`);
-    expect(copied).toContain('${{ secrets.HUBDESK_API_KEY }}');
+    expect(copied).toContain('${{ secrets.HUBDESK_LOCAL_SERVER_KEY }}');
 
     await apps.getByRole('tab', { name: 'Claude Code' }).click();
     await expect.poll(editorText).toContain(`ANTHROPIC_BASE_URL=${url.replace(/\/v1$/, '')}`);

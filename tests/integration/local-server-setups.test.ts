@@ -40,7 +40,7 @@ describe('local server: setups for other apps', () => {
     expect(setups).toMatchObject({
       model: chatId,
       baseUrl: `http://127.0.0.1:${t.port}/v1`,
-      keyEnv: 'HUBDESK_API_KEY',
+      keyEnv: 'HUBDESK_LOCAL_SERVER_KEY',
       contextFrom: 'plan',
       running: true,
     });
@@ -56,7 +56,7 @@ describe('local server: setups for other apps', () => {
       const s = setup(id);
       writeFileSync(join(dir, s.file!), s.content);
       const { stdout } = await run(process.execPath, [join(dir, s.file!)], {
-        env: { ...process.env, HUBDESK_API_KEY: KEY },
+        env: { ...process.env, HUBDESK_LOCAL_SERVER_KEY: KEY },
       });
       expect(stdout.trim(), id).toBe('Hello from HubDesk.');
     }
@@ -64,7 +64,7 @@ describe('local server: setups for other apps', () => {
 
   it('the curl setup runs as written', async () => {
     const { stdout } = await run('bash', ['-c', setup('curl').content], {
-      env: { PATH: process.env.PATH ?? '', HUBDESK_API_KEY: KEY },
+      env: { PATH: process.env.PATH ?? '', HUBDESK_LOCAL_SERVER_KEY: KEY },
     });
     const reply = JSON.parse(stdout) as { model: string; choices: { message: { content: string } }[] };
     expect(reply.model).toBe(chatId);

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { KEY, rawRequest, startLocalServerApp, type LocalServerApp } from '../fixtures/local-server';
-import { functionCallGguf, scriptedGguf } from '../fixtures/scripted-gguf';
+import { fimGguf, functionCallGguf, scriptedGguf } from '../fixtures/scripted-gguf';
 import { tinyGguf } from '../fixtures/tiny-gguf';
 
 // What other apps ask of the local server beyond plain chat: JSON replies a grammar enforces, tool_choice, honest
@@ -17,6 +17,7 @@ let tinyId: string;
 let toolId: string;
 let chatId: string;
 let cityId: string;
+let fimId: string;
 let client: OpenAI;
 let baseURL: string;
 const raw = (path: string, opts?: Parameters<typeof rawRequest>[2]) => rawRequest(port, path, opts);
@@ -49,12 +50,14 @@ beforeAll(async () => {
     'scripted-chat.gguf': scriptedGguf({ script: ['▁Hello', '▁there', '.'] }),
     // Writes {"city": "Paris"} in the grammar's own spacing: each piece is a token the grammar allows in turn.
     'city-json.gguf': scriptedGguf({ script: ['{"city":▁', '"Paris"', '}'] }),
+    'fim-coder.gguf': fimGguf(['▁a▁+▁b', ';']),
   });
   port = t.port;
   tinyId = t.ids['tiny-llama.gguf'];
   toolId = t.ids['weather-tool.gguf'];
   chatId = t.ids['scripted-chat.gguf'];
   cityId = t.ids['city-json.gguf'];
+  fimId = t.ids['fim-coder.gguf'];
   const s = await t.app.client.call('local.server.set', { enabled: true, port, key: KEY });
   baseURL = s.url!;
   client = new OpenAI({ baseURL, apiKey: KEY, maxRetries: 0 });
@@ -351,5 +354,80 @@ describe('models on request', () => {
         timeout: 5000,
       })
       .toBe(false);
+  });
+});
+
+describe('/v1/completions', () => {
+  it('completes the prompt as it is (no chat template), whole or streamed, with usage', async () => {
+    // The scripted model's script starts after a newline: the prompt's own, since no template adds one.
+    const r = await client.completions.create({ model: chatId, prompt: 'Greet me:\n', temperature: 0 });
+    expect(r.object).toBe('text_completion');
+    expect(r.choices[0]).toMatchObject({ index: 0, finish_reason: 'stop', logprobs: null });
+    expect(r.choices[0].text).toBe(' Hello there.');
+    expect(r.usage!.prompt_tokens).toBeGreaterThan(0);
+    const stream = await client.completions.create({
+      model: chatId,
+      prompt: 'Greet me:\n',
+      temperature: 0,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let finish: string | null = null;
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    for await (const c of stream) {
+      text += c.choices[0]?.text ?? '';
+      finish = c.choices[0]?.finish_reason ?? finish;
+      usage = c.usage ?? usage;
+    }
+    expect(text).toBe(' Hello there.');
+    expect(finish).toBe('stop');
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it("stops at max_tokens (OpenAI's default of 16 when not sent) and at a stop string", async () => {
+    const cut = await client.completions.create({ model: chatId, prompt: 'x\n', max_tokens: 1, temperature: 0 });
+    expect(cut.choices[0]).toMatchObject({ text: ' Hello', finish_reason: 'length' });
+    const stopped = await client.completions.create({ model: chatId, prompt: 'x\n', stop: ['there'], temperature: 0 });
+    expect(stopped.choices[0]).toMatchObject({ text: ' Hello', finish_reason: 'stop' });
+    const loose = await client.completions.create({ model: tinyId, prompt: 'hello', temperature: 0 });
+    expect(loose.usage!.completion_tokens).toBeLessThanOrEqual(16);
+  });
+
+  it('fills in the middle with suffix, where the model has the tokens for it', async () => {
+    const r = await client.completions.create({
+      model: fimId,
+      prompt: 'function add(a, b) {\n  return',
+      suffix: '\n}',
+      temperature: 0,
+    });
+    expect(r.choices[0].text).toBe(' a + b;');
+    const refused = await raw('/v1/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: chatId, prompt: 'a', suffix: 'b' }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('has no fill-in-the-middle tokens');
+  });
+
+  it('takes response_format; refuses a prompt longer than the context, echo, best_of and token arrays', async () => {
+    const json = await client.completions.create({
+      model: cityId,
+      prompt: 'Where?\n',
+      temperature: 0,
+      max_tokens: 30,
+      ...{ response_format: { type: 'json_object' } },
+    });
+    expect(JSON.parse(json.choices[0].text)).toEqual({ city: 'Paris' });
+    const bad = async (body: Record<string, unknown>) => {
+      const r = await raw('/v1/completions', { method: 'POST', body: JSON.stringify({ model: chatId, ...body }) });
+      expect(r.status, r.text).toBe(400);
+      return (JSON.parse(r.text) as { error: { message: string; code: string | null } }).error;
+    };
+    expect((await bad({ prompt: 'hello world '.repeat(400) })).code).toBe('context_length_exceeded');
+    expect((await bad({ prompt: 'a', echo: true })).message).toContain('echo is not offered');
+    expect((await bad({ prompt: 'a', best_of: 3 })).message).toContain('best_of');
+    expect((await bad({ prompt: [1, 2, 3] })).message).toContain('send the prompt as text');
+    expect((await bad({ prompt: ['a', 'b'] })).message).toContain('one prompt per request');
   });
 });

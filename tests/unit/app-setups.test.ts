@@ -113,12 +113,12 @@ describe('"Use from another app" setups', () => {
     await expect(JSON.stringify(around, null, 2)).toMatchFileSnapshot('../golden/app-setups/setups.json');
   });
 
-  it('each names the base URL (Claude Code: the origin, as it adds /v1 itself) and the model, and reads the key from HUBDESK_API_KEY', () => {
+  it('each names the base URL (Claude Code: the origin, as it adds /v1 itself) and the model, and reads the key from HUBDESK_LOCAL_SERVER_KEY', () => {
     for (const s of setups) {
       expect(s.content, s.id).toContain(s.id === 'claude-code' ? 'http://127.0.0.1:11435' : facts.baseUrl);
       expect(s.content, s.id).toContain(facts.model);
       // The key is read, never written: VS Code and Open WebUI's UI steps take it by hand, the rest by name.
-      expect(`${s.content}\n${s.steps?.join('\n') ?? ''}`, s.id).toMatch(/HUBDESK_API_KEY|your server key/);
+      expect(`${s.content}\n${s.steps?.join('\n') ?? ''}`, s.id).toMatch(/HUBDESK_LOCAL_SERVER_KEY|your server key/);
     }
     expect(byId['claude-code'].content).not.toContain('11435/v1');
   });
@@ -143,7 +143,10 @@ describe('"Use from another app" setups', () => {
     const o = Object.fromEntries(renderAppSetups(odd).map((s) => [s.id, s]));
     const body = JSON.parse(runShell(o.curl.content, {}));
     expect(body).toEqual({ model: odd.model, messages: [{ role: 'user', content: 'Say hello in one sentence.' }] });
-    const env = runShell(o['claude-code'].content, { HUBDESK_API_KEY: 'k-123', ANTHROPIC_API_KEY: 'sk-ant-x' });
+    const env = runShell(o['claude-code'].content, {
+      HUBDESK_LOCAL_SERVER_KEY: 'k-123',
+      ANTHROPIC_API_KEY: 'sk-ant-x',
+    });
     expect(env.split('\n')).toEqual(['http://127.0.0.1:12000', 'k-123', 'unset', odd.model, odd.model, '']);
     expect(JSON.parse(o.zed.content).language_models.openai_compatible.hubdesk.available_models[0].name).toBe(
       odd.model,
@@ -200,7 +203,7 @@ describe('the facts a model’s setups are filled with', () => {
       baseUrl: 'http://127.0.0.1:11500/v1',
       running: false,
       name: 'Tiny',
-      keyEnv: 'HUBDESK_API_KEY',
+      keyEnv: 'HUBDESK_LOCAL_SERVER_KEY',
     });
     expect(r.setups.every((s) => s.content.includes(model.id))).toBe(true);
   });

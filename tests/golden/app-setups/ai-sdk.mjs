@@ -1,11 +1,11 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { streamText } from "ai";
 
-// HubDesk's local server; the key comes from the environment (export HUBDESK_API_KEY=...).
+// HubDesk's local server; the key comes from the environment (export HUBDESK_LOCAL_SERVER_KEY=...).
 const hubdesk = createOpenAICompatible({
 	name: "hubdesk",
 	baseURL: "http://127.0.0.1:11435/v1",
-	apiKey: process.env.HUBDESK_API_KEY,
+	apiKey: process.env.HUBDESK_LOCAL_SERVER_KEY,
 });
 
 const result = streamText({

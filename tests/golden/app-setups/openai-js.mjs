@@ -1,9 +1,9 @@
 import OpenAI from "openai";
 
-// HubDesk's local server; the key comes from the environment (export HUBDESK_API_KEY=...).
+// HubDesk's local server; the key comes from the environment (export HUBDESK_LOCAL_SERVER_KEY=...).
 const client = new OpenAI({
 	baseURL: "http://127.0.0.1:11435/v1",
-	apiKey: process.env.HUBDESK_API_KEY,
+	apiKey: process.env.HUBDESK_LOCAL_SERVER_KEY,
 });
 
 const stream = await client.chat.completions.create({

@@ -2,10 +2,10 @@ import os
 
 from openai import OpenAI
 
-# HubDesk's local server; the key comes from the environment (export HUBDESK_API_KEY=...).
+# HubDesk's local server; the key comes from the environment (export HUBDESK_LOCAL_SERVER_KEY=...).
 client = OpenAI(
     base_url="http://127.0.0.1:11435/v1",
-    api_key=os.environ["HUBDESK_API_KEY"],
+    api_key=os.environ["HUBDESK_LOCAL_SERVER_KEY"],
 )
 
 stream = client.chat.completions.create(

@@ -1,11 +1,14 @@
 import type { AppSetup, AppSetups, LoadedModel, LocalModel, LocalServerStatus } from '@shared/contract/local';
+import { LOCAL_SERVER_KEY_ENV } from '@shared/environment';
 import { renderTemplate } from './local-server';
 
 // "Use from another app": each app's setup for one local model through HubDesk's local server. Pure: the facts
 // (address, model, context) come in, text goes out. The key is never an input: every setup reads it from KEY_ENV.
 
 /** Where every setup reads the server's key from. Zed derives it too, from the provider id `hubdesk`. */
-const KEY_ENV = 'HUBDESK_API_KEY';
+const KEY_ENV = LOCAL_SERVER_KEY_ENV;
+/** Zed names a provider's key variable after its id (`hubdesk` → HUBDESK_API_KEY). */
+const ZED_KEY_ENV = 'HUBDESK_API_KEY';
 
 /** The context typed in when the header gave no load plan (rare): a length every current chat model takes. */
 const FALLBACK_CONTEXT = 4096;
@@ -191,7 +194,7 @@ export function renderAppSetups(f: SetupFacts): AppSetup[] {
       file: 'settings.json',
       steps: [
         'Open Zed’s settings (zed: open settings) and merge this in.',
-        `Zed reads the key from ${KEY_ENV} (named after the provider id hubdesk): start Zed from a shell where it is set, or paste the key in Agent Settings → LLM Providers → hubdesk.`,
+        `Zed reads the key from ${ZED_KEY_ENV} (named after the provider id hubdesk): start it as ${ZED_KEY_ENV}="$${KEY_ENV}" zed, or paste the key in Agent Settings → LLM Providers → hubdesk.`,
       ],
       content: zedSettings(f),
     },

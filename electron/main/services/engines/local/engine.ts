@@ -1,4 +1,4 @@
-import type { ChatFigures, ToolCall } from '@shared/contract/chat';
+import type { ChatFigures, ChatParams, ToolCall } from '@shared/contract/chat';
 import type { LocalModel } from '@shared/contract/local';
 import { AppError, toAppError } from '@shared/errors';
 import { newId } from '../../chat/storage/rows';
@@ -7,7 +7,8 @@ import { describeStop, EngineStopped, HostFailure } from '../../local/host/super
 import { openAIFigures } from '../figures';
 import { constraintsOf, forcedCall } from './constraints';
 import { doneReason, toLlamaHistory, toToolCall, withInstruction } from './history';
-import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from '../types';
+import type { HostGenerateOptions } from '../../local/host/protocol';
+import type { ChatEngine, ReplyFormat, TurnRequest, TurnResult, TurnSink } from '../types';
 
 /** What the built-in engine needs of the local service: a usable model by id, and the runtime that runs it. */
 export interface LocalPort {
@@ -17,6 +18,30 @@ export interface LocalPort {
   /** The local server's port (on or not): "Open as code" points at it. */
   readonly server: { status(): { port: number } };
   embed(id: string, input: string[]): Promise<{ embeddings: number[][] }>;
+}
+
+/** A plain-text completion the local server asks for (/v1/completions). */
+export interface CompletionRequest {
+  model: string;
+  prompt: string;
+  /** Fill-in-the-middle: the text after the gap. */
+  suffix?: string;
+  params: ChatParams;
+  format?: ReplyFormat;
+  signal: AbortSignal;
+  maxQueue?: number;
+  ttl?: number;
+}
+
+/** The chat's sampling parameters as the host takes them. */
+function hostOptions(p: ChatParams): HostGenerateOptions {
+  return {
+    ...(p.max_tokens !== undefined ? { maxTokens: p.max_tokens } : {}),
+    temperature: p.temperature ?? 0.8,
+    ...(p.top_p !== undefined ? { topP: p.top_p } : {}),
+    ...(p.seed !== undefined ? { seed: p.seed } : {}),
+    ...(p.stop?.length ? { stop: p.stop } : {}),
+  };
 }
 
 const COMPRESS_FAILED = /compress chat history|context size is too small|too long for the context|exceeds the context/i;
@@ -38,17 +63,7 @@ export class LocalEngine implements ChatEngine {
       throw new AppError('invalid_input', `${model.name} is an embedding model: choose a chat model to talk to.`);
     // Checked before the model loads: a schema the grammar cannot follow is refused at once.
     const c = constraintsOf(req);
-    const lease = await this.local.runtime
-      .acquire(model, {
-        signal: req.signal,
-        key: req.key,
-        onWait: req.onWait,
-        ...(req.maxQueue !== undefined ? { maxQueue: req.maxQueue } : {}),
-        ...(req.ttl !== undefined ? { ttl: req.ttl } : {}),
-      })
-      .catch((e: unknown) => {
-        throw e instanceof EngineStopped ? this.stopped(e, sink) : e;
-      });
+    const lease = await this.acquire(model, req, sink);
     const loadedAt = performance.now();
     const p = req.params;
     const showThoughts = p.think !== false;
@@ -65,14 +80,7 @@ export class LocalEngine implements ChatEngine {
             ...(c.functions ? { functions: c.functions } : {}),
             ...(c.grammar ? { grammar: c.grammar } : {}),
             ...(req.exactContext ? { fitContext: true } : {}),
-            options: {
-              ...(p.max_tokens !== undefined ? { maxTokens: p.max_tokens } : {}),
-              temperature: p.temperature ?? 0.8,
-              ...(p.top_p !== undefined ? { topP: p.top_p } : {}),
-              ...(p.seed !== undefined ? { seed: p.seed } : {}),
-              ...(p.stop?.length ? { stop: p.stop } : {}),
-              ...(showThoughts ? {} : { noThoughts: true }),
-            },
+            options: { ...hostOptions(p), ...(showThoughts ? {} : { noThoughts: true }) },
           },
           (pieces) => {
             for (const [kind, text, tokens] of pieces) {
@@ -117,6 +125,66 @@ export class LocalEngine implements ChatEngine {
     }
   }
 
+  /**
+   * A plain-text completion of `prompt` (or fill-in-the-middle before `suffix`): no chat template, the text as it
+   * is. The local server's /v1/completions; never cut to fit the context, as the server's chat never is.
+   */
+  async complete(req: CompletionRequest, sink: TurnSink): Promise<TurnResult> {
+    const model = await this.local.model(req.model);
+    if (model.embedding)
+      throw new AppError('invalid_input', `${model.name} is an embedding model: choose a model that writes text.`);
+    const grammar = req.format ? constraintsOf({ format: req.format }).grammar : undefined;
+    const lease = await this.acquire(model, req, sink);
+    try {
+      const res = await lease
+        .complete(
+          {
+            prompt: req.prompt,
+            ...(req.suffix !== undefined ? { suffix: req.suffix } : {}),
+            ...(grammar ? { grammar } : {}),
+            options: hostOptions(req.params),
+          },
+          (pieces) => {
+            for (const [, text, tokens] of pieces) sink.add(text, undefined, tokens);
+          },
+          req.signal,
+        )
+        .catch((e: unknown) => {
+          throw this.failure(e, req, model, lease.contextSize, sink);
+        });
+      if (req.signal.aborted) throw new AppError('aborted', 'Stopped.');
+      return {
+        figures: {
+          promptTokens: res.inputTokens,
+          evalTokens: res.outputTokens,
+          doneReason: doneReason(res.stopReason),
+        },
+        ...(res.stopTrigger ? { stopSequence: res.stopTrigger } : {}),
+      };
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** A sequence of the model (loaded first when it is not), said in words when the engine stops while it waits. */
+  private acquire(
+    model: LocalModel,
+    req: Pick<TurnRequest, 'signal' | 'key' | 'onWait' | 'maxQueue' | 'ttl'>,
+    sink: TurnSink,
+  ) {
+    return this.local.runtime
+      .acquire(model, {
+        signal: req.signal,
+        key: req.key,
+        onWait: req.onWait,
+        ...(req.maxQueue !== undefined ? { maxQueue: req.maxQueue } : {}),
+        ...(req.ttl !== undefined ? { ttl: req.ttl } : {}),
+      })
+      .catch((e: unknown) => {
+        throw e instanceof EngineStopped ? this.stopped(e, sink) : e;
+      });
+  }
+
   /** The host ended under this reply: say what happened, keep what it wrote (the reply does), and how to go on. */
   private stopped(e: EngineStopped, sink: TurnSink): AppError {
     const next = sink.started ? 'What it wrote is kept; send again to restart it.' : 'Send again to restart it.';
@@ -127,7 +195,13 @@ export class LocalEngine implements ChatEngine {
     );
   }
 
-  private failure(e: unknown, req: TurnRequest, model: LocalModel, contextSize: number, sink: TurnSink): AppError {
+  private failure(
+    e: unknown,
+    req: { signal: AbortSignal },
+    model: LocalModel,
+    contextSize: number,
+    sink: TurnSink,
+  ): AppError {
     if (req.signal.aborted) return new AppError('aborted', 'Stopped.');
     if (e instanceof EngineStopped) return this.stopped(e, sink);
     const err = e as Error | undefined;

@@ -1,6 +1,7 @@
 import type { ConversationMeta } from '@shared/contract/chat';
 import type { LocalModel } from '@shared/contract/local';
 import type { Snippet } from '@shared/contract/snippets';
+import { LOCAL_SERVER_KEY_ENV } from '@shared/environment';
 import { AppError } from '@shared/errors';
 import { estimateKvShape, fitQuant, kvCacheBytes } from '@shared/fit';
 import type { Turn } from '../../chat/replies/turns';
@@ -10,7 +11,7 @@ import { retryable } from '../reply-action';
 import type { EngineKind, EngineRef, Footprint } from '../types';
 import { LocalEngine, type LocalPort } from './engine';
 
-const LOCAL_KEY_ENV = 'HUBDESK_LOCAL_SERVER_KEY';
+const LOCAL_KEY_ENV = LOCAL_SERVER_KEY_ENV;
 
 /**
  * A built-in model's memory before it is loaded: the fit verdict's sum (file + KV cache + runtime) for the context

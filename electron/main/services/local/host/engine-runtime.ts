@@ -2,7 +2,16 @@ import type { EngineStatus, LoadedModel, LocalModel } from '@shared/contract/loc
 import { AppError } from '@shared/errors';
 import { untilStopped } from '../../http/until-aborted';
 import type { Logger } from '../../log';
-import type { HostGenerate, HostGenerated, HostLoaded, HostModel, HostPiece, SpawnHost } from './protocol';
+import type {
+  HostComplete,
+  HostGenerate,
+  HostGenerated,
+  HostLoaded,
+  HostModel,
+  HostPiece,
+  HostRequest,
+  SpawnHost,
+} from './protocol';
 import { CrashLog } from './crash-log';
 import { Sequences } from './sequences';
 import { describeStop, EngineStopped, HostSupervisor, type HostStop } from './supervisor';
@@ -60,6 +69,12 @@ export interface Lease {
   readonly loaded: boolean;
   generate(
     gen: Omit<HostGenerate, 'model' | 'slot'>,
+    onPieces: (pieces: HostPiece[]) => void,
+    signal: AbortSignal,
+  ): Promise<HostGenerated>;
+  /** A plain-text completion on the same sequence (OpenAI's /v1/completions). */
+  complete(
+    req: Omit<HostComplete, 'model' | 'slot'>,
     onPieces: (pieces: HostPiece[]) => void,
     signal: AbortSignal,
   ): Promise<HostGenerated>;
@@ -370,26 +385,34 @@ export class EngineRuntime {
     /** Settles when the host has finished with the sequence (an aborted reply returns before that). */
     let settled: Promise<unknown> = Promise.resolve();
     let held = true;
+    const run = (
+      req: (slot: number) => HostRequest,
+      onPieces: (pieces: HostPiece[]) => void,
+      signal: AbortSignal,
+    ): Promise<HostGenerated> => {
+      if (slot === undefined) throw new AppError('internal', 'This lease holds no sequence.');
+      const running = this.host.request<{ op: 'generate' | 'complete'; generated: HostGenerated }>(req(slot), {
+        signal,
+        onPieces,
+      });
+      settled = running.catch(() => {});
+      // Stop answers at once: the host finishes the abort on its own, and the sequence stays busy until it has.
+      const stopped = new Promise<never>((_, reject) => {
+        const onAbort = () => reject(new AppError('aborted', 'Stopped.'));
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+        void settled.then(() => signal.removeEventListener('abort', onAbort));
+      });
+      return Promise.race([running.then((r) => r.generated), stopped]);
+    };
     return {
       model: e.model,
       contextSize: e.contextSize,
       loaded,
-      generate: (gen, onPieces, signal) => {
-        if (slot === undefined) throw new AppError('internal', 'This lease holds no sequence.');
-        const run = this.host.request<{ op: 'generate'; generated: HostGenerated }>(
-          { op: 'generate', generate: { ...gen, model: e.host, slot } },
-          { signal, onPieces },
-        );
-        settled = run.catch(() => {});
-        // Stop answers at once: the host finishes the abort on its own, and the sequence stays busy until it has.
-        const stopped = new Promise<never>((_, reject) => {
-          const onAbort = () => reject(new AppError('aborted', 'Stopped.'));
-          if (signal.aborted) onAbort();
-          else signal.addEventListener('abort', onAbort, { once: true });
-          void settled.then(() => signal.removeEventListener('abort', onAbort));
-        });
-        return Promise.race([run.then((r) => r.generated), stopped]);
-      },
+      generate: (gen, onPieces, signal) =>
+        run((s) => ({ op: 'generate', generate: { ...gen, model: e.host, slot: s } }), onPieces, signal),
+      complete: (req, onPieces, signal) =>
+        run((s) => ({ op: 'complete', complete: { ...req, model: e.host, slot: s } }), onPieces, signal),
       release: () => {
         if (!held) return;
         held = false;

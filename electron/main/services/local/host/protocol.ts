@@ -50,6 +50,17 @@ export interface HostGenerate {
   options: HostGenerateOptions;
 }
 
+/** A plain-text completion (OpenAI's /v1/completions): the prompt as it is, no chat template. */
+export interface HostComplete {
+  model: HostModel;
+  slot: number;
+  prompt: string;
+  /** Fill-in-the-middle: the text after the gap (the model's FIM tokens frame it). */
+  suffix?: string;
+  grammar?: HostGrammar;
+  options: HostGenerateOptions;
+}
+
 export type HostGrammar = { type: 'json' } | { type: 'schema'; schema: Record<string, unknown> };
 
 /** A request main sends; each is answered by one `done` or `fail` with its id. */
@@ -57,6 +68,7 @@ export type HostRequest =
   | { op: 'load'; load: HostLoad }
   | { op: 'unload'; id: string }
   | { op: 'generate'; generate: HostGenerate }
+  | { op: 'complete'; complete: HostComplete }
   | { op: 'embed'; model: HostModel; texts: string[] }
   | { op: 'tokenize'; id: string; text: string }
   | { op: 'memory' };
@@ -103,6 +115,7 @@ const resultSchema = z.union([
   z.object({ op: z.literal('load'), loaded }),
   z.object({ op: z.literal('unload') }),
   z.object({ op: z.literal('generate'), generated }),
+  z.object({ op: z.literal('complete'), generated }),
   z.object({ op: z.literal('embed'), vectors: z.array(z.array(z.number())) }),
   z.object({ op: z.literal('tokenize'), tokens: z.number() }),
   z.object({ op: z.literal('memory'), rssBytes: z.number() }),

@@ -3,7 +3,9 @@ import type {
   ChatModelFunctions,
   Llama,
   LlamaChat,
+  LlamaCompletion,
   LlamaContext,
+  LlamaContextSequence,
   LlamaEmbeddingContext,
   LlamaGrammar,
   LlamaModel,
@@ -11,6 +13,7 @@ import type {
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
 import type {
+  HostComplete,
   HostGenerate,
   HostGenerated,
   HostGrammar,
@@ -21,18 +24,23 @@ import type {
 } from '../host/protocol';
 import { defaultThreads } from '../host/threads';
 import { llamaErrors, startLlama } from './llama';
+import { completeText } from './complete';
+import { roomAfter } from './context-room';
 import { loadError } from './load-errors';
 
 // Runs in the engine host only: the one module set that imports node-llama-cpp. Main decides what is loaded, with
 // which settings and which sequence each generation uses; this executes it.
 
-interface Open {
+export interface OpenModel {
   model: LlamaModel;
   contextSize: number;
   /** The chat context with its sequences, absent for an embedding model. */
   context?: LlamaContext;
+  /** Each slot's sequence, taken from the context on first use; its chat and its completion share it. */
+  sequences: (LlamaContextSequence | undefined)[];
   /** One LlamaChat per sequence, kept between turns so a shared history prefix is not evaluated again. */
   chats: (LlamaChat | undefined)[];
+  completions: (LlamaCompletion | undefined)[];
   embedding?: Promise<LlamaEmbeddingContext>;
   threads?: number;
 }
@@ -44,7 +52,7 @@ const DEFAULT_CONTEXT = 4096;
 const GRAMMAR_CACHE = 16;
 
 export class HostModels {
-  private readonly open = new Map<string, Open>();
+  private readonly open = new Map<string, OpenModel>();
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
 
   constructor(private readonly opts: { log: Logger; gpu: false | 'auto' }) {}
@@ -69,7 +77,7 @@ export class HostModels {
     }
     const contextSize = req.contextSize ?? Math.min(m.trainContextSize, DEFAULT_CONTEXT);
     const threads = req.threads ?? defaultThreads(llama.cpuMathCores);
-    const entry: Open = { model: m, contextSize, chats: [], threads };
+    const entry: OpenModel = { model: m, contextSize, sequences: [], chats: [], completions: [], threads };
     try {
       if (model.embedding) {
         entry.embedding = Promise.resolve(await m.createEmbeddingContext({ contextSize, threads }));
@@ -92,7 +100,7 @@ export class HostModels {
     };
   }
 
-  private memoryOf(e: Open): number {
+  private memoryOf(e: OpenModel): number {
     const ctx = e.context?.memoryUsage;
     return e.model.size + (ctx ? ctx.ram + ctx.vram : 0);
   }
@@ -102,7 +110,8 @@ export class HostModels {
     const e = this.open.get(id);
     if (!e) return;
     this.open.delete(id);
-    for (const chat of e.chats) chat?.dispose({ disposeSequence: true });
+    for (const chat of e.chats) chat?.dispose();
+    for (const c of e.completions) c?.dispose();
     const emb = await e.embedding?.catch(() => undefined);
     await emb?.dispose().catch(() => {});
     await e.context?.dispose().catch(() => {});
@@ -110,7 +119,15 @@ export class HostModels {
     this.opts.log.info('local model unloaded', { id });
   }
 
-  private entry(model: HostModel): Open {
+  /** The slot's sequence of the model's chat context (an embedding model has none). */
+  private sequence(e: OpenModel, model: HostModel, slot: number): LlamaContextSequence {
+    if (!e.context) throw new AppError('invalid_input', `${model.name} is an embedding model.`);
+    let seq = e.sequences[slot];
+    if (!seq || seq.disposed) seq = e.sequences[slot] = e.context.getSequence();
+    return seq;
+  }
+
+  private entry(model: HostModel): OpenModel {
     const e = this.open.get(model.id);
     if (!e) throw new AppError('unavailable', `${model.name} was unloaded while it answered: send again to reload it.`);
     return e;
@@ -141,26 +158,18 @@ export class HostModels {
       ...(req.functions ? { availableFunctions: req.functions as ChatModelFunctions } : {}),
       documentFunctionParams: true,
     });
-    const promptTokens = state.contextText.tokenize(chat.model.tokenizer).length;
-    const room = contextSize - promptTokens;
-    if (room < 1)
-      throw new AppError(
-        'invalid_input',
-        `The prompt is ${promptTokens} tokens, but ${req.model.name} is loaded with a context of ${contextSize} tokens: shorten the messages, or load the model with a longer context.`,
-        { details: { wireCode: 'context_length_exceeded', promptTokens, contextSize } },
-      );
-    return room;
+    return roomAfter(state.contextText.tokenize(chat.model.tokenizer).length, contextSize, req.model.name);
   }
 
   /** One reply on the sequence main chose, its pieces streamed through `emit`. */
   async generate(req: HostGenerate, emit: (p: HostPiece) => void, signal: AbortSignal): Promise<HostGenerated> {
     const e = this.entry(req.model);
-    const context = e.context;
-    if (!context) throw new AppError('invalid_input', `${req.model.name} is an embedding model.`);
+    const sequence = this.sequence(e, req.model, req.slot);
+    const context = sequence.context;
     let chat = e.chats[req.slot];
     if (!chat || chat.disposed) {
       const { LlamaChat } = await import('node-llama-cpp');
-      chat = e.chats[req.slot] = new LlamaChat({ contextSequence: context.getSequence() });
+      chat = e.chats[req.slot] = new LlamaChat({ contextSequence: sequence });
     }
     const o = req.options;
     // Without a limit a model that never ends would shift its context forever.
@@ -201,6 +210,19 @@ export class HostModels {
       inputTokens: after.usedInputTokens - before.usedInputTokens,
       outputTokens: after.usedOutputTokens - before.usedOutputTokens,
     };
+  }
+
+  /** A plain-text completion (or fill-in-the-middle) on the sequence main chose. */
+  async complete(req: HostComplete, emit: (p: HostPiece) => void, signal: AbortSignal): Promise<HostGenerated> {
+    const e = this.entry(req.model);
+    const sequence = this.sequence(e, req.model, req.slot);
+    let completion = e.completions[req.slot];
+    if (!completion || completion.disposed) {
+      const { LlamaCompletion } = await import('node-llama-cpp');
+      completion = e.completions[req.slot] = new LlamaCompletion({ contextSequence: sequence });
+    }
+    const grammar = req.grammar ? await this.grammar(req.grammar) : undefined;
+    return completeText(completion, sequence, req, { grammar, emit, signal });
   }
 
   /** One vector per text, from the model's embedding context (opened on first use for a chat model). */

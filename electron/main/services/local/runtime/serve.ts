@@ -80,6 +80,16 @@ export function serveHost(port: HostPort, opts: { gpu: false | 'auto'; test: boo
   const models = new HostModels({ log, gpu: opts.gpu });
   const running = new Map<number, AbortController>();
 
+  /** A generation whose pieces go to main in batches, the last of them before its result. */
+  const streamed = async <T>(id: number, gen: (emit: (p: HostPiece) => void) => Promise<T>): Promise<T> => {
+    const batch = new PieceBatch((pieces) => port.send({ t: 'pieces', id, pieces }));
+    try {
+      return await gen((p) => batch.add(p));
+    } finally {
+      batch.flush();
+    }
+  };
+
   const run = async (id: number, req: HostRequest, signal: AbortSignal): Promise<HostResult> => {
     switch (req.op) {
       case 'load':
@@ -87,14 +97,10 @@ export function serveHost(port: HostPort, opts: { gpu: false | 'auto'; test: boo
       case 'unload':
         await models.unload(req.id);
         return { op: 'unload' };
-      case 'generate': {
-        const batch = new PieceBatch((pieces) => port.send({ t: 'pieces', id, pieces }));
-        try {
-          return { op: 'generate', generated: await models.generate(req.generate, (p) => batch.add(p), signal) };
-        } finally {
-          batch.flush();
-        }
-      }
+      case 'generate':
+        return { op: 'generate', generated: await streamed(id, (emit) => models.generate(req.generate, emit, signal)) };
+      case 'complete':
+        return { op: 'complete', generated: await streamed(id, (emit) => models.complete(req.complete, emit, signal)) };
       case 'embed':
         return { op: 'embed', vectors: await models.embed(req.model, req.texts) };
       case 'tokenize':

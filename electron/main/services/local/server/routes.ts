@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadedModel, LocalModel } from '@shared/contract/local';
-import type { ChatEngine } from '../../engines/types';
+import type { LocalEngine } from '../../engines/local/engine';
 import type { Logger } from '../../log';
 import { anthropicRoute, isAnthropicPath } from './anthropic/route';
 import { chatCompletion, chatModelError } from './completions';
+import { completionRequestSchema, completionUnsupported, textCompletion } from './text-completions';
 import {
   authorized,
   hostAllowed,
@@ -23,7 +24,8 @@ export interface RouteDeps {
   models: () => Promise<LocalModel[]>;
   /** What the engine holds now. */
   loaded: () => LoadedModel[];
-  engine: Pick<ChatEngine, 'turn'>;
+  /** The built-in engine: chat turns, and plain-text completions. */
+  engine: Pick<LocalEngine, 'turn' | 'complete'>;
   embed: (model: LocalModel, texts: string[]) => Promise<number[][]>;
   log: Logger;
 }
@@ -58,10 +60,21 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
       if (refused) throw refused;
       return await chatCompletion(deps.engine, body, res, abort.signal);
     }
+    if (at === 'POST /v1/completions') {
+      const body = parseBody(completionRequestSchema, await readJson(req));
+      const offered = completionUnsupported(body);
+      if (offered) throw offered;
+      const refused = chatModelError(
+        (await deps.models()).find((x) => x.id === body.model),
+        body.model,
+      );
+      if (refused) throw refused;
+      return await textCompletion((r, sink) => deps.engine.complete(r, sink), body, res, abort.signal);
+    }
     if (at === 'POST /v1/embeddings') return sendJson(res, 200, await embeddings(deps, await readJson(req)));
     throw new HttpError(
       404,
-      `No route ${at}: this server answers /v1/models, /v1/chat/completions, /v1/embeddings and /v1/messages.`,
+      `No route ${at}: this server answers /v1/models, /v1/chat/completions, /v1/completions, /v1/embeddings and /v1/messages.`,
       'not_found_error',
     );
   } catch (e) {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { LocalServerStatus } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
-import type { ChatEngine } from '../../engines/types';
+import type { LocalEngine } from '../../engines/local/engine';
 import type { Logger } from '../../log';
 import type { LocalConfigStore } from '../config';
 import type { LocalLibrary } from '../disk/library';
@@ -15,7 +15,7 @@ export interface LocalServerOptions {
   runtime: EngineRuntime;
   log: Logger;
   /** The built-in chat engine: the server answers with the same conversion and template as a chat in the app. */
-  engine: Pick<ChatEngine, 'turn'>;
+  engine: Pick<LocalEngine, 'turn' | 'complete'>;
   /** The app (desktop, web mode) starts it at launch when the user left it on; the CLI and tests do not. */
   serveAtLaunch?: boolean;
 }

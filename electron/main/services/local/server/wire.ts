@@ -69,27 +69,33 @@ const toolChoice = z.union([
   z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1).max(128) }) }).passthrough(),
 ]);
 
+/** The fields chat and text completions share: the model, streaming, sampling, the reply's format, `ttl`. */
+export const commonFields = {
+  model: z.string().min(1).max(1024),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  max_tokens: z.number().int().min(1).nullish(),
+  seed: z.number().int().nullish(),
+  stop: z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(200)).max(16)]).nullish(),
+  /** One choice per request; more is refused in words rather than answered with one. */
+  n: z.number().int().nullish(),
+  response_format: responseFormat.nullish(),
+  /** LM Studio's: seconds the model may stay idle after this request before it unloads. */
+  ttl: z.number().int().min(1).max(31_536_000).nullish(),
+};
+type Common = { [K in keyof typeof commonFields]?: z.infer<(typeof commonFields)[K]> };
+
 export const chatRequestSchema = z
   .object({
-    model: z.string().min(1).max(1024),
+    ...commonFields,
     messages: z.array(message).min(1).max(10_000),
-    stream: z.boolean().nullish(),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).passthrough().nullish(),
-    temperature: z.number().min(0).max(2).nullish(),
-    top_p: z.number().min(0).max(1).nullish(),
-    max_tokens: z.number().int().min(1).nullish(),
     max_completion_tokens: z.number().int().min(1).nullish(),
-    seed: z.number().int().nullish(),
-    stop: z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(200)).max(16)]).nullish(),
-    /** One choice per request; more is refused in words rather than answered with one. */
-    n: z.number().int().nullish(),
     logprobs: z.boolean().nullish(),
     top_logprobs: z.number().int().nullish(),
     tools: z.array(tool).max(128).nullish(),
     tool_choice: toolChoice.nullish(),
-    response_format: responseFormat.nullish(),
-    /** LM Studio's: seconds the model may stay idle after this request before it unloads. */
-    ttl: z.number().int().min(1).max(31_536_000).nullish(),
     /** llama-server's switch for thinking models; `reasoning_effort: "none"` says the same in OpenAI's words. */
     chat_template_kwargs: z.object({ enable_thinking: z.boolean().optional() }).passthrough().nullish(),
     reasoning_effort: z.string().nullish(),
@@ -182,6 +188,11 @@ export function fromOpenAIMessages(messages: ChatRequest['messages']): Turn[] {
 
 /** What the request asks that this server does not offer, as a 400 that says what to change. */
 export function unsupported(r: ChatRequest): HttpError | undefined {
+  return oneChoice(r) ?? chatLogprobs(r);
+}
+
+/** `n` above 1, refused in words. */
+export function oneChoice(r: Common): HttpError | undefined {
   if (r.n != null && r.n !== 1)
     return new HttpError(
       400,
@@ -189,6 +200,10 @@ export function unsupported(r: ChatRequest): HttpError | undefined {
       'invalid_request_error',
       'unsupported_value',
     );
+  return undefined;
+}
+
+function chatLogprobs(r: ChatRequest): HttpError | undefined {
   if (r.logprobs || r.top_logprobs)
     return new HttpError(
       400,
@@ -200,7 +215,9 @@ export function unsupported(r: ChatRequest): HttpError | undefined {
 }
 
 /** The request's sampling fields as the chat's parameters. */
-export function toParams(r: ChatRequest): ChatParams {
+export function toParams(
+  r: Common & Partial<Pick<ChatRequest, 'max_completion_tokens' | 'chat_template_kwargs' | 'reasoning_effort'>>,
+): ChatParams {
   const p: ChatParams = {};
   if (r.temperature != null) p.temperature = r.temperature;
   if (r.top_p != null) p.top_p = r.top_p;
@@ -219,7 +236,7 @@ export function toTools(r: ChatRequest): Tool[] | undefined {
 }
 
 /** `response_format` as the engine's reply format; `text` (or none) is no constraint. */
-export function toFormat(r: ChatRequest): ReplyFormat | undefined {
+export function toFormat(r: Common): ReplyFormat | undefined {
   const f = r.response_format;
   if (!f || f.type === 'text') return undefined;
   if (f.type === 'json_schema' && f.json_schema.schema) return { type: 'json_schema', schema: f.json_schema.schema };
