@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useLocalServer } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
+import { RequestLog } from './RequestLog';
+import { ServerAccess } from './ServerAccess';
 
 const MIN_KEY = 16;
 
@@ -133,6 +135,12 @@ export function ServerCard() {
           <pre className="server-curl" data-testid="server-curl">
             <code>{`curl ${base}/models -H "Authorization: Bearer $HUBDESK_LOCAL_SERVER_KEY"`}</code>
           </pre>
+          <ServerAccess status={status} onChange={set.run} busy={set.busy} />
+          <RequestLog
+            keepBodies={status.keepBodies}
+            onKeepBodies={(k) => void set.run({ keepBodies: k })}
+            busy={set.busy}
+          />
         </>
       )}
       <ErrorLine error={set.error} />
