@@ -29,6 +29,8 @@ const fieldLabels: Record<string, string> = {
   provider: 'Provider',
   content: 'Message',
   system: 'System prompt',
+  // The local server's card.
+  corsOrigins: 'Allowed origin',
 };
 
 interface InputIssue {

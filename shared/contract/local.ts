@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { call, watch } from './define';
 import { appErrorSchema } from './error-schema';
 import { repoIdSchema } from './hub';
+import { normalizeOrigin, ORIGIN_HINT } from '../server-origin';
 
 // The built-in llama.cpp engine: GGUF files on disk (downloaded, the Hugging Face cache, LM Studio's folder, folders
 // the user adds), downloads from the Hub, loading and unloading, embeddings and the local OpenAI-compatible server.
@@ -185,6 +186,14 @@ const serverStatusSchema = z.object({
   last4: z.string().max(4).optional(),
   keySource: z.enum(['none', 'env', 'stored']),
   error: appErrorSchema.optional(),
+  /** Listening on every interface (0.0.0.0) rather than 127.0.0.1 only; the key is still needed. */
+  lan: z.boolean(),
+  /** While running on the network: `http://<this machine's address>:<port>/v1` for each of its IPv4 interfaces. */
+  lanUrls: z.array(z.string()).optional(),
+  /** Browser origins granted CORS (none by default: pages cannot read the server's answers). */
+  corsOrigins: z.array(z.string()),
+  /** The request log keeps request bodies (without the key) and reply texts. */
+  keepBodies: z.boolean(),
 });
 export type LocalServerStatus = z.infer<typeof serverStatusSchema>;
 
@@ -224,6 +233,48 @@ const appSetupsSchema = z.object({
   setups: z.array(appSetupSchema),
 });
 export type AppSetups = z.infer<typeof appSetupsSchema>;
+
+/** An allowlisted origin, already in the form a browser sends (`normalizeOrigin` makes it from what was typed). */
+const corsOriginSchema = z
+  .string()
+  .max(300)
+  .refine((o) => normalizeOrigin(o) === o, `not an origin: ${ORIGIN_HINT}`);
+
+/** One request the local server answered (or is answering), for the log on its card. Never the prompt or reply. */
+const requestLogEntrySchema = z.object({
+  id: z.string(),
+  /** When it arrived (ISO). */
+  at: z.string(),
+  /** The client, shortened (`OpenAI/JS 6.x`, `curl/8`, `Chrome 140`); `userAgent` is the whole header. */
+  client: z.string(),
+  userAgent: z.string().optional(),
+  /** The browser page that sent it, when one did. */
+  origin: z.string().optional(),
+  method: z.string(),
+  path: z.string(),
+  model: z.string().optional(),
+  /** Absent while it is being answered. */
+  status: z.number().int().optional(),
+  durationMs: z.number().optional(),
+  promptTokens: z.number().int().optional(),
+  completionTokens: z.number().int().optional(),
+  tokensPerSecond: z.number().optional(),
+  /** What went wrong, in the words the client got (a refusal, a failure mid-stream, a client that went away). */
+  error: z.string().optional(),
+  /** The request body and the reply were kept ("keep request bodies" was on): `local.server.log.entry` has them. */
+  kept: z.boolean(),
+});
+export type RequestLogEntry = z.infer<typeof requestLogEntrySchema>;
+
+/** A kept request body (capped, with the key removed) and the reply's text. */
+const requestBodiesSchema = z.object({
+  request: z.string().optional(),
+  /** The body was longer than what is kept. */
+  requestTruncated: z.boolean().optional(),
+  reply: z.string().optional(),
+  replyTruncated: z.boolean().optional(),
+});
+export type RequestBodies = z.infer<typeof requestBodiesSchema>;
 
 /** A small GGUF HubDesk offers when nothing local is set up: the largest of a short list that fits this machine. */
 const recommendationSchema = z.object({
@@ -308,10 +359,28 @@ export const localCalls = {
         port: z.number().int().min(1024).max(65_535).optional(),
         /** A new key (16+ characters), or null to forget the stored one. */
         key: z.string().trim().min(16, 'use at least 16 characters').max(256).nullable().optional(),
+        /** Serve on the local network (0.0.0.0) too. */
+        lan: z.boolean().optional(),
+        /** The whole allowlist of browser origins (replaces the previous one). */
+        corsOrigins: z.array(corsOriginSchema).max(32).optional(),
+        keepBodies: z.boolean().optional(),
       })
       .strict(),
     output: serverStatusSchema,
   }),
   /** Ready setups for other apps (SDKs, editors, agents, curl) using one local chat model through the server. */
   'local.server.setups': call({ input: z.object({ model: localModelIdSchema }).strict(), output: appSetupsSchema }),
+
+  /** The server's recent requests (the last 200, newest first): the list at once, then again on each change. */
+  'local.server.log.watch': watch({
+    input: empty,
+    event: z.object({ entries: z.array(requestLogEntrySchema) }),
+    result: z.object({ ended: z.literal(true) }),
+  }),
+  /** One logged request's kept body and reply (empty when they were not kept, or the entry is gone). */
+  'local.server.log.entry': call({
+    input: z.object({ id: z.string().min(1).max(64) }).strict(),
+    output: requestBodiesSchema,
+  }),
+  'local.server.log.clear': call({ input: empty, output: z.object({ cleared: z.literal(true) }) }),
 };

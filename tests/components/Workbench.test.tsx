@@ -1,3 +1,4 @@
+import type { LocalServerStatus } from '@shared/contract/local';
 // @vitest-environment jsdom
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -312,7 +313,16 @@ describe('Workbench: "Use this model"', () => {
     ]);
     const call = await main.next('local.server.setups');
     expect(call.input).toEqual({ model: 'org/tiny-GGUF/tiny-Q8_0.gguf' });
-    const status = { enabled: false, running: false, port: 11435, keySet: false, keySource: 'none' } as const;
+    const status = {
+      enabled: false,
+      running: false,
+      port: 11435,
+      keySet: false,
+      keySource: 'none',
+      lan: false,
+      corsOrigins: [],
+      keepBodies: false,
+    } satisfies LocalServerStatus;
     await call.answer(appSetups(local('Q8_0'), undefined, status));
     expect(screen.getByLabelText<HTMLTextAreaElement>('OpenAI SDK (Python) setup').value).toContain('tiny-Q8_0.gguf');
     expect(screen.getByTestId('setups-off')).toBeTruthy();

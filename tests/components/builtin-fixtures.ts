@@ -1,4 +1,11 @@
-import type { Download, EngineStatus, LoadedModel, LocalModel, LocalServerStatus } from '@shared/contract/local';
+import type {
+  Download,
+  EngineStatus,
+  LoadedModel,
+  LocalModel,
+  LocalServerStatus,
+  RequestLogEntry,
+} from '@shared/contract/local';
 
 // Answers main gives the built-in engine's screens, shaped by shared/contract/local.ts.
 
@@ -70,5 +77,25 @@ export const server = (over: Partial<LocalServerStatus> = {}): LocalServerStatus
   port: 11435,
   keySet: false,
   keySource: 'none',
+  lan: false,
+  corsOrigins: [],
+  keepBodies: false,
+  ...over,
+});
+
+export const logEntry = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+  id: 'r1',
+  at: '2026-11-20T10:00:00.000Z',
+  client: 'OpenAI/JS 6.x',
+  userAgent: 'OpenAI/JS 6.9.1',
+  method: 'POST',
+  path: '/v1/chat/completions',
+  model: 'org/tiny-GGUF/tiny-Q4_K_M.gguf',
+  status: 200,
+  durationMs: 420,
+  promptTokens: 12,
+  completionTokens: 30,
+  tokensPerSecond: 48.5,
+  kept: false,
   ...over,
 });

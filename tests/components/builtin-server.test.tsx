@@ -46,7 +46,7 @@ describe('the built-in engine: local server card', () => {
         keySource: 'stored',
       }),
     );
-    expect(screen.getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('switch', { name: 'Local server' }).getAttribute('aria-checked')).toBe('true');
     expect(screen.getByTestId('server-url').textContent).toBe('http://127.0.0.1:11435/v1');
     const curl = screen.getByTestId('server-curl').textContent!;
     expect(curl).toBe('curl http://127.0.0.1:11435/v1/models -H "Authorization: Bearer $HUBDESK_LOCAL_SERVER_KEY"');
@@ -82,6 +82,6 @@ describe('the built-in engine: local server card', () => {
     expect(screen.getByRole('alert').textContent).toMatch(/Could not ask for the server’s state: broken/);
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await (await main.next('local.server.status')).answer(server());
-    expect(screen.getByRole('switch')).toBeTruthy();
+    expect(screen.getByRole('switch', { name: 'Local server' })).toBeTruthy();
   });
 });

@@ -175,7 +175,16 @@ describe('the facts a model’s setups are filled with', () => {
     deletable: false,
     plan: { contextSize: 4096, maxContext: 131072, gpuLayers: 0 },
   };
-  const off: LocalServerStatus = { enabled: false, running: false, port: 11500, keySet: true, keySource: 'stored' };
+  const off: LocalServerStatus = {
+    enabled: false,
+    running: false,
+    port: 11500,
+    keySet: true,
+    keySource: 'stored',
+    lan: false,
+    corsOrigins: [],
+    keepBodies: false,
+  };
   const on: LocalServerStatus = { ...off, enabled: true, running: true, url: 'http://127.0.0.1:11500/v1' };
   const loaded = {
     id: model.id,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Input } from '@shared/contract';
-import type { Download, EngineStatus, LocalModels, LocalServerStatus } from '@shared/contract/local';
+import type { Download, EngineStatus, LocalModels, LocalServerStatus, RequestLogEntry } from '@shared/contract/local';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { useAction, useQuery } from './query';
@@ -108,3 +108,32 @@ export function useLocalServer() {
 export function useServerSetups(model: string | undefined) {
   return useQuery(() => api.call('local.server.setups', { model: model ?? '' }), [model], !!model);
 }
+
+/**
+ * The local server's recent requests (newest first), live: main sends the list at once and on each change while
+ * the card listens. A lost connection shows the error and listens again after a pause, the last list kept.
+ */
+export function useRequestLog(): { entries?: RequestLogEntry[]; error?: AppErrorShape } {
+  const [entries, setEntries] = useState<RequestLogEntry[]>();
+  const [error, setError] = useState<AppErrorShape>();
+  useEffect(
+    () =>
+      listenWatch(
+        'local.server.log.watch',
+        {},
+        (last) => {
+          setEntries(last.entries);
+          setError(undefined);
+        },
+        setError,
+      ),
+    [],
+  );
+  return { entries, error };
+}
+
+/** Empties the request log (the watch then shows it empty). */
+export const useClearRequestLog = () => useAction(() => api.call('local.server.log.clear', {}));
+
+/** A logged request's kept body and reply, asked while its details are open. */
+export const useRequestBodies = (id: string) => useQuery(() => api.call('local.server.log.entry', { id }), [id]);

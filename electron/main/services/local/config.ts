@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { normalizeOrigin } from '@shared/server-origin';
 import type { Cipher } from '../secrets';
 import { writeFileAtomic } from '../fs/atomic-write';
 import type { Logger } from '../log';
@@ -13,10 +14,21 @@ const configSchema = z.object({
   keepAliveMinutes: z.number().int().min(0).default(10),
   /** CPU threads per context; 0 lets llama.cpp choose (one per performance core). */
   threads: z.number().int().min(0).max(256).default(0),
-  server: z.object({ enabled: z.boolean().default(false), port: z.number().int().default(18_080) }).default({
-    enabled: false,
-    port: 18_080,
-  }),
+  server: z
+    .object({
+      enabled: z.boolean().default(false),
+      port: z.number().int().default(18_080),
+      /** Listen on 0.0.0.0 rather than 127.0.0.1 only. */
+      lan: z.boolean().default(false),
+      /** Browser origins granted CORS, each as `normalizeOrigin` writes it; an entry that is not one is dropped. */
+      corsOrigins: z
+        .array(z.string())
+        .default([])
+        .transform((list) => list.filter((o) => normalizeOrigin(o) === o)),
+      /** The request log keeps request bodies (without the key) and reply texts. */
+      keepBodies: z.boolean().default(false),
+    })
+    .default({ enabled: false, port: 18_080, lan: false, corsOrigins: [], keepBodies: false }),
   /** The local server's key, sealed by the OS keychain; absent without one (then held for this run only). */
   sealedKey: z.string().optional(),
 });

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { homedir } from 'node:os';
-import type { AppSetups, Download, EngineStatus, LocalServerStatus, Recommendation } from '@shared/contract/local';
+import type { Input } from '@shared/contract';
+import type {
+  AppSetups,
+  Download,
+  EngineStatus,
+  LocalServerStatus,
+  Recommendation,
+  RequestLogEntry,
+} from '@shared/contract/local';
 import { AppError } from '@shared/errors';
 import type { FitHardware } from '@shared/fit';
 import type { Logger } from '../log';
@@ -134,10 +142,12 @@ export class LocalService {
     return { model: m.id, embeddings: await this.runtime.embed(m, typeof input === 'string' ? [input] : input) };
   }
 
-  async setServer(patch: { enabled?: boolean; port?: number; key?: string | null }): Promise<LocalServerStatus> {
-    if (patch.key !== undefined) this.config.setKey(patch.key);
+  async setServer({ key, ...patch }: Input<'local.server.set'>): Promise<LocalServerStatus> {
+    if (key !== undefined) this.config.setKey(key);
     const cur = this.config.get().server;
-    this.config.update({ server: { enabled: patch.enabled ?? cur.enabled, port: patch.port ?? cur.port } });
+    // The contract took each origin in its normalized form; a repeat is dropped, the order kept.
+    const corsOrigins = patch.corsOrigins ? [...new Set(patch.corsOrigins)] : cur.corsOrigins;
+    this.config.update({ server: { ...cur, ...patch, corsOrigins } });
     return this.server.apply();
   }
 
@@ -151,6 +161,23 @@ export class LocalService {
       );
     const loaded = this.runtime.status().loaded.find((l) => l.id === m.id);
     return appSetups(m, loaded, this.server.status());
+  }
+
+  /** The server's request log, as it changes (a few snapshots a second at most), until the caller stops listening. */
+  async watchRequests(ctx: StreamContext<{ entries: RequestLogEntry[] }>): Promise<{ ended: true }> {
+    const log = this.server.log;
+    ctx.emit({ entries: log.list() });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = log.onChange(() => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        ctx.emit({ entries: log.list() });
+      }, 200);
+    });
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    off();
+    if (timer) clearTimeout(timer);
+    return { ended: true };
   }
 
   /** Download list snapshots as it changes, a few a second at most, until the caller stops listening. */

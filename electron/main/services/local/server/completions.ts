@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { ChatEngine, TurnResult } from '../../engines/types';
 import { HttpError, sendError, sendEvent, sendJson, toHttpError } from './http';
+import type { RequestRecord } from './request-log';
 import { fromOpenAIMessages, toFormat, toParams, toToolChoice, toTools, type ChatRequest } from './wire';
 
 /** Requests that may wait for a model's free sequence; past them the server answers 503 with Retry-After. */
@@ -38,6 +39,7 @@ export async function chatCompletion(
   body: ChatRequest,
   res: ServerResponse,
   signal: AbortSignal,
+  record?: RequestRecord,
 ): Promise<void> {
   const id = `chatcmpl-${randomBytes(16).toString('hex')}`;
   const created = Math.floor(Date.now() / 1000);
@@ -72,6 +74,7 @@ export async function chatCompletion(
     add(content: string | undefined, think: string | undefined, tokens = 1) {
       if (!content && !think) return;
       pieces += tokens;
+      record?.reply(content ?? '');
       if (!stream) {
         text += content ?? '';
         thinking += think ?? '';
@@ -105,6 +108,7 @@ export async function chatCompletion(
   } catch (e) {
     if (signal.aborted || res.destroyed) return void res.destroy();
     const err = toHttpError(e);
+    if (record) record.error = err.message;
     if (!headersSent) return sendError(res, err);
     // llama-server's way: an error event, then the stream closes without [DONE].
     sendEvent(res, err.body());
@@ -114,6 +118,7 @@ export async function chatCompletion(
   const finish = finishReason(result);
   const calls = (result.toolCalls ?? []).map(wireCall);
   const usage = usageOf(result.figures, pieces);
+  record?.measured(usage, result.figures);
   if (!stream) {
     return sendJson(res, 200, {
       id,

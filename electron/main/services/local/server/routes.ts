@@ -5,16 +5,8 @@ import type { Logger } from '../../log';
 import { anthropicRoute, isAnthropicPath } from './anthropic/route';
 import { chatCompletion, chatModelError } from './completions';
 import { completionRequestSchema, completionUnsupported, textCompletion } from './text-completions';
-import {
-  authorized,
-  hostAllowed,
-  HttpError,
-  readJson,
-  sendError,
-  sendJson,
-  sendUnauthorized,
-  toHttpError,
-} from './http';
+import { authorized, HttpError, readJson, sendError, sendJson, sendUnauthorized, toHttpError } from './http';
+import type { RequestRecord } from './request-log';
 import { chatRequestSchema, embeddingRequestSchema, parseBody, unsupported } from './wire';
 
 export interface RouteDeps {
@@ -28,11 +20,15 @@ export interface RouteDeps {
   engine: Pick<LocalEngine, 'turn' | 'complete'>;
   embed: (model: LocalModel, texts: string[]) => Promise<number[][]>;
   log: Logger;
+  /** The Host and Origin checks (cors.ts): true when it answered the request itself (a refusal, a preflight). */
+  gate: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** This request's entry in the request log: the route says its model, what it measured and why it failed. */
+  record: RequestRecord;
 }
 
 /**
- * One request: the Host and the key first, then `/v1/models`, `/v1/chat/completions` or `/v1/embeddings`; Anthropic's
- * `/v1/messages` after the Host (anthropic/route.ts, which checks the key itself).
+ * One request: the Host, the Origin (`gate`) and the key first, then the OpenAI routes (`/v1/models`, chat and text
+ * completions, embeddings); Anthropic's `/v1/messages` after the gate (anthropic/route.ts checks the key itself).
  */
 export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Aborted when the client goes away before the answer is complete: the generation stops with it.
@@ -41,8 +37,7 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
     if (!res.writableFinished) abort.abort();
   });
   try {
-    if (!hostAllowed(req, deps.port))
-      throw new HttpError(403, 'Requests must be addressed to 127.0.0.1 or localhost.', 'permission_error');
+    if (deps.gate(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.replace(/\/+$/, '');
     const at = `${req.method} ${path}`;
     // llama-server's health check, without the key: a tool can see the server is up before it has one. Nothing else.
@@ -53,23 +48,23 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
     if (at === 'GET /v1/models') return sendJson(res, 200, await modelList(deps));
     if (at === 'POST /v1/chat/completions') {
       const body = parseBody(chatRequestSchema, await readJson(req));
+      deps.record.model = body.model;
       const offered = unsupported(body);
       if (offered) throw offered;
       const m = (await deps.models()).find((x) => x.id === body.model);
       const refused = chatModelError(m, body.model);
       if (refused) throw refused;
-      return await chatCompletion(deps.engine, body, res, abort.signal);
+      return await chatCompletion(deps.engine, body, res, abort.signal, deps.record);
     }
     if (at === 'POST /v1/completions') {
       const body = parseBody(completionRequestSchema, await readJson(req));
+      deps.record.model = body.model;
       const offered = completionUnsupported(body);
       if (offered) throw offered;
-      const refused = chatModelError(
-        (await deps.models()).find((x) => x.id === body.model),
-        body.model,
-      );
+      const m = (await deps.models()).find((x) => x.id === body.model);
+      const refused = chatModelError(m, body.model);
       if (refused) throw refused;
-      return await textCompletion((r, sink) => deps.engine.complete(r, sink), body, res, abort.signal);
+      return await textCompletion(deps.engine, body, res, abort.signal, deps.record);
     }
     if (at === 'POST /v1/embeddings') return sendJson(res, 200, await embeddings(deps, await readJson(req)));
     throw new HttpError(
@@ -79,6 +74,7 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
     );
   } catch (e) {
     const err = toHttpError(e);
+    deps.record.error = err.message;
     if (err.status >= 500) deps.log.warn('local server request failed', { reason: err.message });
     if (res.headersSent) return void res.destroy();
     sendError(res, err);
@@ -123,6 +119,7 @@ function base64Floats(v: number[]): string {
 
 async function embeddings(deps: RouteDeps, raw: unknown) {
   const body = parseBody(embeddingRequestSchema, raw);
+  deps.record.model = body.model;
   const m = (await deps.models()).find((x) => x.id === body.model);
   if (!m)
     throw new HttpError(

@@ -7,6 +7,9 @@ import type { Logger } from '../../log';
 import type { LocalConfigStore } from '../config';
 import type { LocalLibrary } from '../disk/library';
 import type { EngineRuntime } from '../host/engine-runtime';
+import { gate } from './cors';
+import { lanAddresses } from './lan';
+import { RequestLog } from './request-log';
 import { route } from './routes';
 
 export interface LocalServerOptions {
@@ -23,12 +26,17 @@ export interface LocalServerOptions {
 const MIN_KEY = 16;
 
 /**
- * The OpenAI-compatible server over the built-in engine: off by default, 127.0.0.1 only, a key on every request.
- * Starting it loads nothing: llama.cpp starts with the first chat or embedding request.
+ * The OpenAI-compatible server over the built-in engine: off by default, 127.0.0.1 only unless the person turns on
+ * the local network, a key on every request, no browser page unless its origin is allowlisted. Starting it loads
+ * nothing: llama.cpp starts with the first chat or embedding request.
  */
 export class LocalServer {
+  /** Every answered request, for the card (in memory only). */
+  readonly log = new RequestLog();
   private http?: Server;
   private port?: number;
+  /** Bound on 0.0.0.0 (the local network) rather than 127.0.0.1. */
+  private lan = false;
   private key?: string;
   private error?: AppError;
   private readonly sockets = new Set<Socket>();
@@ -51,6 +59,10 @@ export class LocalServer {
       running,
       port,
       ...(running ? { url: `http://127.0.0.1:${port}/v1` } : {}),
+      lan: server.lan,
+      ...(running && this.lan ? { lanUrls: lanAddresses().map((a) => `http://${a}:${port}/v1`) } : {}),
+      corsOrigins: server.corsOrigins,
+      keepBodies: server.keepBodies,
       keySet: !!key.value,
       ...(key.value ? { last4: key.value.slice(-4) } : {}),
       keySource: key.source,
@@ -80,10 +92,10 @@ export class LocalServer {
     }
     // The key is read per request from here: a new key takes effect without a restart.
     this.key = key;
-    if (this.http && this.port === server.port) return this.status();
+    if (this.http && this.port === server.port && this.lan === server.lan) return this.status();
     await this.stop();
     try {
-      await this.listen(server.port);
+      await this.listen(server.port, server.lan);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       this.error =
@@ -96,10 +108,13 @@ export class LocalServer {
     return this.status();
   }
 
-  private listen(port: number): Promise<void> {
+  private listen(port: number, lan: boolean): Promise<void> {
     const http = createServer((req, res) => {
       const key = this.key;
       if (!key) return void res.destroy();
+      // Read per request: the allowlist and the log's switch take effect without a restart.
+      const { corsOrigins, keepBodies } = this.opts.config.get().server;
+      const record = this.log.begin(req, res, { keepBodies, key });
       void route(
         {
           port,
@@ -109,6 +124,12 @@ export class LocalServer {
           engine: this.opts.engine,
           embed: (m, texts) => this.opts.runtime.embed(m, texts),
           log: this.opts.log,
+          gate: (rq, rs) => {
+            const answered = gate({ port, lan, origins: corsOrigins }, rq, rs);
+            if (answered?.answered === 'refused') record.error = answered.error;
+            return !!answered;
+          },
+          record,
         },
         req,
         res,
@@ -120,12 +141,13 @@ export class LocalServer {
     });
     return new Promise((resolve, reject) => {
       http.once('error', reject);
-      http.listen(port, '127.0.0.1', () => {
+      http.listen(port, lan ? '0.0.0.0' : '127.0.0.1', () => {
         http.off('error', reject);
         http.on('error', (e) => this.opts.log.warn('local server error', { reason: String(e) }));
         this.http = http;
         this.port = port;
-        this.opts.log.info('local server listening', { url: `http://127.0.0.1:${port}/v1` });
+        this.lan = lan;
+        this.opts.log.info('local server listening', { url: `http://127.0.0.1:${port}/v1`, lan });
         resolve();
       });
     });

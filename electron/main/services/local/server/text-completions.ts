@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { CompletionRequest } from '../../engines/local/engine';
+import type { LocalEngine } from '../../engines/local/engine';
 import type { TurnResult, TurnSink } from '../../engines/types';
 import { QUEUE_LIMIT } from './completions';
 import { HttpError, sendError, sendEvent, sendJson, toHttpError } from './http';
+import type { RequestRecord } from './request-log';
 import { commonFields, oneChoice, toFormat, toParams } from './wire';
 
 // OpenAI's legacy text completions (`/v1/completions`): a prompt as it is, no chat template. What code editors'
@@ -38,14 +39,13 @@ export function completionUnsupported(r: TextCompletionRequest): HttpError | und
   return oneChoice(r);
 }
 
-type Complete = (req: CompletionRequest, sink: TurnSink) => Promise<TurnResult>;
-
 /** One text completion, streamed as `text_completion` events or answered whole (the chat route's framing rules). */
 export async function textCompletion(
-  complete: Complete,
+  engine: Pick<LocalEngine, 'complete'>,
   body: TextCompletionRequest,
   res: ServerResponse,
   signal: AbortSignal,
+  record?: RequestRecord,
 ): Promise<void> {
   const id = `cmpl-${randomBytes(16).toString('hex')}`;
   const created = Math.floor(Date.now() / 1000);
@@ -74,6 +74,7 @@ export async function textCompletion(
     add(content, _thinking, tokens = 1) {
       if (!content) return;
       pieces += tokens;
+      record?.reply(content);
       if (!stream) return void (text += content);
       if (signal.aborted || res.destroyed) return;
       open();
@@ -84,7 +85,7 @@ export async function textCompletion(
   params.max_tokens ??= DEFAULT_MAX_TOKENS;
   let result: TurnResult;
   try {
-    result = await complete(
+    result = await engine.complete(
       {
         model: body.model,
         prompt: typeof body.prompt === 'string' ? body.prompt : body.prompt[0],
@@ -100,6 +101,7 @@ export async function textCompletion(
   } catch (e) {
     if (signal.aborted || res.destroyed) return void res.destroy();
     const err = toHttpError(e);
+    if (record) record.error = err.message;
     if (!headersSent) return sendError(res, err);
     sendEvent(res, err.body());
     return void res.end();
@@ -110,6 +112,7 @@ export async function textCompletion(
   const prompt = f?.promptTokens ?? 0;
   const completion = f?.evalTokens ?? pieces;
   const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  record?.measured(usage, f);
   if (!stream) return sendJson(res, 200, frame(text, finish, { usage }));
   open();
   sendEvent(res, frame('', finish));

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { useLocalServer } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
 import { ServerAppsDialog } from './ServerApps';
+import { RequestLog } from './RequestLog';
+import { ServerAccess } from './ServerAccess';
 
 const MIN_KEY = 16;
 
@@ -148,6 +150,12 @@ export function ServerCard() {
               Show setups…
             </button>
           </div>
+          <ServerAccess status={status} onChange={set.run} busy={set.busy} />
+          <RequestLog
+            keepBodies={status.keepBodies}
+            onKeepBodies={(k) => void set.run({ keepBodies: k })}
+            busy={set.busy}
+          />
         </>
       )}
       <ErrorLine error={set.error} />

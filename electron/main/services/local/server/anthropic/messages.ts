@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ChatEngine, TurnResult } from '../../../engines/types';
 import { QUEUE_LIMIT } from '../completions';
 import { sendJson, toHttpError } from '../http';
+import type { RequestRecord } from '../request-log';
 import { anthropicError, sendAnthropicError } from './errors';
 import { toFormat, toParams, toTools, toTurns, type MessagesRequest } from './wire';
 
@@ -97,6 +98,7 @@ export async function createMessage(
   body: MessagesRequest,
   res: ServerResponse,
   signal: AbortSignal,
+  record?: RequestRecord,
 ): Promise<void> {
   const id = newId('msg_');
   const model = body.model;
@@ -140,6 +142,7 @@ export async function createMessage(
       pieces += tokens;
       if (think) content.add('thinking', think);
       if (text) content.add('text', text);
+      if (text) record?.reply(text);
     },
   };
 
@@ -164,6 +167,7 @@ export async function createMessage(
   } catch (e) {
     if (gone()) return void res.destroy();
     const err = toHttpError(e);
+    if (record) record.error = err.message;
     if (!headersSent) return sendAnthropicError(res, err);
     // Anthropic's way: an `error` event, then the stream ends without message_stop.
     sendEvent(res, 'error', { error: anthropicError(err).error });
@@ -181,6 +185,7 @@ export async function createMessage(
     input_tokens: result.figures?.promptTokens ?? 0,
     output_tokens: result.figures?.evalTokens ?? pieces,
   };
+  record?.measured({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens }, result.figures);
   if (!stream)
     return sendJson(res, 200, {
       id,

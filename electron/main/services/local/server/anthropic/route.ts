@@ -31,10 +31,11 @@ export async function anthropicRoute(
       const body = parseBody(messagesRequestSchema, await readJson(req));
       const offered = unsupported(body);
       if (offered) throw offered;
+      deps.record.model = body.model;
       const m = (await deps.models()).find((x) => x.id === body.model);
       const refused = chatModelError(m, body.model);
       if (refused) throw refused;
-      return await createMessage(deps.engine, body, res, signal);
+      return await createMessage(deps.engine, body, res, signal, deps.record);
     }
     // An honest count needs the model's own template and tokenizer run in the engine host, which does not offer it
     // yet; clients that ask (Claude Code) fall back to their own estimate on a 404.
@@ -46,6 +47,7 @@ export async function anthropicRoute(
     throw new HttpError(404, `No route ${at}: this server answers POST /v1/messages for Anthropic's Messages API.`);
   } catch (e) {
     const err = toHttpError(e);
+    deps.record.error = err.message;
     if (err.status >= 500) deps.log.warn('local server request failed', { reason: err.message });
     if (res.headersSent) return void res.destroy();
     sendAnthropicError(res, err);
