@@ -12,6 +12,7 @@ import { compare } from './figures/compare';
 import { endpointDoctor, endpointEngine, endpointStop } from './figures/endpoints';
 import { localDownload } from './figures/local-download';
 import { localEngine } from './figures/local-engine';
+import { localServer } from './figures/local-server';
 import { longChat } from './figures/long-chat';
 import { markdown } from './figures/markdown';
 import { modelPage } from './figures/model-page';
@@ -39,6 +40,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'endpoint-stop': endpointStop,
   'endpoint-doctor': endpointDoctor,
   'local-engine': localEngine,
+  'local-server': localServer,
   threads,
   'local-download': localDownload,
   documents,

@@ -21,6 +21,18 @@ describe('the search box’s active result is kept by identity', () => {
     expect(activeHref(store())).toBe('#/catalogue/model/d');
   });
 
+  it('brings the row into view where it now sits, when rows came in before it (a virtual list renders only that)', () => {
+    const scrolled: number[] = [];
+    const virtual = (ids: string[]): SearchList => ({ ...list(ids), scrollTo: (i) => scrolled.push(i) });
+    store().setList('seen', virtual(['a', 'c']));
+    store().move('last');
+    scrolled.length = 0;
+    store().setList('seen', virtual(['a', 'c', 'd']));
+    expect(scrolled).toEqual([]);
+    store().setList('seen', virtual(['z', 'a', 'c', 'd']));
+    expect(scrolled).toEqual([2]);
+  });
+
   it('holds it while its group is away for a moment (empty between two answers), and drops a row that is gone', () => {
     store().setList('seen', list(['a', 'b']));
     store().move('last');

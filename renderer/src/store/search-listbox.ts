@@ -45,6 +45,8 @@ function relist(s: Pick<SearchListboxState, 'lists' | 'active' | 'held'>, group:
     return { lists, active, held: target === undefined ? undefined : { group, href: target } };
   const index = findRow(list, target, mine?.index ?? 0);
   if (index < 0) return { lists, active, held: undefined };
+  // Moved (rows came in before it) or back: a virtual list renders it only where it is scrolled to.
+  if (index !== mine?.index) list.scrollTo?.(index);
   return { lists, active: { group, index, href: target }, held: undefined };
 }
 
