@@ -208,7 +208,12 @@ export class Downloads {
   private changed(persist: boolean): void {
     const now = performance.now();
     if (!persist && now - this.lastEmit < 50) {
-      this.trailing ??= setTimeout(() => this.changed(false), 50);
+      // A timer may fire a little before 50 ms have passed by performance.now() (libuv's clock is read once per loop
+      // turn): it is cleared first, so a still-early one arms the next instead of leaving the last progress unsaid.
+      this.trailing ??= setTimeout(() => {
+        this.trailing = undefined;
+        this.changed(false);
+      }, 50);
       return;
     }
     clearTimeout(this.trailing);
