@@ -1,4 +1,5 @@
 import type { ChatBackend } from './contract/chat';
+import type { LocalModel } from './contract/local';
 import type { SettingsView } from './contract/settings';
 
 /**
@@ -14,6 +15,9 @@ export const isHubRepoId = (model: string): boolean => HUB_REPO_ID.test(model);
 /** A local model's id, as the built-in engine names GGUFs on disk: `<org>/<name>/<file>.gguf` or an absolute path. */
 const LOCAL_REPO_FILE = /^[\w.-]+\/[\w.-]+\/(?!.*\.\.)[^\0\\]+\.gguf$/i;
 const ABSOLUTE_GGUF = /^(\/|[A-Za-z]:[\\/]|\\\\)[^\0]*\.gguf$/i;
+
+/** Whether a local model writes text (chat, completions): an embedding model or a reranker does not. */
+export const isTextModel = (m: Pick<LocalModel, 'embedding' | 'reranker'>): boolean => !m.embedding && !m.reranker;
 
 /** Whether `model` reads as a local model id (main still checks that the file is there and usable). */
 export const isLocalModelId = (model: string): boolean => LOCAL_REPO_FILE.test(model) || ABSOLUTE_GGUF.test(model);

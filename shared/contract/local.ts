@@ -56,6 +56,11 @@ const localModelSchema = z.object({
   sizeBytes: z.number(),
   /** An embedding model (BERT-like architectures, or a pooling type in the header): offered for embeddings only. */
   embedding: z.boolean(),
+  /**
+   * A reranker (a classification head, `cls.weight`/`cls.output.weight`, or the rank pooling type in the header):
+   * offered for POST /v1/rerank only, never for chat or embeddings. Absent: not one.
+   */
+  reranker: z.boolean().optional(),
   /** HubDesk downloaded it and may delete it. */
   deletable: z.boolean(),
   /** The file's sha256 was compared with the Hub's LFS oid (downloads) or the blob name (HF cache) and matched. */
@@ -150,6 +155,7 @@ const loadedModelSchema = z.object({
   /** When it unloads if left idle (absent: kept until unloaded by hand, or busy now). */
   unloadAt: z.string().optional(),
   embedding: z.boolean(),
+  reranker: z.boolean().optional(),
 });
 export type LoadedModel = z.infer<typeof loadedModelSchema>;
 

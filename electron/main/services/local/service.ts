@@ -154,10 +154,12 @@ export class LocalService {
   /** "Use from another app": each app's setup for a chat model, filled with the server's address and its context. */
   async setups(id: string): Promise<AppSetups> {
     const m = await this.model(id);
-    if (m.embedding)
+    if (m.embedding || m.reranker)
       throw new AppError(
         'invalid_input',
-        `${m.title || m.name} is an embedding model: apps chat with a chat model. Its vectors are at POST /v1/embeddings.`,
+        m.reranker
+          ? `${m.title || m.name} is a reranker: apps chat with a chat model. Its scores are at POST /v1/rerank.`
+          : `${m.title || m.name} is an embedding model: apps chat with a chat model. Its vectors are at POST /v1/embeddings.`,
       );
     const loaded = this.runtime.status().loaded.find((l) => l.id === m.id);
     return appSetups(m, loaded, this.server.status());

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { isTextModel } from '@shared/chat-model';
 import type { AppSetup, AppSetups as Filled, LocalModel } from '@shared/contract/local';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { tabId, TabList } from '../../components/Tabs';
@@ -165,7 +166,7 @@ function SetupPanes({ filled, idPrefix, notify }: { filled: Filled; idPrefix: st
 export function RepoAppSetups({ repo, quant }: { repo: string; quant?: string }) {
   const lib = useLocalLibrary();
   const own = lib.data?.models
-    .filter((m) => m.repo?.toLowerCase() === repo.toLowerCase() && !m.embedding && !m.problem)
+    .filter((m) => m.repo?.toLowerCase() === repo.toLowerCase() && isTextModel(m) && !m.problem)
     .sort((a, b) => Number(b.quant === quant) - Number(a.quant === quant));
   if (own)
     return (

@@ -59,8 +59,8 @@ export class LocalEngine implements ChatEngine {
   async turn(req: TurnRequest, sink: TurnSink): Promise<TurnResult> {
     const started = performance.now();
     const model = await this.local.model(req.model);
-    if (model.embedding)
-      throw new AppError('invalid_input', `${model.name} is an embedding model: choose a chat model to talk to.`);
+    const kind = notText(model);
+    if (kind) throw new AppError('invalid_input', `${model.name} is ${kind}: choose a chat model to talk to.`);
     // Checked before the model loads: a schema the grammar cannot follow is refused at once.
     const c = constraintsOf(req);
     const lease = await this.acquire(model, req, sink);
@@ -131,8 +131,8 @@ export class LocalEngine implements ChatEngine {
    */
   async complete(req: CompletionRequest, sink: TurnSink): Promise<TurnResult> {
     const model = await this.local.model(req.model);
-    if (model.embedding)
-      throw new AppError('invalid_input', `${model.name} is an embedding model: choose a model that writes text.`);
+    const kind = notText(model);
+    if (kind) throw new AppError('invalid_input', `${model.name} is ${kind}: choose a model that writes text.`);
     const grammar = req.format ? constraintsOf({ format: req.format }).grammar : undefined;
     const lease = await this.acquire(model, req, sink);
     try {
@@ -221,11 +221,17 @@ export class LocalEngine implements ChatEngine {
   async capabilities(model: string): Promise<string[]> {
     const m = await this.local.model(model).catch(() => undefined);
     if (!m) return [];
-    return m.embedding ? ['embedding'] : ['completion', 'tools'];
+    return m.reranker ? ['rerank'] : m.embedding ? ['embedding'] : ['completion', 'tools'];
   }
 
   async toolsUnsupported(model: string): Promise<string | undefined> {
     const m = await this.local.model(model).catch(() => undefined);
-    return m?.embedding ? `${m.name} is an embedding model: it cannot call tools.` : undefined;
+    const kind = m && notText(m);
+    return kind ? `${m.name} is ${kind}: it cannot call tools.` : undefined;
   }
+}
+
+/** What a model that writes no text is, in words; undefined for a model that writes. */
+function notText(m: LocalModel): string | undefined {
+  return m.reranker ? 'a reranker' : m.embedding ? 'an embedding model' : undefined;
 }

@@ -14,6 +14,8 @@ export interface GgufFacts {
   shape?: KvShape;
   parameterCount?: number;
   embedding: boolean;
+  /** A classification head or the rank pooling type: scores (query, document) pairs, never writes or embeds. */
+  reranker?: boolean;
 }
 
 export type HeaderRead = { facts: GgufFacts; problem?: undefined } | { problem: string; facts?: undefined };
@@ -30,6 +32,9 @@ const EMBEDDING_ARCHS = new Set([
   'gemma-embedding',
   't5encoder',
 ]);
+
+/** llama.cpp's LLAMA_POOLING_TYPE_RANK: the header of a reranker (bge-reranker, jina-reranker, Qwen3-Reranker). */
+const POOLING_RANK = 4;
 
 /** Block size (elements) and its bytes for the GGML tensor types seen in practice; others are checked by offset. */
 const TYPE_BLOCKS: Record<number, [number, number]> = {
@@ -116,6 +121,10 @@ async function readGgufHeader(path: string, size: number): Promise<HeaderRead> {
   const meta = parsed.metadata as Record<string, unknown>;
   const arch = typeof meta['general.architecture'] === 'string' ? meta['general.architecture'] : undefined;
   const shape = kvShapeFromMetadata(meta);
+  // As node-llama-cpp's `supportsRanking` sees one: a classification head's tensor; or the rank pooling type.
+  const reranker =
+    parsed.tensorInfos.some((t) => t.name === 'cls.weight' || t.name === 'cls.output.weight') ||
+    (!!arch && num(meta[`${arch}.pooling_type`]) === POOLING_RANK);
   return {
     facts: {
       architecture: arch,
@@ -125,7 +134,8 @@ async function readGgufHeader(path: string, size: number): Promise<HeaderRead> {
       layers: arch ? num(meta[`${arch}.block_count`]) : undefined,
       shape,
       parameterCount: parsed.parameterCount > 0 ? parsed.parameterCount : undefined,
-      embedding: !!arch && (EMBEDDING_ARCHS.has(arch) || `${arch}.pooling_type` in meta),
+      embedding: !reranker && !!arch && (EMBEDDING_ARCHS.has(arch) || `${arch}.pooling_type` in meta),
+      ...(reranker ? { reranker } : {}),
     },
   };
 }

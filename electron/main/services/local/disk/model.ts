@@ -99,6 +99,7 @@ export async function buildModel(
     title: facts?.title,
     sizeBytes,
     embedding: facts?.embedding ?? false,
+    ...(facts?.reranker ? { reranker: true } : {}),
     deletable: first.deletable,
     verified: first.verified === undefined ? undefined : present.every((c) => c.verified) && !missing.length,
     plan: facts && !problem ? loadPlan(facts, sizeBytes, hw) : undefined,

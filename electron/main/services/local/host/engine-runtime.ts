@@ -193,6 +193,7 @@ export class EngineRuntime {
       memoryBytes: e.memoryBytes,
       loadedAt: e.loadedAt,
       embedding: e.model.embedding,
+      ...(e.model.reranker ? { reranker: true } : {}),
     };
     if (e.unloadAt !== undefined) d.unloadAt = new Date(e.unloadAt).toISOString();
     return d;
@@ -242,6 +243,7 @@ export class EngineRuntime {
       name,
       path: this.opts.parts(model)[0] ?? model.path,
       embedding: model.embedding,
+      ...(model.reranker ? { reranker: true } : {}),
     };
     const contextSize = want.contextSize ?? model.plan?.contextSize;
     const gpuLayers = want.gpuLayers ?? model.plan?.gpuLayers;
@@ -256,7 +258,7 @@ export class EngineRuntime {
         op: 'load',
         load: {
           model: host,
-          sequences: model.embedding ? 1 : sequences,
+          sequences: model.embedding || model.reranker ? 1 : sequences,
           ...(threads.auto ? {} : { threads: threads.value }),
           ...(contextSize !== undefined ? { contextSize } : {}),
           ...(gpuLayers !== undefined ? { gpuLayers } : {}),
@@ -427,6 +429,8 @@ export class EngineRuntime {
 
   /** One vector per text, from the model's embedding context (opened on first use). */
   async embed(model: LocalModel, texts: string[]): Promise<number[][]> {
+    if (model.reranker)
+      throw new AppError('invalid_input', `${model.name} is a reranker: it scores documents (POST /v1/rerank).`);
     const lease = await this.acquire(model, { noSlot: true });
     try {
       const r = await this.host.request<{ op: 'embed'; vectors: number[][] }>({
@@ -435,6 +439,25 @@ export class EngineRuntime {
         texts,
       });
       return r.vectors;
+    } finally {
+      lease.release();
+    }
+  }
+
+  /**
+   * One relevance score (0–1) per document for `query`, in their order, from a reranker's ranking context (loaded
+   * on first use); and the tokens evaluated.
+   */
+  async rank(model: LocalModel, query: string, documents: string[]): Promise<{ scores: number[]; tokens: number }> {
+    const lease = await this.acquire(model, { noSlot: true });
+    try {
+      const r = await this.host.request<{ op: 'rank'; scores: number[]; tokens: number }>({
+        op: 'rank',
+        model: { id: model.id, name: model.name, path: model.path, embedding: model.embedding, reranker: true },
+        query,
+        documents,
+      });
+      return { scores: r.scores, tokens: r.tokens };
     } finally {
       lease.release();
     }

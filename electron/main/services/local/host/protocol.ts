@@ -12,6 +12,8 @@ export interface HostModel {
   /** The first (or only) part; llama.cpp finds the others beside it. */
   path: string;
   embedding: boolean;
+  /** Opened with a ranking context (no chat context, no sequences). */
+  reranker?: boolean;
 }
 
 export interface HostLoad {
@@ -70,6 +72,8 @@ export type HostRequest =
   | { op: 'generate'; generate: HostGenerate }
   | { op: 'complete'; complete: HostComplete }
   | { op: 'embed'; model: HostModel; texts: string[] }
+  /** One relevance score (0–1) per document for the query, in the documents' order. */
+  | { op: 'rank'; model: HostModel; query: string; documents: string[] }
   | { op: 'tokenize'; id: string; text: string }
   | { op: 'memory' };
 
@@ -117,6 +121,8 @@ const resultSchema = z.union([
   z.object({ op: z.literal('generate'), generated }),
   z.object({ op: z.literal('complete'), generated }),
   z.object({ op: z.literal('embed'), vectors: z.array(z.array(z.number())) }),
+  /** `tokens`: every (query, document) input's tokens, summed: the request's usage. */
+  z.object({ op: z.literal('rank'), scores: z.array(z.number()), tokens: z.number() }),
   z.object({ op: z.literal('tokenize'), tokens: z.number() }),
   z.object({ op: z.literal('memory'), rssBytes: z.number() }),
 ]);

@@ -9,6 +9,7 @@ import type {
   LlamaEmbeddingContext,
   LlamaGrammar,
   LlamaModel,
+  LlamaRankingContext,
 } from 'node-llama-cpp';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
@@ -34,7 +35,7 @@ import { loadError } from './load-errors';
 export interface OpenModel {
   model: LlamaModel;
   contextSize: number;
-  /** The chat context with its sequences, absent for an embedding model. */
+  /** The chat context with its sequences, absent for an embedding model or a reranker. */
   context?: LlamaContext;
   /** Each slot's sequence, taken from the context on first use; its chat and its completion share it. */
   sequences: (LlamaContextSequence | undefined)[];
@@ -42,6 +43,8 @@ export interface OpenModel {
   chats: (LlamaChat | undefined)[];
   completions: (LlamaCompletion | undefined)[];
   embedding?: Promise<LlamaEmbeddingContext>;
+  /** A reranker's only context. */
+  ranking?: LlamaRankingContext;
   threads?: number;
 }
 
@@ -79,7 +82,11 @@ export class HostModels {
     const threads = req.threads ?? defaultThreads(llama.cpuMathCores);
     const entry: OpenModel = { model: m, contextSize, sequences: [], chats: [], completions: [], threads };
     try {
-      if (model.embedding) {
+      if (model.reranker) {
+        // A whole query and document in one batch: an encoder's attention is not causal, and llama.cpp aborts on
+        // such an input split across batches (the default batch is 512 tokens).
+        entry.ranking = await m.createRankingContext({ contextSize, batchSize: contextSize, threads });
+      } else if (model.embedding) {
         entry.embedding = Promise.resolve(await m.createEmbeddingContext({ contextSize, threads }));
       } else {
         entry.context = await m.createContext({ contextSize, threads, sequences: req.sequences });
@@ -93,7 +100,7 @@ export class HostModels {
     return {
       contextSize,
       gpuLayers: m.gpuLayers,
-      sequences: model.embedding ? 1 : req.sequences,
+      sequences: model.embedding || model.reranker ? 1 : req.sequences,
       threads,
       memoryBytes: this.memoryOf(entry),
       gpu: llama.gpu || 'cpu',
@@ -114,14 +121,16 @@ export class HostModels {
     for (const c of e.completions) c?.dispose();
     const emb = await e.embedding?.catch(() => undefined);
     await emb?.dispose().catch(() => {});
+    await e.ranking?.dispose().catch(() => {});
     await e.context?.dispose().catch(() => {});
     await e.model.dispose().catch(() => {});
     this.opts.log.info('local model unloaded', { id });
   }
 
-  /** The slot's sequence of the model's chat context (an embedding model has none). */
+  /** The slot's sequence of the model's chat context (an embedding model or a reranker has none). */
   private sequence(e: OpenModel, model: HostModel, slot: number): LlamaContextSequence {
-    if (!e.context) throw new AppError('invalid_input', `${model.name} is an embedding model.`);
+    if (!e.context)
+      throw new AppError('invalid_input', `${model.name} is ${model.reranker ? 'a reranker' : 'an embedding model'}.`);
     let seq = e.sequences[slot];
     if (!seq || seq.disposed) seq = e.sequences[slot] = e.context.getSequence();
     return seq;
@@ -245,6 +254,32 @@ export class HostModels {
       }
     }
     return out;
+  }
+
+  /**
+   * One relevance score (0–1) per document, in their order. A document that does not fit the context with the query
+   * is refused, never cut; the message names the longest one and the tokens it needs.
+   */
+  async rank(model: HostModel, query: string, documents: string[]): Promise<{ scores: number[]; tokens: number }> {
+    const e = this.entry(model);
+    if (!e.ranking) throw new AppError('invalid_input', `${model.name} is not a reranker.`);
+    const ranking = e.ranking;
+    const lengths = documents.map((d) => ranking.calculateInputLength(query, d));
+    const longest = lengths.reduce((at, n, i) => (n > lengths[at] ? i : at), 0);
+    if (documents.length && lengths[longest] >= ranking.contextSize)
+      throw new AppError(
+        'invalid_input',
+        `Document ${longest} and the query are ${lengths[longest]} tokens, more than the ${ranking.contextSize} tokens of ${model.name}'s context: split it into shorter pieces.`,
+        {
+          details: {
+            wireCode: 'exceed_context_size_error',
+            index: longest,
+            tokens: lengths[longest],
+            contextSize: ranking.contextSize,
+          },
+        },
+      );
+    return { scores: await ranking.rankAll(query, documents), tokens: lengths.reduce((a, n) => a + n, 0) };
   }
 
   /** How many tokens `text` is for this model. */

@@ -150,13 +150,23 @@ export async function chatCompletion(
 }
 
 /** The request's model is one the library can run for chat, or a 404/400 saying why not. */
-export function chatModelError(m: { embedding: boolean } | undefined, id: string): HttpError | undefined {
+export function chatModelError(
+  m: { embedding: boolean; reranker?: boolean } | undefined,
+  id: string,
+): HttpError | undefined {
   if (!m)
     return new HttpError(
       404,
       `The model "${id}" does not exist: GET /v1/models lists the local models.`,
       'invalid_request_error',
       'model_not_found',
+    );
+  if (m.reranker)
+    return new HttpError(
+      400,
+      `"${id}" is a reranker: it scores documents for a query at /v1/rerank, and writes no text.`,
+      'invalid_request_error',
+      'model_not_supported',
     );
   if (m.embedding)
     return new HttpError(

@@ -7,6 +7,7 @@ import { chatCompletion, chatModelError } from './completions';
 import { completionRequestSchema, completionUnsupported, textCompletion } from './text-completions';
 import { authorized, HttpError, readJson, sendError, sendJson, sendUnauthorized, toHttpError } from './http';
 import type { RequestRecord } from './request-log';
+import { rerank } from './rerank';
 import { chatRequestSchema, embeddingRequestSchema, parseBody, unsupported } from './wire';
 
 export interface RouteDeps {
@@ -19,6 +20,8 @@ export interface RouteDeps {
   /** The built-in engine: chat turns, and plain-text completions. */
   engine: Pick<LocalEngine, 'turn' | 'complete'>;
   embed: (model: LocalModel, texts: string[]) => Promise<number[][]>;
+  /** A reranker's score per document, in their order, and the tokens it evaluated. */
+  rank: (model: LocalModel, query: string, documents: string[]) => Promise<{ scores: number[]; tokens: number }>;
   log: Logger;
   /** The Host and Origin checks (cors.ts): true when it answered the request itself (a refusal, a preflight). */
   gate: (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -28,7 +31,7 @@ export interface RouteDeps {
 
 /**
  * One request: the Host, the Origin (`gate`) and the key first, then the OpenAI routes (`/v1/models`, chat and text
- * completions, embeddings); Anthropic's `/v1/messages` after the gate (anthropic/route.ts checks the key itself).
+ * completions, embeddings, rerank); Anthropic's `/v1/messages` after the gate (anthropic/route.ts checks the key itself).
  */
 export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Aborted when the client goes away before the answer is complete: the generation stops with it.
@@ -67,9 +70,12 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
       return await textCompletion(deps.engine, body, res, abort.signal, deps.record);
     }
     if (at === 'POST /v1/embeddings') return sendJson(res, 200, await embeddings(deps, await readJson(req)));
+    // llama-server takes both paths (Jina's clients post to /v1/rerank, some others to /rerank).
+    if (at === 'POST /v1/rerank' || at === 'POST /rerank')
+      return sendJson(res, 200, await rerank(deps, await readJson(req)));
     throw new HttpError(
       404,
-      `No route ${at}: this server answers /v1/models, /v1/chat/completions, /v1/completions, /v1/embeddings and /v1/messages.`,
+      `No route ${at}: this server answers /v1/models, /v1/chat/completions, /v1/completions, /v1/embeddings, /v1/rerank and /v1/messages.`,
       'not_found_error',
     );
   } catch (e) {
@@ -83,7 +89,7 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
 
 /**
  * OpenAI's model list, with what a client needs to pick and size a model (as LM Studio's and llama-server's lists
- * add): chat or embeddings, loaded or not, the context it has (or will be loaded with) and the trained maximum.
+ * add): chat, embeddings or rerank, loaded or not, the context it has (or will be loaded with) and the trained maximum.
  */
 async function modelList(deps: RouteDeps) {
   const created = Math.floor(Date.now() / 1000);
@@ -99,8 +105,8 @@ async function modelList(deps: RouteDeps) {
         object: 'model',
         created,
         owned_by: 'hubdesk',
-        type: m.embedding ? 'embeddings' : 'llm',
-        capabilities: m.embedding ? ['embedding'] : ['completion', 'tools', 'json_schema'],
+        type: m.reranker ? 'rerank' : m.embedding ? 'embeddings' : 'llm',
+        capabilities: m.reranker ? ['rerank'] : m.embedding ? ['embedding'] : ['completion', 'tools', 'json_schema'],
         loaded: !!l,
         ...(context !== undefined ? { context_length: context } : {}),
         ...(m.plan?.maxContext !== undefined ? { max_context_length: m.plan.maxContext } : {}),

@@ -123,6 +123,7 @@ export class LocalServer {
           loaded: () => this.opts.runtime.status().loaded,
           engine: this.opts.engine,
           embed: (m, texts) => this.opts.runtime.embed(m, texts),
+          rank: (m, query, documents) => this.opts.runtime.rank(m, query, documents),
           log: this.opts.log,
           gate: (rq, rs) => {
             const answered = gate({ port, lan, origins: corsOrigins }, rq, rs);

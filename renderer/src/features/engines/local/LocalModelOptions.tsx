@@ -1,3 +1,4 @@
+import { isTextModel } from '@shared/chat-model';
 import type { LocalModel, LocalSource } from '@shared/contract/local';
 import { useLocalLibrary } from '../../../hooks/local';
 import { formatBytes } from '../../../lib/format';
@@ -10,9 +11,9 @@ const sourceLabels: Record<LocalSource, string> = {
   folder: 'Your folders',
 };
 
-/** The models the built-in engine can chat with: on disk, readable, and not an embedding model. */
+/** The models the built-in engine can chat with: on disk, readable, and neither an embedding model nor a reranker. */
 export const chatReady = (models: readonly LocalModel[] | undefined): LocalModel[] =>
-  (models ?? []).filter((m) => !m.problem && !m.embedding);
+  (models ?? []).filter((m) => !m.problem && isTextModel(m));
 
 /** A local model as the picker names it: its title (or file name), quantization and size. */
 const localModelLabel = (m: LocalModel): string =>

@@ -72,6 +72,7 @@ export function EngineBar({ engine }: { engine: EngineControl }) {
             <li key={m.id} className="loaded" data-testid="loaded-model" data-model={m.id}>
               <span className="loaded-name">{m.name}</span>
               {m.embedding && <span className="badge">Embeddings</span>}
+              {m.reranker && <span className="badge">Reranker</span>}
               <span className="muted small">
                 {formatTokens(m.contextSize)} tokens · {m.gpuLayers} GPU layers ·{' '}
                 <span className={m.busy || m.waiting ? 'loaded-busy' : undefined} data-testid="loaded-activity">

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { LoadedModel, LocalModel } from '@shared/contract/local';
+import { isTextModel } from '@shared/chat-model';
 import { verdictLabels } from '@shared/fit';
 import { formatBytes } from '../../../lib/format';
 import { catalogueHref, newChatHref } from '../../../store/route';
@@ -85,6 +86,7 @@ export function LibraryTable({
                   </span>
                 )}
                 {m.embedding && <span className="badge">Embeddings</span>}
+                {m.reranker && <span className="badge">Reranker</span>}
                 {isLoaded.has(m.id) && <span className="badge badge-ok">Loaded</span>}
               </div>
               {m.problem ? (
@@ -130,7 +132,7 @@ export function LibraryTable({
                   Load
                 </button>
               )}
-              {!m.problem && !m.embedding && (
+              {!m.problem && isTextModel(m) && (
                 <a
                   className="btn btn-sm btn-ghost"
                   href={newChatHref('local', m.id)}

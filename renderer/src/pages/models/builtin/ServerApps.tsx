@@ -1,3 +1,4 @@
+import { isTextModel } from '@shared/chat-model';
 import { useLocalLibrary } from '../../../hooks/local';
 import { ErrorState, Loading } from '../../../components/States';
 import { AppSetups } from '../../../features/snippets/AppSetups';
@@ -6,8 +7,9 @@ import { Modal } from '../Modal';
 /** "Use from another app" from the server card: the setups for any chat model on disk, in a dialog wide enough for code. */
 export function ServerAppsDialog({ onClose }: { onClose: () => void }) {
   const lib = useLocalLibrary();
-  // Embedding models answer /v1/embeddings only, and a model with a problem cannot load: neither is offered.
-  const chat = lib.data?.models.filter((m) => !m.embedding && !m.problem);
+  // Embedding models answer /v1/embeddings only, rerankers /v1/rerank, and a model with a problem cannot load: none
+  // is offered.
+  const chat = lib.data?.models.filter((m) => isTextModel(m) && !m.problem);
   return (
     <Modal
       title="Use from another app"
