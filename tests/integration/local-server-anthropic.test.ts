@@ -450,20 +450,28 @@ describe('local server: Anthropic keys and errors', () => {
     });
   });
 
-  it("answers count_tokens and unknown routes under /v1/messages with a 404 in Anthropic's shape", async () => {
-    const count = await client.messages
-      .countTokens({ model: chatId, messages: [{ role: 'user', content: 'hello' }] })
-      .catch((e: unknown) => e);
-    expect(count).toBeInstanceOf(Anthropic.NotFoundError);
-    expect((count as InstanceType<typeof Anthropic.NotFoundError>).error).toMatchObject({
-      type: 'error',
-      error: { type: 'not_found_error', message: expect.stringMatching(/Token counting is not offered/) },
-    });
+  it('counts a message as the reply would evaluate it: the count a too-long prompt is refused with', async () => {
+    // Too long for the 512-token context: the refusal says how many tokens the reply would have evaluated.
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hello there '.repeat(300) }];
+    const count = await client.messages.countTokens({ model: chatId, system: 'Be brief.', messages });
+    const refused = await client.messages
+      .create({ model: chatId, max_tokens: 8, system: 'Be brief.', messages })
+      .catch((e: unknown) => e as InstanceType<typeof Anthropic.BadRequestError>);
+    const said = Number(/The prompt is (\d+) tokens/.exec(String(refused.message))?.[1]);
+    expect(count.input_tokens).toBeGreaterThan(512);
+    expect(count.input_tokens).toBe(said);
+    // Tools are part of the prompt: documented, they add tokens.
+    const withTools = await client.messages.countTokens({ model: toolId, messages, tools: [WEATHER] });
+    const without = await client.messages.countTokens({ model: toolId, messages });
+    expect(withTools.input_tokens).toBeGreaterThan(without.input_tokens);
+  });
+
+  it("answers unknown routes under /v1/messages with a 404 in Anthropic's shape", async () => {
     const get = await raw('/v1/messages');
     expect(get.status).toBe(404);
     expect(JSON.parse(get.text)).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
     const other = await raw('/v1/nothing');
-    expect(JSON.parse(other.text).error.message).toMatch(/\/v1\/embeddings and \/v1\/messages/);
+    expect(JSON.parse(other.text).error.message).toMatch(/\/v1\/messages/);
   });
 
   it('answers a full queue with 503 overloaded_error and Retry-After', async () => {

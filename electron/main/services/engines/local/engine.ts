@@ -1,13 +1,15 @@
+import type { ChatHistoryItem } from 'node-llama-cpp';
 import type { ChatFigures, ChatParams, ToolCall } from '@shared/contract/chat';
 import type { LocalModel } from '@shared/contract/local';
+import { isTextModel } from '@shared/chat-model';
 import { AppError, toAppError } from '@shared/errors';
 import { newId } from '../../chat/storage/rows';
 import type { EngineRuntime } from '../../local/host/engine-runtime';
 import { describeStop, EngineStopped, HostFailure } from '../../local/host/supervisor';
 import { openAIFigures } from '../figures';
-import { constraintsOf, forcedCall } from './constraints';
+import { constraintsOf, forcedCall, type ReplyConstraints } from './constraints';
 import { doneReason, toLlamaHistory, toToolCall, withInstruction } from './history';
-import type { HostGenerateOptions } from '../../local/host/protocol';
+import type { HostGenerate, HostGenerateOptions } from '../../local/host/protocol';
 import type { ChatEngine, ReplyFormat, TurnRequest, TurnResult, TurnSink } from '../types';
 
 /** What the built-in engine needs of the local service: a usable model by id, and the runtime that runs it. */
@@ -18,6 +20,14 @@ export interface LocalPort {
   /** The local server's port (on or not): "Open as code" points at it. */
   readonly server: { status(): { port: number } };
   embed(id: string, input: string[]): Promise<{ embeddings: number[][] }>;
+}
+
+/** The history and functions a reply evaluates: the forced call's instruction in the system turn. */
+function promptOf(history: ChatHistoryItem[], c: ReplyConstraints): Pick<HostGenerate, 'history' | 'functions'> {
+  return {
+    history: c.instruction ? withInstruction(history, c.instruction) : history,
+    ...(c.functions ? { functions: c.functions } : {}),
+  };
 }
 
 /** A plain-text completion the local server asks for (/v1/completions). */
@@ -76,8 +86,7 @@ export class LocalEngine implements ChatEngine {
       const res = await lease
         .generate(
           {
-            history: c.instruction ? withInstruction(history, c.instruction) : history,
-            ...(c.functions ? { functions: c.functions } : {}),
+            ...promptOf(history, c),
             ...(c.grammar ? { grammar: c.grammar } : {}),
             ...(req.exactContext ? { fitContext: true } : {}),
             options: { ...hostOptions(p), ...(showThoughts ? {} : { noThoughts: true }) },
@@ -164,6 +173,17 @@ export class LocalEngine implements ChatEngine {
     } finally {
       lease.release();
     }
+  }
+
+  /**
+   * The tokens a turn's prompt is with the model's own template (tools documented as the reply would see them):
+   * Anthropic's count_tokens. The model loads if it is not; no sequence is held.
+   */
+  async countTokens(req: Pick<TurnRequest, 'model' | 'turns' | 'tools' | 'toolChoice' | 'format'>): Promise<number> {
+    const model = await this.local.model(req.model);
+    if (!isTextModel(model))
+      throw new AppError('invalid_input', `${model.name} does not write text: count tokens for a chat model.`);
+    return this.local.runtime.count(model, promptOf(toLlamaHistory(req.turns), constraintsOf(req)));
   }
 
   /** A sequence of the model (loaded first when it is not), said in words when the engine stops while it waits. */

@@ -463,6 +463,19 @@ export class EngineRuntime {
     }
   }
 
+  /** The tokens a chat history renders to with the model's template (loaded on first use; no sequence held). */
+  async count(model: LocalModel, gen: Pick<HostGenerate, 'history' | 'functions'>): Promise<number> {
+    const lease = await this.acquire(model, { noSlot: true });
+    try {
+      const e = this.entries.get(model.id);
+      if (!e) throw new AppError('unavailable', `${model.name} was unloaded: send again to reload it.`);
+      const r = await this.host.request<{ op: 'count'; tokens: number }>({ op: 'count', model: e.host, ...gen });
+      return r.tokens;
+    } finally {
+      lease.release();
+    }
+  }
+
   /** Unloads every model and ends the host. */
   async dispose(): Promise<void> {
     await this.unload();

@@ -74,6 +74,8 @@ export type HostRequest =
   | { op: 'embed'; model: HostModel; texts: string[] }
   /** One relevance score (0–1) per document for the query, in the documents' order. */
   | { op: 'rank'; model: HostModel; query: string; documents: string[] }
+  /** The tokens a chat history renders to with the model's template (Anthropic's count_tokens). */
+  | { op: 'count'; model: HostModel; history: unknown[]; functions?: HostGenerate['functions'] }
   | { op: 'tokenize'; id: string; text: string }
   | { op: 'memory' };
 
@@ -123,6 +125,7 @@ const resultSchema = z.union([
   z.object({ op: z.literal('embed'), vectors: z.array(z.array(z.number())) }),
   /** `tokens`: every (query, document) input's tokens, summed: the request's usage. */
   z.object({ op: z.literal('rank'), scores: z.array(z.number()), tokens: z.number() }),
+  z.object({ op: z.literal('count'), tokens: z.number() }),
   z.object({ op: z.literal('tokenize'), tokens: z.number() }),
   z.object({ op: z.literal('memory'), rssBytes: z.number() }),
 ]);

@@ -1,5 +1,6 @@
 import type {
   ChatHistoryItem,
+  ChatWrapper,
   ChatModelFunctions,
   Llama,
   LlamaChat,
@@ -42,6 +43,8 @@ export interface OpenModel {
   /** One LlamaChat per sequence, kept between turns so a shared history prefix is not evaluated again. */
   chats: (LlamaChat | undefined)[];
   completions: (LlamaCompletion | undefined)[];
+  /** The template LlamaChat resolves for the model, kept for counting without a sequence. */
+  wrapper?: ChatWrapper;
   embedding?: Promise<LlamaEmbeddingContext>;
   /** A reranker's only context. */
   ranking?: LlamaRankingContext;
@@ -162,12 +165,17 @@ export class HostModels {
    * leaves no room to answer, so a client is told rather than answered from a silently shortened prompt.
    */
   private promptRoom(chat: LlamaChat, req: HostGenerate, contextSize: number): number {
-    const state = chat.chatWrapper.generateContextState({
-      chatHistory: req.history as ChatHistoryItem[],
-      ...(req.functions ? { availableFunctions: req.functions as ChatModelFunctions } : {}),
-      documentFunctionParams: true,
-    });
-    return roomAfter(state.contextText.tokenize(chat.model.tokenizer).length, contextSize, req.model.name);
+    return roomAfter(renderedTokens(chat.chatWrapper, chat.model, req), contextSize, req.model.name);
+  }
+
+  /** The tokens a history renders to with the model's own template, as a reply would evaluate it. */
+  async count(req: Pick<HostGenerate, 'model' | 'history' | 'functions'>): Promise<number> {
+    const e = this.entry(req.model);
+    if (!e.wrapper) {
+      const { resolveChatWrapper } = await import('node-llama-cpp');
+      e.wrapper = resolveChatWrapper(e.model);
+    }
+    return renderedTokens(e.wrapper, e.model, req);
   }
 
   /** One reply on the sequence main chose, its pieces streamed through `emit`. */
@@ -292,4 +300,18 @@ export class HostModels {
   async dispose(): Promise<void> {
     for (const id of [...this.open.keys()]) await this.unload(id);
   }
+}
+
+/** The tokens `history` renders to (the template, the functions' documentation and all). */
+function renderedTokens(
+  wrapper: ChatWrapper,
+  model: LlamaModel,
+  req: Pick<HostGenerate, 'history' | 'functions'>,
+): number {
+  const state = wrapper.generateContextState({
+    chatHistory: req.history as ChatHistoryItem[],
+    ...(req.functions ? { availableFunctions: req.functions as ChatModelFunctions } : {}),
+    documentFunctionParams: true,
+  });
+  return state.contextText.tokenize(model.tokenizer).length;
 }

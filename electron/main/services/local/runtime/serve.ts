@@ -103,6 +103,8 @@ export function serveHost(port: HostPort, opts: { gpu: false | 'auto'; test: boo
         return { op: 'complete', generated: await streamed(id, (emit) => models.complete(req.complete, emit, signal)) };
       case 'embed':
         return { op: 'embed', vectors: await models.embed(req.model, req.texts) };
+      case 'count':
+        return { op: 'count', tokens: await models.count(req) };
       case 'rank':
         return { op: 'rank', ...(await models.rank(req.model, req.query, req.documents)) };
       case 'tokenize':

@@ -18,7 +18,7 @@ export interface RouteDeps {
   /** What the engine holds now. */
   loaded: () => LoadedModel[];
   /** The built-in engine: chat turns, and plain-text completions. */
-  engine: Pick<LocalEngine, 'turn' | 'complete'>;
+  engine: Pick<LocalEngine, 'turn' | 'complete' | 'countTokens'>;
   embed: (model: LocalModel, texts: string[]) => Promise<number[][]>;
   /** A reranker's score per document, in their order, and the tokens it evaluated. */
   rank: (model: LocalModel, query: string, documents: string[]) => Promise<{ scores: number[]; tokens: number }>;

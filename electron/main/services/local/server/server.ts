@@ -18,7 +18,7 @@ export interface LocalServerOptions {
   runtime: EngineRuntime;
   log: Logger;
   /** The built-in chat engine: the server answers with the same conversion and template as a chat in the app. */
-  engine: Pick<LocalEngine, 'turn' | 'complete'>;
+  engine: Pick<LocalEngine, 'turn' | 'complete' | 'countTokens'>;
   /** The app (desktop, web mode) starts it at launch when the user left it on; the CLI and tests do not. */
   serveAtLaunch?: boolean;
 }

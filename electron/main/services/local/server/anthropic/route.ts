@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chatModelError } from '../completions';
-import { authorized, HttpError, readJson, toHttpError } from '../http';
+import { authorized, HttpError, readJson, sendJson, toHttpError } from '../http';
 import type { RouteDeps } from '../routes';
 import { parseBody } from '../wire';
 import { sendAnthropicError } from './errors';
 import { createMessage } from './messages';
-import { messagesRequestSchema, unsupported } from './wire';
+import { countRequestSchema, messagesRequestSchema, toTools, toTurns, unsupported } from './wire';
 
 /** Whether a path is Anthropic's (`/v1/messages` and below): those answer in Anthropic's words, errors included. */
 export const isAnthropicPath = (path: string) => path === '/v1/messages' || path.startsWith('/v1/messages/');
@@ -37,13 +37,20 @@ export async function anthropicRoute(
       if (refused) throw refused;
       return await createMessage(deps.engine, body, res, signal, deps.record);
     }
-    // An honest count needs the model's own template and tokenizer run in the engine host, which does not offer it
-    // yet; clients that ask (Claude Code) fall back to their own estimate on a 404.
-    if (at === 'POST /v1/messages/count_tokens')
-      throw new HttpError(
-        404,
-        'Token counting is not offered by this server: estimate the count, or send the message and read usage.input_tokens.',
+    // Counted as a reply would evaluate it: the model's own template and tokenizer, its tools documented.
+    if (at === 'POST /v1/messages/count_tokens') {
+      const body = parseBody(countRequestSchema, await readJson(req));
+      deps.record.model = body.model;
+      const refused = chatModelError(
+        (await deps.models()).find((x) => x.id === body.model),
+        body.model,
       );
+      if (refused) throw refused;
+      const { tools, toolChoice } = toTools(body);
+      const tokens = await deps.engine.countTokens({ model: body.model, turns: toTurns(body), tools, toolChoice });
+      deps.record.measured({ prompt_tokens: tokens, completion_tokens: 0 });
+      return sendJson(res, 200, { input_tokens: tokens });
+    }
     throw new HttpError(404, `No route ${at}: this server answers POST /v1/messages for Anthropic's Messages API.`);
   } catch (e) {
     const err = toHttpError(e);

@@ -173,6 +173,9 @@ export const messagesRequestSchema = z
   .passthrough();
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 
+/** `count_tokens` takes a message as it would be sent, without `max_tokens`. */
+export const countRequestSchema = messagesRequestSchema.partial({ max_tokens: true });
+
 /** What the request asks that this server does not offer, as a 400 that says what to change. */
 export function unsupported(r: MessagesRequest): HttpError | undefined {
   if (r.top_k != null)
@@ -205,7 +208,7 @@ const refuse = (at: string, message: string) => new HttpError(400, `'${at}': ${m
  * tool turns (before its text, as the engine pairs results with the calls right before them), named after the
  * tool_use they answer, which must be in the assistant message just before; thoughts sent back are left out.
  */
-export function toTurns(r: MessagesRequest): Turn[] {
+export function toTurns(r: Pick<MessagesRequest, 'messages' | 'system'>): Turn[] {
   const turns: Turn[] = [];
   const system = (r.system ?? []).map((b) => b.text).join('\n');
   if (system) turns.push({ role: 'system', content: system });
@@ -276,7 +279,7 @@ export function toTurns(r: MessagesRequest): Turn[] {
  * The offered tools, as OpenAI function tools (what the engines take), and the choice among them. `none` offers no
  * tools at all, which is what it means for a model that cannot be constrained.
  */
-export function toTools(r: MessagesRequest): { tools?: Tool[]; toolChoice: ToolChoice } {
+export function toTools(r: Pick<MessagesRequest, 'tools' | 'tool_choice'>): { tools?: Tool[]; toolChoice: ToolChoice } {
   const c = r.tool_choice;
   const choice: ToolChoice =
     c?.type === 'any' ? 'required' : c?.type === 'tool' ? { name: c.name } : c?.type === 'none' ? 'none' : 'auto';
