@@ -454,10 +454,11 @@ describe('local server: Anthropic keys and errors', () => {
     // Too long for the 512-token context: the refusal says how many tokens the reply would have evaluated.
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hello there '.repeat(300) }];
     const count = await client.messages.countTokens({ model: chatId, system: 'Be brief.', messages });
-    const refused = await client.messages
+    const refused: unknown = await client.messages
       .create({ model: chatId, max_tokens: 8, system: 'Be brief.', messages })
-      .catch((e: unknown) => e as InstanceType<typeof Anthropic.BadRequestError>);
-    const said = Number(/The prompt is (\d+) tokens/.exec(String(refused.message))?.[1]);
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    const said = Number(/The prompt is (\d+) tokens/.exec((refused as Error).message)?.[1]);
     expect(count.input_tokens).toBeGreaterThan(512);
     expect(count.input_tokens).toBe(said);
     // Tools are part of the prompt: documented, they add tokens.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ChatFigures, ToolCall } from '@shared/contract/chat';
 import type { ChatEngine, TurnResult } from '../../engines/types';
-import { HttpError, sendError, sendEvent, sendJson, toHttpError } from './http';
+import { failOpenAI, HttpError, modelNotFound, openEventStream, sendEvent, sendJson, toHttpError } from './http';
 import type { RequestRecord } from './request-log';
 import { fromOpenAIMessages, toFormat, toParams, toToolChoice, toTools, type ChatRequest } from './wire';
 
@@ -64,7 +64,7 @@ export async function chatCompletion(
   const open = () => {
     if (headersSent) return;
     headersSent = true;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    openEventStream(res);
     sendEvent(res, delta({ role: 'assistant', content: null }));
   };
   const sink = {
@@ -109,10 +109,7 @@ export async function chatCompletion(
     if (signal.aborted || res.destroyed) return void res.destroy();
     const err = toHttpError(e);
     if (record) record.error = err.message;
-    if (!headersSent) return sendError(res, err);
-    // llama-server's way: an error event, then the stream closes without [DONE].
-    sendEvent(res, err.body());
-    return void res.end();
+    return failOpenAI(res, err, headersSent);
   }
   if (signal.aborted || res.destroyed) return;
   const finish = finishReason(result);
@@ -154,13 +151,7 @@ export function chatModelError(
   m: { embedding: boolean; reranker?: boolean } | undefined,
   id: string,
 ): HttpError | undefined {
-  if (!m)
-    return new HttpError(
-      404,
-      `The model "${id}" does not exist: GET /v1/models lists the local models.`,
-      'invalid_request_error',
-      'model_not_found',
-    );
+  if (!m) return modelNotFound(id);
   if (m.reranker)
     return new HttpError(
       400,

@@ -129,3 +129,27 @@ const tooLarge = () =>
 export function sendEvent(res: ServerResponse, obj: unknown): void {
   res.write(`data: ${JSON.stringify(obj)}\n\n`);
 }
+
+/** The 404 for a model id the library does not have. */
+export const modelNotFound = (id: string) =>
+  new HttpError(
+    404,
+    `The model "${id}" does not exist: GET /v1/models lists the local models.`,
+    'invalid_request_error',
+    'model_not_found',
+  );
+
+/** A server-sent event stream's headers (written when its first event is ready). */
+export function openEventStream(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+}
+
+/**
+ * An OpenAI route's failure: before the stream's headers, a plain HTTP error; after them, llama-server's way, an error
+ * event, then the stream closes without [DONE].
+ */
+export function failOpenAI(res: ServerResponse, err: HttpError, streaming: boolean): void {
+  if (!streaming) return sendError(res, err);
+  sendEvent(res, err.body());
+  res.end();
+}

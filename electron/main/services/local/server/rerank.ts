@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { LocalModel } from '@shared/contract/local';
-import { HttpError } from './http';
+import { HttpError, modelNotFound } from './http';
 import type { RequestRecord } from './request-log';
 import { parseBody } from './wire';
 
@@ -35,13 +35,7 @@ export interface RerankDeps {
 /** The request's model, when it is a reranker; else a 404 (unknown) or a 400 naming the models that can rerank. */
 function reranker(models: LocalModel[], id: string): LocalModel {
   const m = models.find((x) => x.id === id);
-  if (!m)
-    throw new HttpError(
-      404,
-      `The model "${id}" does not exist: GET /v1/models lists the local models.`,
-      'invalid_request_error',
-      'model_not_found',
-    );
+  if (!m) throw modelNotFound(id);
   if (m.reranker) return m;
   const can = models.filter((x) => x.reranker).map((x) => `"${x.id}"`);
   throw new HttpError(

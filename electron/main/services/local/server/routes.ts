@@ -5,7 +5,16 @@ import type { Logger } from '../../log';
 import { anthropicRoute, isAnthropicPath } from './anthropic/route';
 import { chatCompletion, chatModelError } from './completions';
 import { completionRequestSchema, completionUnsupported, textCompletion } from './text-completions';
-import { authorized, HttpError, readJson, sendError, sendJson, sendUnauthorized, toHttpError } from './http';
+import {
+  authorized,
+  HttpError,
+  modelNotFound,
+  readJson,
+  sendError,
+  sendJson,
+  sendUnauthorized,
+  toHttpError,
+} from './http';
 import type { RequestRecord } from './request-log';
 import { rerank } from './rerank';
 import { chatRequestSchema, embeddingRequestSchema, parseBody, unsupported } from './wire';
@@ -127,13 +136,7 @@ async function embeddings(deps: RouteDeps, raw: unknown) {
   const body = parseBody(embeddingRequestSchema, raw);
   deps.record.model = body.model;
   const m = (await deps.models()).find((x) => x.id === body.model);
-  if (!m)
-    throw new HttpError(
-      404,
-      `The model "${body.model}" does not exist: GET /v1/models lists the local models.`,
-      'invalid_request_error',
-      'model_not_found',
-    );
+  if (!m) throw modelNotFound(body.model);
   const texts = typeof body.input === 'string' ? [body.input] : body.input;
   const vectors = await deps.embed(m, texts);
   const base64 = body.encoding_format === 'base64';

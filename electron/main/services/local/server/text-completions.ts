@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { LocalEngine } from '../../engines/local/engine';
 import type { TurnResult, TurnSink } from '../../engines/types';
 import { QUEUE_LIMIT } from './completions';
-import { HttpError, sendError, sendEvent, sendJson, toHttpError } from './http';
+import { failOpenAI, HttpError, openEventStream, sendEvent, sendJson, toHttpError } from './http';
 import type { RequestRecord } from './request-log';
 import { commonFields, oneChoice, toFormat, toParams } from './wire';
 
@@ -65,7 +65,7 @@ export async function textCompletion(
   const open = () => {
     if (headersSent) return;
     headersSent = true;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    openEventStream(res);
   };
   const sink: TurnSink = {
     get started() {
@@ -102,9 +102,7 @@ export async function textCompletion(
     if (signal.aborted || res.destroyed) return void res.destroy();
     const err = toHttpError(e);
     if (record) record.error = err.message;
-    if (!headersSent) return sendError(res, err);
-    sendEvent(res, err.body());
-    return void res.end();
+    return failOpenAI(res, err, headersSent);
   }
   if (signal.aborted || res.destroyed) return;
   const f = result.figures;

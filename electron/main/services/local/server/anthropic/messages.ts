@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ChatEngine, TurnResult } from '../../../engines/types';
 import { QUEUE_LIMIT } from '../completions';
-import { sendJson, toHttpError } from '../http';
+import { openEventStream, sendJson, toHttpError } from '../http';
 import type { RequestRecord } from '../request-log';
 import { anthropicError, sendAnthropicError } from './errors';
 import { toFormat, toParams, toTools, toTurns, type MessagesRequest } from './wire';
@@ -109,7 +109,7 @@ export async function createMessage(
   const open = () => {
     if (headersSent) return;
     headersSent = true;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    openEventStream(res);
     // Input tokens are known only when the turn ends: message_delta carries them (as Anthropic's own may).
     sendEvent(res, 'message_start', {
       message: {
