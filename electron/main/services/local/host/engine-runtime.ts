@@ -2,17 +2,9 @@ import type { EngineStatus, LoadedModel, LocalModel } from '@shared/contract/loc
 import { AppError } from '@shared/errors';
 import { untilStopped } from '../../http/until-aborted';
 import type { Logger } from '../../log';
-import type {
-  HostComplete,
-  HostGenerate,
-  HostGenerated,
-  HostLoaded,
-  HostModel,
-  HostPiece,
-  HostRequest,
-  SpawnHost,
-} from './protocol';
+import type { HostGenerate, HostLoaded, HostModel, HostRequest, HostResult, SpawnHost } from './protocol';
 import { CrashLog } from './crash-log';
+import { openLease, type Lease } from './lease';
 import { Sequences } from './sequences';
 import { describeStop, EngineStopped, HostSupervisor, type HostStop } from './supervisor';
 import { defaultThreads } from './threads';
@@ -59,26 +51,6 @@ interface Entry {
   idleMs?: number;
   timer?: ReturnType<typeof setTimeout>;
   unloadAt?: number;
-}
-
-/** A loaded model held for one use: it is not unloaded while held. A chat use holds one of its sequences. */
-export interface Lease {
-  readonly model: LocalModel;
-  readonly contextSize: number;
-  /** Whether this use loaded it (its load time counts in the reply's figures). */
-  readonly loaded: boolean;
-  generate(
-    gen: Omit<HostGenerate, 'model' | 'slot'>,
-    onPieces: (pieces: HostPiece[]) => void,
-    signal: AbortSignal,
-  ): Promise<HostGenerated>;
-  /** A plain-text completion on the same sequence (OpenAI's /v1/completions). */
-  complete(
-    req: Omit<HostComplete, 'model' | 'slot'>,
-    onPieces: (pieces: HostPiece[]) => void,
-    signal: AbortSignal,
-  ): Promise<HostGenerated>;
-  release(): void;
 }
 
 export interface AcquireOptions {
@@ -384,64 +356,37 @@ export class EngineRuntime {
   private lease(e: Entry, slot: number | undefined, loaded: boolean): Lease {
     e.leases++;
     this.arm(e);
-    /** Settles when the host has finished with the sequence (an aborted reply returns before that). */
-    let settled: Promise<unknown> = Promise.resolve();
-    let held = true;
-    const run = (
-      req: (slot: number) => HostRequest,
-      onPieces: (pieces: HostPiece[]) => void,
-      signal: AbortSignal,
-    ): Promise<HostGenerated> => {
-      if (slot === undefined) throw new AppError('internal', 'This lease holds no sequence.');
-      const running = this.host.request<{ op: 'generate' | 'complete'; generated: HostGenerated }>(req(slot), {
-        signal,
-        onPieces,
-      });
-      settled = running.catch(() => {});
-      // Stop answers at once: the host finishes the abort on its own, and the sequence stays busy until it has.
-      const stopped = new Promise<never>((_, reject) => {
-        const onAbort = () => reject(new AppError('aborted', 'Stopped.'));
-        if (signal.aborted) onAbort();
-        else signal.addEventListener('abort', onAbort, { once: true });
-        void settled.then(() => signal.removeEventListener('abort', onAbort));
-      });
-      return Promise.race([running.then((r) => r.generated), stopped]);
-    };
-    return {
-      model: e.model,
-      contextSize: e.contextSize,
-      loaded,
-      generate: (gen, onPieces, signal) =>
-        run((s) => ({ op: 'generate', generate: { ...gen, model: e.host, slot: s } }), onPieces, signal),
-      complete: (req, onPieces, signal) =>
-        run((s) => ({ op: 'complete', complete: { ...req, model: e.host, slot: s } }), onPieces, signal),
-      release: () => {
-        if (!held) return;
-        held = false;
-        void settled.then(() => {
-          e.leases--;
-          if (slot !== undefined) e.queue.free(slot);
-          if (this.entries.get(e.model.id) === e) this.arm(e);
-        });
+    return openLease(e, slot, loaded, {
+      host: this.host,
+      released: () => {
+        if (this.entries.get(e.model.id) === e) this.arm(e);
       },
-    };
+    });
+  }
+
+  /** A use of a loaded model that holds no sequence (embeddings, ranking, counting), loaded first when it is not. */
+  private async noSlot<R extends HostResult>(model: LocalModel, req: (host: HostModel) => HostRequest): Promise<R> {
+    const lease = await this.acquire(model, { noSlot: true });
+    try {
+      const e = this.entries.get(model.id);
+      if (!e)
+        throw new AppError('unavailable', `${model.name} was unloaded while it answered: send again to reload it.`);
+      return await this.host.request<R>(req(e.host));
+    } finally {
+      lease.release();
+    }
   }
 
   /** One vector per text, from the model's embedding context (opened on first use). */
   async embed(model: LocalModel, texts: string[]): Promise<number[][]> {
     if (model.reranker)
       throw new AppError('invalid_input', `${model.name} is a reranker: it scores documents (POST /v1/rerank).`);
-    const lease = await this.acquire(model, { noSlot: true });
-    try {
-      const r = await this.host.request<{ op: 'embed'; vectors: number[][] }>({
-        op: 'embed',
-        model: { id: model.id, name: model.name, path: model.path, embedding: model.embedding },
-        texts,
-      });
-      return r.vectors;
-    } finally {
-      lease.release();
-    }
+    const r = await this.noSlot<{ op: 'embed'; vectors: number[][] }>(model, (host) => ({
+      op: 'embed',
+      model: host,
+      texts,
+    }));
+    return r.vectors;
   }
 
   /**
@@ -449,31 +394,23 @@ export class EngineRuntime {
    * on first use); and the tokens evaluated.
    */
   async rank(model: LocalModel, query: string, documents: string[]): Promise<{ scores: number[]; tokens: number }> {
-    const lease = await this.acquire(model, { noSlot: true });
-    try {
-      const r = await this.host.request<{ op: 'rank'; scores: number[]; tokens: number }>({
-        op: 'rank',
-        model: { id: model.id, name: model.name, path: model.path, embedding: model.embedding, reranker: true },
-        query,
-        documents,
-      });
-      return { scores: r.scores, tokens: r.tokens };
-    } finally {
-      lease.release();
-    }
+    const r = await this.noSlot<{ op: 'rank'; scores: number[]; tokens: number }>(model, (host) => ({
+      op: 'rank',
+      model: host,
+      query,
+      documents,
+    }));
+    return { scores: r.scores, tokens: r.tokens };
   }
 
-  /** The tokens a chat history renders to with the model's template (loaded on first use; no sequence held). */
+  /** The tokens a chat history renders to with the model's template. */
   async count(model: LocalModel, gen: Pick<HostGenerate, 'history' | 'functions'>): Promise<number> {
-    const lease = await this.acquire(model, { noSlot: true });
-    try {
-      const e = this.entries.get(model.id);
-      if (!e) throw new AppError('unavailable', `${model.name} was unloaded: send again to reload it.`);
-      const r = await this.host.request<{ op: 'count'; tokens: number }>({ op: 'count', model: e.host, ...gen });
-      return r.tokens;
-    } finally {
-      lease.release();
-    }
+    const r = await this.noSlot<{ op: 'count'; tokens: number }>(model, (host) => ({
+      op: 'count',
+      model: host,
+      ...gen,
+    }));
+    return r.tokens;
   }
 
   /** Unloads every model and ends the host. */
