@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Download } from '@shared/contract/local';
@@ -166,4 +166,33 @@ describe('Downloads from a hostile Hub', () => {
     // Before: 30,000 × 30,000 name comparisons, 11.5 s measured.
     expect(ms).toBeLessThan(5000);
   }, 30_000);
+});
+
+describe('The saved download list and manifest', () => {
+  const row = (id: string, repo: string, patch: Record<string, unknown> = {}) => ({
+    d: {
+      ...{ id, repo, revision: 'main', file: FILE, files: [FILE], state: 'paused' },
+      ...{ receivedBytes: 0, totalBytes: one.length, createdAt: '2026-01-01T00:00:00.000Z', bytesPerSecond: 0 },
+      ...patch,
+    },
+    parts: [{ file: FILE, size: one.length, sha256: 'a'.repeat(64) }],
+  });
+
+  it('F6: one bad row of the queue costs that row; the others come back', () => {
+    mkdirSync(models(), { recursive: true });
+    const downloadsList = [row('bad', 'acme/bad', { totalBytes: '0abc' }), row('good', REPO), { nonsense: true }];
+    writeFileSync(join(models(), '.hubdesk-queue.json'), JSON.stringify({ version: 1, downloads: downloadsList }));
+    expect(downloads().list()).toMatchObject([{ id: 'good', repo: REPO, state: 'paused' }]);
+  });
+
+  it('F6: one bad manifest entry leaves every other download verified', async () => {
+    const dl = downloads();
+    await nextOneWorks(dl);
+    const path = join(models(), '.hubdesk-downloads.json');
+    const { readManifest } = await import('../../electron/main/services/local/manifest');
+    const m = readManifest(models(), createLogger());
+    m.files['acme/bad/x.gguf'] = { ...m.files[`${REPO}/${FILE}`], repo: 'acme/bad', size: '0abc' as unknown as number };
+    writeFileSync(path, JSON.stringify(m));
+    expect(Object.keys(readManifest(models(), createLogger()).files)).toEqual([`${REPO}/${FILE}`]);
+  });
 });
