@@ -96,7 +96,7 @@ describe('Downloads from a hostile Hub', () => {
     const t0 = performance.now();
     expect(await failure(dl.start({ repo: REPO, file: FILE }))).toMatchObject({
       code: 'timeout',
-      message: `${hub.url} did not answer within 0.3 s.`,
+      message: `The Hub at ${hub.url} did not answer within 0.3 s: check the Hub endpoint in Settings, or try again.`,
     });
     expect(performance.now() - t0).toBeLessThan(3000);
 

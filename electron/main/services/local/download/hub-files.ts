@@ -64,7 +64,10 @@ export function hubRefusal(res: Response, repo: string, file: string, revision: 
 /** A request that never got an answer (refused, reset, DNS, no headers in time). */
 function unreachable(url: string, e: unknown): AppError {
   if (e instanceof TimeoutError)
-    return new AppError('timeout', `${new URL(url).origin} did not answer within ${e.ms / 1000} s.`);
+    return new AppError(
+      'timeout',
+      `The Hub at ${new URL(url).origin} did not answer within ${e.ms / 1000} s: check the Hub endpoint in Settings, or try again.`,
+    );
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (e as Error).message;
   return new AppError('unavailable', `Could not reach ${new URL(url).origin} (${why}).`);
