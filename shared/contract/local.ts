@@ -77,7 +77,10 @@ const localFolderSchema = z.object({
   /** Found by HubDesk (HF cache, LM Studio, downloads) rather than added by the user. */
   auto: z.boolean(),
   exists: z.boolean(),
+  /** Models listed from it (usable ones and the first MAX_PROBLEM_ROWS with a problem). */
   models: z.number().int(),
+  /** Files with a problem past the first few hundred: counted, not listed (a folder of 50,000 broken files). */
+  problemsHidden: z.number().int().nonnegative().optional(),
 });
 export type LocalFolder = z.infer<typeof localFolderSchema>;
 

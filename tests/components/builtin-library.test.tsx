@@ -2,6 +2,7 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LocalModels } from '@shared/contract/local';
 import { heldMain as main } from '../helpers/held-main';
 import { gguf, server, status } from './builtin-fixtures';
 
@@ -60,7 +61,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-async function open(models = library) {
+async function open(models: LocalModels = library) {
   render(<ModelsPage />);
   expect(screen.getByRole('tab', { name: 'Built-in engine' }).getAttribute('aria-selected')).toBe('true');
   await (await main.stream('local.downloads.watch')).events({ downloads: [] });
@@ -217,6 +218,20 @@ describe('the built-in engine: models on disk', () => {
     await forget.answer({ models: [hf, mine], folders: folders.slice(0, 1) });
     expect(screen.getAllByTestId('folder')).toHaveLength(1);
     expect(screen.getAllByTestId('library-row')).toHaveLength(2);
+  });
+
+  it('problem files a scan counted without listing are said under the table and on their folder (issue #38 F14)', async () => {
+    await open({ models: library.models, folders: [folders[0], { ...folders[1], problemsHidden: 49_800 }] });
+    expect(screen.getByTestId('problems-hidden').textContent).toBe(
+      '49800 more files that cannot be used are not listed, in /data/ggufs: fix or move them, then rescan.',
+    );
+    const folder = screen.getAllByTestId('folder').find((f) => f.dataset.path === '/data/ggufs')!;
+    expect(folder.textContent).toContain('2 models · 49800 more files with problems not listed');
+  });
+
+  it('no hidden problem files: no such line', async () => {
+    await open();
+    expect(screen.queryByTestId('problems-hidden')).toBeNull();
   });
 
   it('nothing on disk: the recommendation, the note about found folders, Add a folder focuses the path field', async () => {

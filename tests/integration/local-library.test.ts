@@ -4,12 +4,14 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { LocalModel } from '@shared/contract/local';
 import { GiB, RUNTIME_OVERHEAD, type FitHardware } from '@shared/fit';
 import { LocalConfigStore } from '../../electron/main/services/local/config';
-import { LocalLibrary } from '../../electron/main/services/local/disk/library';
+import { LocalLibrary, MAX_PROBLEM_ROWS } from '../../electron/main/services/local/disk/library';
+import { localCalls } from '@shared/contract/local';
 import { createLogger } from '../../electron/main/services/log';
 import { downloaded, folderFiles, hfCacheRepo, lmStudioModels, sha256, tempHome } from '../fixtures/model-folders';
 import { tinyGguf } from '../fixtures/tiny-gguf';
 
 const tiny = (seed: number, extra: Parameters<typeof tinyGguf>[0] = {}) => tinyGguf({ seed, ...extra });
+const localModelsOutput = localCalls['local.models'].output;
 const CPU: FitHardware = { ramBytes: 16 * GiB, vramBytes: 0, unified: false };
 
 let t: ReturnType<typeof tempHome>;
@@ -279,5 +281,20 @@ describe('load plans', () => {
     hw = undefined;
     m = (await lib.list()).models[0];
     expect(m.plan).toEqual({ contextSize: 512, maxContext: 512, gpuLayers: 0, layers: 2, sequences: 1 });
+  });
+
+  test('a folder of hundreds of broken files lists the first MAX_PROBLEM_ROWS and counts the rest (issue #38 F14)', async () => {
+    const { lib } = library();
+    const files: Record<string, Uint8Array> = { 'good.gguf': tiny(1) };
+    for (let i = 0; i < MAX_PROBLEM_ROWS + 50; i++)
+      files[`empty-${String(i).padStart(4, '0')}.gguf`] = new Uint8Array();
+    const mine = folderFiles(join(t.home, 'many'), files);
+    const { models, folders } = await lib.addFolder(mine);
+    const problems = models.filter((m) => m.problem);
+    expect(problems).toHaveLength(MAX_PROBLEM_ROWS);
+    expect(problems[0].problem).toBe('not a GGUF file (it does not start with "GGUF")');
+    expect(models.filter((m) => !m.problem).map((m) => m.name)).toEqual(['good']);
+    expect(folders.find((f) => f.path === mine)).toMatchObject({ models: MAX_PROBLEM_ROWS + 1, problemsHidden: 50 });
+    expect(localModelsOutput.parse({ models, folders }).folders.find((f) => f.path === mine)?.problemsHidden).toBe(50);
   });
 });

@@ -50,7 +50,7 @@ export interface ServicesOptions {
    * Hub client tuning (tests: no real waits between retries, short timeouts). `consented`: the Hub is asked whatever
    * Settings' Hub access says (the CLI: naming a model on the command line is the consent to look it up).
    */
-  hub?: { sleep?: (ms: number) => Promise<void>; timeoutMs?: number; consented?: boolean };
+  hub?: { sleep?: (ms: number) => Promise<void>; timeoutMs?: number; bodyTimeoutMs?: number; consented?: boolean };
   /** Chat tuning (tests: the web-tools fixture, short retry waits). */
   chat?: {
     webBase?: string;
@@ -208,6 +208,7 @@ export function createServices(opts: ServicesOptions): Services {
       log,
       sleep: opts.hub?.sleep,
       timeoutMs: opts.hub?.timeoutMs,
+      bodyTimeoutMs: opts.hub?.bodyTimeoutMs,
     }),
     enabled: hubEnabled,
   });

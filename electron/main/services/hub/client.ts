@@ -5,7 +5,9 @@ import { AppError } from '@shared/errors';
 import type { HubFreshness } from '@shared/contract/hub';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { MAX_BACKOFF_MS, withRetry } from '../http/retry';
+import { CappedReadError, capWords, readJsonCapped } from '../http/read-json-capped';
 import { timeoutFetch } from '../http/timeout-fetch';
+import { HUB_BODY_TIMEOUT_MS } from './caps';
 import type { Logger } from '../log';
 import { hubNetworkError, hubStatusError, parseRetryAfter, type HubRequestContext } from './errors';
 
@@ -29,6 +31,8 @@ interface HubClientOptions {
   log: Logger;
   /** How long to wait for response headers. */
   timeoutMs?: number;
+  /** How long to wait for a whole JSON body once headers came (default HUB_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
   /** Waits between attempts; injectable so tests need not wait. */
   sleep?: (ms: number) => Promise<void>;
   /** The key-bound fetch: it alone puts the token on requests (net/bound-fetch.ts). */
@@ -59,11 +63,7 @@ export interface CappedText {
   size?: number;
 }
 
-async function readJson(res: Response): Promise<unknown> {
-  return res.json();
-}
-
-async function readCappedText(res: Response, maxBytes: number): Promise<CappedText> {
+async function readCappedText(res: Response, maxBytes: number, timeoutMs: number): Promise<CappedText> {
   const length = Number(res.headers.get('content-length') ?? NaN);
   const size = Number.isFinite(length) ? length : undefined;
   const reader = res.body?.getReader();
@@ -71,17 +71,28 @@ async function readCappedText(res: Response, maxBytes: number): Promise<CappedTe
   const chunks: Uint8Array[] = [];
   let got = 0;
   let truncated = false;
+  // A stalled body ends the read like a cut one (raced: a cancelled read can stay pending, nodejs/node#56917).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CappedReadError('timeout', timeoutMs, 'stalled')), timeoutMs);
+  });
+  expired.catch(() => {});
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await Promise.race([reader.read(), expired]).catch((e: unknown) => {
+      clearTimeout(timer);
+      void reader.cancel().catch(() => {});
+      throw e;
+    });
     if (done) break;
     chunks.push(value);
     got += value.byteLength;
     if (got > maxBytes) {
       truncated = true;
-      await reader.cancel();
+      void reader.cancel().catch(() => {});
       break;
     }
   }
+  clearTimeout(timer);
   let bytes = Buffer.concat(chunks);
   if (truncated) {
     bytes = bytes.subarray(0, maxBytes);
@@ -90,6 +101,24 @@ async function readCappedText(res: Response, maxBytes: number): Promise<CappedTe
   }
   // A multi-byte character cut at the cap decodes to U+FFFD rather than failing.
   return { text: new TextDecoder('utf-8').decode(bytes), truncated, size: size ?? (truncated ? undefined : got) };
+}
+
+/** The bytes of an error answer read for its message. */
+const ERROR_MAX_BYTES = 64 * 1024;
+
+/** Why a body could not be read, in words. */
+function bodyError(e: unknown, host: string, what: string): AppError {
+  if (e instanceof CappedReadError && e.kind === 'too-large')
+    return new AppError(
+      'upstream',
+      `The Hub at ${host} sent more than ${capWords(e.limit)} for the ${what}: not read.`,
+    );
+  if (e instanceof CappedReadError && e.kind === 'timeout')
+    return new AppError(
+      'timeout',
+      `The Hub at ${host} did not finish its answer for the ${what} within ${e.limit / 1000} s.`,
+    );
+  return new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -144,9 +173,16 @@ export class HubClient {
     return entry ? this.fromCache(entry, 'cache', 'Live Hub access is off.') : undefined;
   }
 
-  /** GETs a JSON answer. */
-  get(pathAndQuery: string, what: string, signal?: AbortSignal): Promise<HubAnswer> {
-    return this.request(pathAndQuery, what, 'application/json', readJson, signal);
+  /** GETs a JSON answer, reading at most `maxBytes` of it (caps.ts: one per kind of answer). */
+  get(pathAndQuery: string, what: string, maxBytes: number, signal?: AbortSignal): Promise<HubAnswer> {
+    const timeoutMs = this.opts.bodyTimeoutMs ?? HUB_BODY_TIMEOUT_MS;
+    return this.request(
+      pathAndQuery,
+      what,
+      'application/json',
+      (res) => readJsonCapped(res, { maxBytes, timeoutMs }),
+      signal,
+    );
   }
 
   /**
@@ -158,7 +194,7 @@ export class HubClient {
       pathAndQuery,
       what,
       'text/plain, text/markdown, */*',
-      (res) => readCappedText(res, maxBytes),
+      (res) => readCappedText(res, maxBytes, this.opts.bodyTimeoutMs ?? HUB_BODY_TIMEOUT_MS),
       signal,
     );
   }
@@ -199,9 +235,10 @@ export class HubClient {
             let body: unknown;
             try {
               body = await read(res);
-            } catch {
-              // A cut or garbled answer: like a Hub in trouble, a copy seen before is served instead (below).
-              throw new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
+            } catch (e) {
+              // A cut, garbled, endless or stalled answer: like a Hub in trouble, a copy seen before is served
+              // instead (below).
+              throw bodyError(e, host, what);
             }
             const fresh: CacheEntry = { url, fetchedAt: new Date(this.now()).toISOString(), body };
             const etag = res.headers.get('etag');
@@ -212,7 +249,12 @@ export class HubClient {
             return { body, link: link ?? undefined, freshness: { source: 'network', fetchedAt: fresh.fetchedAt } };
           }
           const retryAfter = parseRetryAfter(res.headers.get('retry-after'), this.now());
-          const text = await res.text().catch(() => '');
+          // An error's words are short: a refusal streamed without end is cut, not read whole.
+          const bodyTimeout = this.opts.bodyTimeoutMs ?? HUB_BODY_TIMEOUT_MS;
+          const text = await readCappedText(res, ERROR_MAX_BYTES, bodyTimeout).then(
+            (t) => t.text,
+            () => '',
+          );
           let body: unknown = text;
           try {
             body = text ? JSON.parse(text) : undefined;

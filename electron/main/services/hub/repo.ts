@@ -10,6 +10,7 @@ import {
   type RepoLink,
   type TreeEntry,
 } from '@shared/contract/hub-repo';
+import { HUB_INFO_MAX_BYTES, HUB_SEARCH_MAX_BYTES, HUB_TREE_MAX_BYTES } from './caps';
 import type { CappedText, HubAnswer, HubClient } from './client';
 import { nextLink } from './links';
 
@@ -81,13 +82,14 @@ export class HubRepoDetails {
   ) {}
 
   /** The network when live access is on; otherwise only a copy cached earlier, and nothing is sent. */
-  private async fetch(path: string, what: string, text = false): Promise<HubAnswer> {
+  /** `cap`: the bytes of JSON read at most (caps.ts); a README has its own, README_MAX_BYTES. */
+  private async fetch(path: string, what: string, cap: number | 'text'): Promise<HubAnswer> {
     if (!this.enabled()) {
       const cached = this.client.cached(path);
       if (!cached) throw hubOffError();
       return cached;
     }
-    return text ? this.client.getText(path, what, README_MAX_BYTES) : this.client.get(path, what);
+    return cap === 'text' ? this.client.getText(path, what, README_MAX_BYTES) : this.client.get(path, what, cap);
   }
 
   private unreadable(what: string): AppError {
@@ -96,7 +98,7 @@ export class HubRepoDetails {
 
   async repo(kind: HubRepoInfo['kind'], id: string): Promise<{ repo: HubRepoInfo; freshness: HubFreshness }> {
     const what = `${hubKindInfo[hubKindOfRepo(kind)].nounOne} "${id}"`;
-    const answer = await this.fetch(apiBase(kind, id), what);
+    const answer = await this.fetch(apiBase(kind, id), what, HUB_INFO_MAX_BYTES);
     if (!isRecord(answer.body)) throw this.unreadable(what);
     return { repo: toRepoInfo(kind, id, answer.body), freshness: answer.freshness };
   }
@@ -112,7 +114,7 @@ export class HubRepoDetails {
       limit: String(DERIVED_LIMIT),
     });
     const what = `models derived from "${id}"`;
-    const answer = await this.fetch(`/api/models?${q}`, what);
+    const answer = await this.fetch(`/api/models?${q}`, what, HUB_SEARCH_MAX_BYTES);
     if (!Array.isArray(answer.body)) throw this.unreadable(what);
     const models: RepoLink[] = [];
     for (const raw of answer.body) {
@@ -132,7 +134,7 @@ export class HubRepoDetails {
     const what = `README of "${id}"`;
     let answer: HubAnswer;
     try {
-      answer = await this.fetch(readmePath(kind, id), what, true);
+      answer = await this.fetch(readmePath(kind, id), what, 'text');
     } catch (e) {
       // A repo without a README is normal: the page says "no model card" instead of an error.
       // A gated card is a state of the page (with what to do), not a failure.
@@ -170,7 +172,7 @@ export class HubRepoDetails {
     const entries: TreeEntry[] = [];
     let freshness: HubFreshness | undefined;
     while (query !== undefined && entries.length < TREE_MAX_ENTRIES) {
-      const answer = await this.fetch(`${base}?${query}`, what);
+      const answer = await this.fetch(`${base}?${query}`, what, HUB_TREE_MAX_BYTES);
       if (!Array.isArray(answer.body)) throw this.unreadable(what);
       freshness ??= answer.freshness;
       for (const raw of answer.body) {

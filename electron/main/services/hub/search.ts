@@ -8,6 +8,7 @@ import {
   type HubSearchOutput,
   type HubSort,
 } from '@shared/contract/hub-search';
+import { HUB_SEARCH_MAX_BYTES } from './caps';
 import type { HubAnswer, HubClient } from './client';
 import { nextLink } from './links';
 
@@ -117,5 +118,9 @@ export async function searchHub(client: HubClient, enabled: boolean, input: HubS
     if (!cached) throw hubOffError();
     return toPage(input.kind, cached, client.host);
   }
-  return toPage(input.kind, await client.get(path, `${hubKindInfo[input.kind].nounOne} search`), client.host);
+  return toPage(
+    input.kind,
+    await client.get(path, `${hubKindInfo[input.kind].nounOne} search`, HUB_SEARCH_MAX_BYTES),
+    client.host,
+  );
 }

@@ -9,6 +9,7 @@ import {
   type ModelRecord,
   type ProviderMappingEntry,
 } from '@shared/model-record';
+import { HUB_INFO_MAX_BYTES } from './caps';
 import type { HubClient } from './client';
 import { HubRepoDetails } from './repo';
 import { searchHub } from './search';
@@ -113,10 +114,10 @@ export class HubService {
       const model = toModelRecord(id, base.body as Record<string, unknown>, expanded?.body as Record<string, unknown>);
       return { model, freshness: base.freshness, quants: await quantsOf(model) };
     }
-    const base = await this.client.get(basePath, what);
+    const base = await this.client.get(basePath, what, HUB_INFO_MAX_BYTES);
     let expanded: Record<string, unknown> | undefined;
     try {
-      expanded = (await this.client.get(expandPath, what)).body as Record<string, unknown>;
+      expanded = (await this.client.get(expandPath, what, HUB_INFO_MAX_BYTES)).body as Record<string, unknown>;
     } catch {
       // The expanded fields are extras: the page works without providers or GGUF metadata.
       expanded = undefined;

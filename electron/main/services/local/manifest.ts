@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { keepReadable } from '../fs/readable-rows';
 import type { Logger } from '../log';
 
 // The record of verified downloads, `<data dir>/models/.hubdesk-downloads.json`: the downloader adds an entry once a
@@ -19,22 +20,32 @@ const entrySchema = z.object({
   parts: z.array(z.string()),
   sha256: z.array(z.string()),
   /** All parts together. */
-  size: z.number(),
+  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   downloadedAt: z.string(),
 });
 export type ManifestEntry = z.infer<typeof entrySchema>;
 
-const manifestSchema = z.object({ version: z.literal(1), files: z.record(z.string(), entrySchema) });
-type Manifest = z.infer<typeof manifestSchema>;
+// The file's frame only: each entry is checked on its own, so one bad entry leaves the others verified.
+const frameSchema = z.object({ version: z.literal(1), files: z.record(z.string(), z.unknown()) });
+const keyedEntrySchema = z.tuple([z.string(), entrySchema]);
+interface Manifest {
+  version: 1;
+  files: Record<string, ManifestEntry>;
+}
 
 export function readManifest(dir: string, log: Logger): Manifest {
   const path = join(dir, FILE);
+  let files: Record<string, unknown> = {};
   try {
-    if (existsSync(path)) return manifestSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    if (existsSync(path)) files = frameSchema.parse(JSON.parse(readFileSync(path, 'utf8'))).files;
   } catch (e) {
     log.warn('download manifest unreadable; downloads shown as unverified', { reason: String(e) });
   }
-  return { version: 1, files: {} };
+  const rows = Object.entries(files).map(([key, entry]): [string, unknown] => [key, [key, entry]]);
+  return {
+    version: 1,
+    files: Object.fromEntries(keepReadable(rows, keyedEntrySchema, log, 'download manifest entry')),
+  };
 }
 
 const write = (dir: string, m: Manifest) => writeFileAtomic(join(dir, FILE), JSON.stringify(m, null, 1));

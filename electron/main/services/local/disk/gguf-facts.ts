@@ -83,6 +83,7 @@ async function magic(path: string): Promise<string> {
   }
 }
 
+const NOT_GGUF = 'not a GGUF file (it does not start with "GGUF")';
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /**
@@ -90,13 +91,15 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
  * @huggingface/gguf reads a header cut short as zeros rather than failing, hence the explicit length checks.
  */
 async function readGgufHeader(path: string, size: number): Promise<HeaderRead> {
+  // Shorter than the magic: known without opening it (a folder of thousands of empty files scans fast).
+  if (size < 4) return { problem: NOT_GGUF };
   let head: string;
   try {
     head = await magic(path);
   } catch (e) {
     return { problem: `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
-  if (head !== 'GGUF') return { problem: 'not a GGUF file (it does not start with "GGUF")' };
+  if (head !== 'GGUF') return { problem: NOT_GGUF };
   let parsed;
   try {
     // Loaded on first use: nothing at start-up needs the parser.

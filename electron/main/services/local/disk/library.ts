@@ -25,6 +25,8 @@ export interface LibraryOptions {
 }
 
 const FORBIDDEN = 'HubDesk only deletes files it downloaded; forget the folder instead.';
+/** Problem rows listed per folder: enough to see what is wrong; the rest is a count (the reply stays small). */
+export const MAX_PROBLEM_ROWS = 200;
 
 /** The GGUFs on disk: HubDesk's downloads, the HF cache, LM Studio's folder and the user's folders, used in place. */
 export class LocalLibrary {
@@ -93,9 +95,16 @@ export class LocalLibrary {
       const exists = await isDir(root.path);
       const found = exists ? await this.candidates(root) : [];
       let count = 0;
+      let problems = 0;
+      let problemsHidden = 0;
       for (const group of groupParts(found)) {
         const { model: m, facts: f } = await buildModel(group, this.headers, hw);
         for (const c of group.parts) if (c) paths.add(c.path);
+        if (m.problem && problems >= MAX_PROBLEM_ROWS) {
+          problemsHidden++;
+          continue;
+        }
+        if (m.problem) problems++;
         const at = byId.get(m.id);
         // The same file in two places: the first root wins (downloads first), unless its copy is unusable.
         if (at !== undefined && !(models[at].problem && !m.problem)) continue;
@@ -105,7 +114,7 @@ export class LocalLibrary {
         else facts.delete(m.id);
         count++;
       }
-      folders.push({ ...root, exists, models: count });
+      folders.push({ ...root, exists, models: count, ...(problemsHidden ? { problemsHidden } : {}) });
     }
     this.headers.keepOnly(paths);
     this.facts = facts;

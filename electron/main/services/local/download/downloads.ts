@@ -34,6 +34,8 @@ export interface DownloadsOptions {
   retryDelayMs?: number;
   /** Whether the user allows live Hub access (Settings → Hub access): nothing is fetched without it. */
   enabled?: () => boolean;
+  /** The wait for each of the Hub's file-list answers and the HEAD (default 30 s; tests: less). */
+  hubTimeoutMs?: number;
 }
 
 const OFF = 'Live Hub access is off: choose "Use the Hub" in Settings → Hub access to download models.';
@@ -93,7 +95,9 @@ export class Downloads {
     if (live) return this.view(live);
 
     const { fetch, log, dir } = this.opts;
-    const parts = await hubParts({ fetch, endpoint: this.opts.endpoint(), repo, revision, file: req.file });
+    const endpoint = this.opts.endpoint();
+    const timeoutMs = this.opts.hubTimeoutMs;
+    const parts = await hubParts({ fetch, endpoint, repo, revision, file: req.file, timeoutMs });
     const files = parts.map((p) => p.file);
     const total = parts.reduce((n, p) => n + p.size, 0);
     const now = new Date().toISOString();

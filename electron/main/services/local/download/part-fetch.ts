@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { stat, truncate } from 'node:fs/promises';
+import { rm, stat, truncate } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
@@ -103,10 +104,16 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
   let writeError: Error | undefined;
   out.on('error', (e) => (writeError = e));
   const body = Readable.fromWeb(res.body as WebStream<Uint8Array>) as AsyncIterable<Buffer>;
+  let overrun = false;
   try {
     // Until aborted: a pause waits for this loop to end, and a body read can stay pending after the abort.
     for await (const chunk of untilAborted(body, signal)) {
       if (writeError) break;
+      // Checked before the write: a server that sends without end would otherwise fill the disk.
+      if (have + chunk.byteLength > size) {
+        overrun = true;
+        break;
+      }
       hash.update(chunk);
       have += chunk.byteLength;
       if (!out.write(chunk)) await drained(out, signal);
@@ -128,11 +135,15 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
     );
   }
   if (signal.aborted) throw signal.reason;
-  if (have < size) throw new CutError('the connection closed before the end of the file');
-  if (have > size) {
-    await truncate(path, 0);
-    throw new AppError('upstream', `The Hub sent more bytes than the file has (${have} of ${size}).`);
+  if (overrun) {
+    await rm(path, { force: true });
+    const file = basename(path).replace(/\.part$/, '');
+    throw new AppError(
+      'upstream',
+      `The Hub sent more of ${file} than the ${size} bytes its file list gives: the download was stopped and its partial file deleted.`,
+    );
   }
+  if (have < size) throw new CutError('the connection closed before the end of the file');
   return hash.digest();
 }
 

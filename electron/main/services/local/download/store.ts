@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { downloadStateSchema, type Download } from '@shared/contract/local';
 import type { Logger } from '../../log';
+import { keepReadable } from '../../fs/readable-rows';
 import type { PartInfo } from './hub-files';
 
 // The queue beside the models, so a restart shows interrupted downloads, paused (the verified ones are in
@@ -16,41 +17,39 @@ export interface QueuedDownload {
   parts: PartInfo[];
 }
 
-const queueSchema = z.object({
-  version: z.literal(1),
-  downloads: z.array(
-    z.object({
-      // What the list needs to show and resume it; the rest (error, modelId…) is carried as it was written.
-      d: z
-        .object({
-          id: z.string(),
-          repo: z.string(),
-          revision: z.string(),
-          file: z.string(),
-          files: z.array(z.string()).min(1),
-          state: downloadStateSchema,
-          receivedBytes: z.number(),
-          totalBytes: z.number(),
-          createdAt: z.string(),
-        })
-        .passthrough(),
-      parts: z.array(z.object({ file: z.string(), size: z.number(), sha256: z.string() })),
-    }),
-  ),
+const bytes = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/** One row: what the list needs to show and resume it; the rest (error, modelId…) is carried as it was written. */
+const rowSchema = z.object({
+  d: z
+    .object({
+      id: z.string(),
+      repo: z.string(),
+      revision: z.string(),
+      file: z.string(),
+      files: z.array(z.string()).min(1),
+      state: downloadStateSchema,
+      receivedBytes: bytes,
+      totalBytes: bytes,
+      createdAt: z.string(),
+    })
+    .passthrough(),
+  parts: z.array(z.object({ file: z.string(), size: bytes, sha256: z.string() })).min(1),
 });
 
-function readJson<T>(path: string, schema: z.ZodType<T>, log: Logger, fallback: T): T {
+// The file's frame only: each row is checked on its own, so one bad row costs that row, not the queue.
+const queueSchema = z.object({ version: z.literal(1), downloads: z.array(z.unknown()) });
+
+export function readQueue(dir: string, log: Logger): QueuedDownload[] {
+  const path = join(dir, QUEUE_FILE);
+  let rows: unknown[] = [];
   try {
-    if (existsSync(path)) return schema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    if (existsSync(path)) rows = queueSchema.parse(JSON.parse(readFileSync(path, 'utf8'))).downloads;
   } catch (e) {
     log.warn(`${path} unreadable; starting from an empty one`, { reason: String(e) });
   }
-  return fallback;
-}
-
-export function readQueue(dir: string, log: Logger): QueuedDownload[] {
-  const q = readJson(join(dir, QUEUE_FILE), queueSchema, log, { version: 1, downloads: [] });
-  return q.downloads as unknown as QueuedDownload[];
+  const keyed = rows.map((r, i): [string, unknown] => [String(i), r]);
+  return keepReadable(keyed, rowSchema, log, 'download list row') as unknown as QueuedDownload[];
 }
 
 /**

@@ -8,7 +8,7 @@ import { ErrorLine } from '../Modal';
 import { DownloadList } from './Downloads';
 import { EngineBar } from './EngineBar';
 import { Folders, FOLDER_INPUT_ID } from './Folders';
-import { LibraryTable, matches } from './LibraryTable';
+import { HiddenProblems, LibraryTable, matches } from './LibraryTable';
 import { DeleteLocalDialog, LoadDialog } from './LoadDialog';
 import { RecommendationCard } from './Recommendation';
 import { ServerCard } from './ServerCard';
@@ -120,6 +120,7 @@ export function BuiltinEngine() {
                   onDelete={setDeleting}
                 />
               )}
+              <HiddenProblems folders={library.folders} />
             </>
           )}
         </div>

@@ -53,6 +53,7 @@ export function Folders({
             <span className="muted small">
               {sourceLabels[f.source]} · {f.auto ? 'found automatically' : 'added by you'} ·{' '}
               {f.exists ? plural(f.models, 'model') : 'not on this machine'}
+              {f.problemsHidden ? ` · ${plural(f.problemsHidden, 'more file')} with problems not listed` : null}
             </span>
           </li>
         ))}

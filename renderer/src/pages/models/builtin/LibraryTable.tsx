@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import type { LoadedModel, LocalModel } from '@shared/contract/local';
+import type { LoadedModel, LocalFolder, LocalModel } from '@shared/contract/local';
+import { plural } from '@shared/plural';
 import { isTextModel } from '@shared/chat-model';
 import { verdictLabels } from '@shared/fit';
 import { formatBytes } from '../../../lib/format';
@@ -155,5 +156,18 @@ export function LibraryTable({
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The problem files a scan counted without listing (past the first few hundred of a folder), in one line. */
+export function HiddenProblems({ folders }: { folders: LocalFolder[] }) {
+  const hidden = folders.filter((f) => f.problemsHidden);
+  if (!hidden.length) return null;
+  const total = hidden.reduce((n, f) => n + (f.problemsHidden ?? 0), 0);
+  return (
+    <p className="muted small" data-testid="problems-hidden">
+      {plural(total, 'more file')} that cannot be used {total === 1 ? 'is' : 'are'} not listed, in{' '}
+      {hidden.map((f) => f.path).join(', ')}: fix or move them, then rescan.
+    </p>
   );
 }
