@@ -27,6 +27,7 @@ import { SnippetService, type SaveDialogPort } from './snippets/service';
 import { LocalService, type LocalOptions } from './local/service';
 import { fitHardware } from '@shared/fit';
 import { createEmbedder } from './documents/embedder';
+import type { StreamLimits } from './engines/sse-data';
 import { IndexStore } from './documents/index-store';
 import { DocumentsService, type DocumentsOptions, type OpenDialogPort } from './documents/service';
 
@@ -60,6 +61,8 @@ export interface ServicesOptions {
     providerTimeoutMs?: number;
     /** How long to wait for an endpoint's response headers. */
     endpointTimeoutMs?: number;
+    /** Caps on streamed endpoint and router replies (engines/sse-data.ts). */
+    streamLimits?: Partial<StreamLimits>;
     toolTimeoutMs?: number;
   };
   /** Desktop only: asks the user in a main-process dialog whether a key may go to a host set in the page. */
@@ -231,6 +234,7 @@ export function createServices(opts: ServicesOptions): Services {
     providerTimeoutMs: opts.chat?.providerTimeoutMs,
     endpoints,
     endpointTimeoutMs: opts.chat?.endpointTimeoutMs,
+    streamLimits: opts.chat?.streamLimits,
     local,
     hfTokenWithheld: () => keys.withheld('hfToken', settings.get().routerUrl),
     snippets: () => snippets,
