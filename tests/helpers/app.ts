@@ -1,3 +1,4 @@
+import type { ConnectionLimits } from '../../electron/main/services/http/connection-guard';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,13 +26,17 @@ export interface TestApp {
 
 /** The whole main side (services, router, web server) on a temp data dir, with a client over HTTP. */
 export async function startTestApp(
-  opts: Partial<ServicesOptions> & { env?: Record<string, string> } = {},
+  opts: Partial<ServicesOptions> & {
+    env?: Record<string, string>;
+    /** The web server's cap on connections and its header timeout. */
+    webConnections?: Partial<ConnectionLimits>;
+  } = {},
 ): Promise<TestApp> {
   const dir = opts.dataDir ? undefined : tempDir();
   const dataDir = opts.dataDir ?? dir!.path;
   const services = createServices({ mode: 'web', version: '0.0.0-test', env: {}, ...opts, dataDir });
   const router = new Router(createHandlers(services), services.log);
-  const server = await startWebServer({ router, log: services.log });
+  const server = await startWebServer({ router, log: services.log, connections: opts.webConnections });
   const client = createClient(webTransport(`http://127.0.0.1:${server.port}`, server.secret));
   return {
     services,

@@ -27,6 +27,7 @@ import { SnippetService, type SaveDialogPort } from './snippets/service';
 import { LocalService, type LocalOptions } from './local/service';
 import { fitHardware } from '@shared/fit';
 import { createEmbedder } from './documents/embedder';
+import type { StreamLimits } from './engines/sse-data';
 import { IndexStore } from './documents/index-store';
 import { DocumentsService, type DocumentsOptions, type OpenDialogPort } from './documents/service';
 
@@ -60,6 +61,8 @@ export interface ServicesOptions {
     providerTimeoutMs?: number;
     /** How long to wait for an endpoint's response headers. */
     endpointTimeoutMs?: number;
+    /** Caps on streamed endpoint and router replies (engines/sse-data.ts). */
+    streamLimits?: Partial<StreamLimits>;
     toolTimeoutMs?: number;
   };
   /** Desktop only: asks the user in a main-process dialog whether a key may go to a host set in the page. */
@@ -73,7 +76,7 @@ export interface ServicesOptions {
   /** Hardware probing (tests: captured tool outputs instead of running nvidia-smi / rocm-smi). */
   hardware?: { run?: RunTool; platform?: NodeJS.Platform; arch?: string };
   /** The built-in engine (tests: a home with HF cache fixtures, CPU only with one thread, a full disk). */
-  local?: Pick<LocalOptions, 'home' | 'runtime' | 'freeBytes' | 'serve' | 'spawnEngine'>;
+  local?: Pick<LocalOptions, 'home' | 'runtime' | 'freeBytes' | 'serve' | 'spawnEngine' | 'serverConnections'>;
 }
 
 export interface Services {
@@ -232,6 +235,7 @@ export function createServices(opts: ServicesOptions): Services {
     providerTimeoutMs: opts.chat?.providerTimeoutMs,
     endpoints,
     endpointTimeoutMs: opts.chat?.endpointTimeoutMs,
+    streamLimits: opts.chat?.streamLimits,
     local,
     hfTokenWithheld: () => keys.withheld('hfToken', settings.get().routerUrl),
     snippets: () => snippets,

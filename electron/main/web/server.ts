@@ -7,6 +7,12 @@ import { AppError, httpStatusFor, toAppError } from '@shared/errors';
 import { MAX_BODY_BYTES, MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits';
 import { WEB, type Reply } from '@shared/transport';
 import { markFirstScreen } from '../services/first-screen';
+import {
+  CONNECTION_LIMITS,
+  ConnectionGuard,
+  serverOptions,
+  type ConnectionLimits,
+} from '../services/http/connection-guard';
 import type { Logger } from '../services/log';
 import {
   CONTENT_SECURITY_POLICY,
@@ -35,6 +41,8 @@ interface WebServerOptions {
   landingFirst?: () => boolean;
   /** The Hub endpoint in use, read each time index.html is served: its images are allowed by the page's CSP. */
   hubEndpoint?: () => string;
+  /** Its cap on open connections and its header timeout (tests set small ones). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface WebServer {
@@ -129,7 +137,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     return bytes;
   };
 
-  const server = createServer((req, res) => {
+  const limits = { ...CONNECTION_LIMITS, ...opts.connections };
+  const server = createServer(serverOptions(limits), (req, res) => {
     void handle(req, res).catch((e) => {
       // The URL is not logged: it can carry anything a page chose to put in it.
       opts.log.error('web request failed', { method: req.method, message: String(e) });
@@ -137,6 +146,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       else res.destroy();
     });
   });
+
+  const guard = new ConnectionGuard(server, limits);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('x-content-type-options', 'nosniff');
@@ -159,6 +170,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     if (url.pathname.startsWith('/api/')) return api(req, res, url);
+    // The page's own files: its connections stay when half-open ones fill the cap.
+    guard.admit(req.socket);
     return serveStatic(req, res, url);
   }
 
@@ -180,6 +193,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       );
       return;
     }
+    guard.admit(req.socket);
     if (req.method !== 'POST') {
       sendError(res, new AppError('invalid_input', 'Use POST.'));
       return;

@@ -15,6 +15,7 @@ import type { ChatEngine } from '../engines/types';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
 import { medianFigures, streamAnswer, unstarted } from './answer';
+import { blindContext } from './blind';
 import { blindLabels, hideNames, paneLabels, paneNames, paneParams, shuffledOrder } from './labels';
 import { loadModel } from './load';
 import { gatherMemory, type MemorySources } from './memory';
@@ -63,7 +64,9 @@ export class CompareRunner {
     return schedule(await gatherMemory(panes, this.deps));
   }
 
-  async run(id: string, input: CompareInput, ctx: StreamContext<CompareEvent>): Promise<CompareRun> {
+  async run(id: string, input: CompareInput, shown: StreamContext<CompareEvent>): Promise<CompareRun> {
+    // A blind comparison's events carry nothing that tells its panes apart (blind.ts); its result keeps everything.
+    const ctx = input.blind ? blindContext(shown) : shown;
     const createdAt = new Date().toISOString();
     const plan = await this.plan(input);
     const n = input.panes.length;

@@ -16,6 +16,7 @@ import { newId } from '../chat/storage/rows';
 import type { ChatStore } from '../chat/storage/store';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
+import { blindPlan, blindSlot } from './blind';
 import { continueAsChat } from './continue';
 import type { Engines } from '../engines/registry';
 import { paneLabels } from './labels';
@@ -165,8 +166,11 @@ export class CompareService {
 
 const hidden = (run: CompareRun) => run.blind && !run.vote;
 
-/** The run as the user may see it: a blind one keeps "Model A"… and no panes until the vote, then the names. */
+/**
+ * The run as the user may see it: a blind one keeps "Model A"… and shows nothing that tells its panes apart (no
+ * panes, load times, telling figures or the plan's reason) until the vote, then the names and everything.
+ */
 function view({ run, names }: StoredRun): CompareRun {
-  if (hidden(run)) return { ...run, slots: run.slots.map(({ pane: _pane, ...rest }) => rest) };
+  if (hidden(run)) return { ...run, plan: blindPlan(run.plan), slots: run.slots.map(blindSlot) };
   return { ...run, slots: run.slots.map((s, i) => ({ ...s, label: names[i] ?? s.label })) };
 }

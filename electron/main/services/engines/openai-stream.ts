@@ -1,5 +1,5 @@
 import { timeoutFetch } from '../http/timeout-fetch';
-import { untilAborted } from '../http/until-aborted';
+import { sseData, STREAM_LIMITS, StreamLimit, type StreamLimits } from './sse-data';
 
 /**
  * The one OpenAI-protocol streaming client, for the Hugging Face router and the user's endpoints alike: a POST to
@@ -19,6 +19,8 @@ export interface OpenAIStreamRequest {
   signal: AbortSignal;
   /** How long to wait for the response headers. */
   timeoutMs: number;
+  /** Caps on the body once it streams (STREAM_LIMITS by default; tests set small ones). */
+  limits?: Partial<StreamLimits>;
 }
 
 export interface ToolCallFragment {
@@ -122,28 +124,6 @@ function toDelta(chunk: Chunk): OpenAIDelta {
   return out;
 }
 
-/** The `data:` payloads of an SSE body, event by event (comments, `event:` and `id:` lines ignored). */
-async function* sseData(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
-  for await (const chunk of untilAborted(body as unknown as AsyncIterable<Uint8Array>, signal)) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl).replace(/\r$/, '');
-      buffer = buffer.slice(nl + 1);
-      if (line === '') {
-        if (data.length) yield data.join('\n');
-        data = [];
-      } else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
-    }
-  }
-  const last = (buffer + decoder.decode()).replace(/\r$/, '');
-  if (last.startsWith('data:')) data.push(last.slice(last[5] === ' ' ? 6 : 5));
-  if (data.length) yield data.join('\n');
-}
-
 /** One streaming chat completion, delta by delta. Throws OpenAIHttpError, StreamCut, or what fetch threw. */
 export async function* openAIStream(req: OpenAIStreamRequest): AsyncGenerator<OpenAIDelta> {
   const url = `${req.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -157,8 +137,10 @@ export async function* openAIStream(req: OpenAIStreamRequest): AsyncGenerator<Op
   if (!res.ok) throw new OpenAIHttpError(`HTTP ${res.status}`, res.status, await readBody(res), 'status', type);
   if (!/^text\/event-stream/i.test(type) || !res.body)
     throw new OpenAIHttpError('not an event stream', res.status, await readBody(res), 'notOpenAI', type);
+  const limits = { ...STREAM_LIMITS, ...req.limits };
   let finished = false;
-  for await (const data of sseData(res.body, req.signal)) {
+  let replyChars = 0;
+  for await (const data of sseData(res.body as unknown as AsyncIterable<Uint8Array>, req.signal, limits)) {
     if (data.trim() === '[DONE]') return;
     let chunk: Chunk;
     try {
@@ -171,6 +153,10 @@ export async function* openAIStream(req: OpenAIStreamRequest): AsyncGenerator<Op
     if (chunk.error !== undefined && chunk.error !== null)
       throw new OpenAIHttpError('an error event', res.status, chunk, 'midStream', type);
     const delta = toDelta(chunk);
+    replyChars += (delta.content?.length ?? 0) + (delta.thinking?.length ?? 0);
+    for (const t of delta.toolCalls ?? []) replyChars += t.arguments?.length ?? 0;
+    // Before the delta is passed on: the reply keeps what came within the cap.
+    if (replyChars > limits.maxReplyChars) throw new StreamLimit('reply', limits.maxReplyChars);
     if (delta.finishReason) finished = true;
     yield delta;
   }

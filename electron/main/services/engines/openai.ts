@@ -1,5 +1,6 @@
 import { openAIFigures } from './figures';
 import { openAIStream, type LlamaTimings, type OpenAIDelta } from './openai-stream';
+import type { StreamLimits } from './sse-data';
 import { ToolCallAssembler } from './tool-calls';
 import type { TurnRequest, TurnResult, TurnSink } from './types';
 import { openAIParams, toOpenAIMessages } from './wire';
@@ -11,6 +12,8 @@ export interface Target {
   fetch: typeof fetch;
   headers?: Record<string, string>;
   timeoutMs: number;
+  /** Caps on the streamed body (sse-data.ts). */
+  limits?: Partial<StreamLimits>;
   /** The request body's fields beside the messages and the stream flags. */
   body: Record<string, unknown>;
   /** Why the turns' images are left out (the reply's notice); undefined when they go as `image_url` parts. */
@@ -30,6 +33,7 @@ export async function streamTurn(target: Target, req: TurnRequest, sink: TurnSin
     fetch: target.fetch,
     headers: target.headers,
     timeoutMs: target.timeoutMs,
+    limits: target.limits,
     signal: req.signal,
     body: {
       ...target.body,

@@ -8,6 +8,7 @@ import { LocalKind } from './local/kind';
 import type { LocalPort } from './local/engine';
 import { OllamaKind } from './ollama/kind';
 import { RouterKind } from './router/kind';
+import type { StreamLimits } from './sse-data';
 import type { ChatEngine, EngineKind, EngineRef } from './types';
 
 export interface EngineOptions {
@@ -27,6 +28,8 @@ export interface EngineOptions {
   endpoints?: EndpointPort;
   /** How long to wait for an endpoint's response headers (a local server may load the model first). */
   endpointTimeoutMs?: number;
+  /** Caps on the router's and the endpoints' streamed replies (sse-data.ts; tests set small ones). */
+  streamLimits?: Partial<StreamLimits>;
   /** The built-in llama.cpp engine (services/local). */
   local?: LocalPort;
   /** The snippet service, for the router's "Open as code". */
@@ -51,9 +54,14 @@ export class Engines {
         log: opts.log,
         timeoutMs: opts.providerTimeoutMs,
         retryBaseMs: opts.retryBaseMs,
+        streamLimits: opts.streamLimits,
         snippets: opts.snippets,
       }),
-      endpoint: new EndpointKind({ endpoints: opts.endpoints, timeoutMs: opts.endpointTimeoutMs }),
+      endpoint: new EndpointKind({
+        endpoints: opts.endpoints,
+        timeoutMs: opts.endpointTimeoutMs,
+        streamLimits: opts.streamLimits,
+      }),
       local: new LocalKind(opts.local),
     };
   }

@@ -21,6 +21,7 @@ import { recommend } from './recommend';
 import { EngineRuntime, type LoadOptions, type RuntimeOptions } from './host/engine-runtime';
 import { nodeHost } from './host/spawn-node';
 import type { SpawnHost } from './host/protocol';
+import type { ConnectionLimits } from '../http/connection-guard';
 import { LocalServer } from './server/server';
 import { LocalEngine } from '../engines/local/engine';
 import { appSetups } from '../snippets/app-setups';
@@ -44,6 +45,8 @@ export interface LocalOptions {
   spawnEngine?: SpawnHost;
   /** The app's entries (desktop, web mode): start the local server if the user left it on. Not the CLI. */
   serve?: boolean;
+  /** The local server's cap on open connections and its header timeout (tests set small ones). */
+  serverConnections?: Partial<ConnectionLimits>;
   /** Tests: a full disk. */
   freeBytes?: (dir: string) => Promise<number>;
 }
@@ -106,6 +109,7 @@ export class LocalService {
       log,
       engine: new LocalEngine(this),
       serveAtLaunch: opts.serve,
+      connections: opts.serverConnections,
     });
   }
 

@@ -1,6 +1,7 @@
 import type { ChatParams } from '@shared/contract/chat';
 import { AppError } from '@shared/errors';
 import { streamTurn, type Target } from '../openai';
+import type { StreamLimits } from '../sse-data';
 import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from '../types';
 import { endpointError } from './errors';
 import type { EndpointConnection } from './port';
@@ -22,7 +23,7 @@ export class EndpointEngine implements ChatEngine {
 
   constructor(
     private readonly conn: EndpointConnection,
-    private readonly opts: { timeoutMs?: number } = {},
+    private readonly opts: { timeoutMs?: number; streamLimits?: Partial<StreamLimits> } = {},
   ) {}
 
   async turn(req: TurnRequest, sink: TurnSink): Promise<TurnResult> {
@@ -33,6 +34,7 @@ export class EndpointEngine implements ChatEngine {
       fetch: this.conn.fetch,
       // A local server may load the model before it sends its headers.
       timeoutMs: this.opts.timeoutMs ?? 120_000,
+      limits: this.opts.streamLimits,
       body: { model: req.model, ...thinkFields(req.params) },
       ...(vision
         ? {}

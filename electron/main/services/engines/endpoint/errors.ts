@@ -4,6 +4,7 @@ import { serverMessage } from '../../http/server-message';
 import { TimeoutError } from '../../http/timeout-fetch';
 import type { EndpointConnection } from './port';
 import { OpenAIHttpError, StreamCut } from '../openai-stream';
+import { StreamLimit } from '../sse-data';
 
 const SETTINGS = 'Settings → Endpoints';
 
@@ -34,6 +35,11 @@ export function endpointError(
       `${name} at ${baseUrl} did not answer within ${Math.round(e.ms / 1000)} s. Check that the server is running and not stuck loading a model.`,
     );
   if (e instanceof StreamCut) return lost();
+  if (e instanceof StreamLimit)
+    return make(
+      e.kind === 'idle' ? 'timeout' : 'upstream',
+      `${name} ${e.message}, so the reply was ended${ctx.started ? '; the text so far is kept' : ''}. ${e.kind === 'idle' ? 'Check that the server is not stuck, then retry.' : "Retry, or check the server's log."}`,
+    );
   if (e instanceof OpenAIHttpError) {
     const { status, body } = e.httpResponse;
     const detail = typeof body === 'string' && /^\s*</.test(body) ? undefined : serverMessage(body);

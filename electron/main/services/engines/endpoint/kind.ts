@@ -5,6 +5,7 @@ import type { Turn } from '../../chat/replies/turns';
 import { openAICode } from '../openai-code';
 import { retryable } from '../reply-action';
 import { remoteFootprint } from '../remote';
+import type { StreamLimits } from '../sse-data';
 import type { EngineKind, EngineRef, Footprint } from '../types';
 import { EndpointEngine } from './engine';
 import type { EndpointConnection, EndpointPort } from './port';
@@ -14,7 +15,9 @@ export class EndpointKind implements EngineKind {
   readonly backend = 'endpoint' as const;
   readonly toolHistoryWithoutTools = false;
 
-  constructor(private readonly opts: { endpoints?: EndpointPort; timeoutMs?: number }) {}
+  constructor(
+    private readonly opts: { endpoints?: EndpointPort; timeoutMs?: number; streamLimits?: Partial<StreamLimits> },
+  ) {}
 
   /** The conversation's or pane's endpoint; throws when none is chosen or it was removed. */
   connection(ref: Pick<EngineRef, 'endpoint'>, place: 'conversation' | 'pane' = 'conversation'): EndpointConnection {
@@ -33,7 +36,10 @@ export class EndpointKind implements EngineKind {
   }
 
   engine(ref: EngineRef, place: 'conversation' | 'pane'): EndpointEngine {
-    return new EndpointEngine(this.connection(ref, place), { timeoutMs: this.opts.timeoutMs });
+    return new EndpointEngine(this.connection(ref, place), {
+      timeoutMs: this.opts.timeoutMs,
+      streamLimits: this.opts.streamLimits,
+    });
   }
 
   /** An endpoint conversation needs its endpoint (not chosen, or removed since). */

@@ -4,6 +4,7 @@ import type { Logger } from '../../log';
 import { streamTurn, type Target } from '../openai';
 import type { ChatEngine, TurnRequest, TurnResult, TurnSink } from '../types';
 import { httpStatusOf, providerError } from './errors';
+import type { StreamLimits } from '../sse-data';
 
 export interface RouterDeps {
   router: () => { routerUrl: string; billTo: string };
@@ -13,6 +14,8 @@ export interface RouterDeps {
   log: Logger;
   timeoutMs?: number;
   retryBaseMs?: number;
+  /** Caps on the streamed reply (sse-data.ts). */
+  streamLimits?: Partial<StreamLimits>;
 }
 
 /**
@@ -44,6 +47,7 @@ export class RouterEngine implements ChatEngine {
       fetch: this.deps.fetch,
       headers: billTo ? { 'X-HF-Bill-To': billTo } : undefined,
       timeoutMs: this.deps.timeoutMs ?? 30_000,
+      limits: this.deps.streamLimits,
       body: { model: provider === 'auto' ? req.model : `${req.model}:${provider}` },
       noImages: 'Images were not sent: the Hugging Face router does not say which models take them.',
     };

@@ -3,6 +3,7 @@ import { networkErrorCode } from '../../http/network-cause';
 import { serverMessage } from '../../http/server-message';
 import { TimeoutError } from '../../http/timeout-fetch';
 import { OpenAIHttpError } from '../openai-stream';
+import { StreamLimit } from '../sse-data';
 
 /** What the router's messages name: where the request went, and what it asked for. */
 interface RouterRequestInfo {
@@ -31,6 +32,11 @@ export function providerError(e: unknown, req: RouterRequestInfo): AppError {
     return new AppError(
       'timeout',
       `The inference router at ${req.routerUrl} did not answer within ${Math.round(e.ms / 1000)} s. Try again, or check the router URL in Settings.`,
+    );
+  if (e instanceof StreamLimit)
+    return new AppError(
+      e.kind === 'idle' ? 'timeout' : 'upstream',
+      `The inference router ${e.message}, so the reply was ended; any text so far is kept. Retry, or choose another provider.`,
     );
   const err = e as HttpErrorLike;
   if (err?.name === 'AbortError') return new AppError('aborted', 'Stopped.');

@@ -15,6 +15,7 @@ import {
   sendUnauthorized,
   toHttpError,
 } from './http';
+import { contextOf, tooLongForContext } from './prompt-size';
 import type { RequestRecord } from './request-log';
 import { rerank } from './rerank';
 import { chatRequestSchema, embeddingRequestSchema, parseBody, unsupported } from './wire';
@@ -64,7 +65,9 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
       const offered = unsupported(body);
       if (offered) throw offered;
       const m = (await deps.models()).find((x) => x.id === body.model);
-      const refused = chatModelError(m, body.model);
+      const refused =
+        chatModelError(m, body.model) ??
+        tooLongForContext([body.messages, body.tools], contextOf(m!, deps.loaded()), body.model);
       if (refused) throw refused;
       return await chatCompletion(deps.engine, body, res, abort.signal, deps.record);
     }
@@ -74,7 +77,8 @@ export async function route(deps: RouteDeps, req: IncomingMessage, res: ServerRe
       const offered = completionUnsupported(body);
       if (offered) throw offered;
       const m = (await deps.models()).find((x) => x.id === body.model);
-      const refused = chatModelError(m, body.model);
+      const refused =
+        chatModelError(m, body.model) ?? tooLongForContext(body.prompt, contextOf(m!, deps.loaded()), body.model);
       if (refused) throw refused;
       return await textCompletion(deps.engine, body, res, abort.signal, deps.record);
     }

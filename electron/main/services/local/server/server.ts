@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import type { LocalServerStatus } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
+import { CONNECTION_LIMITS, ConnectionGuard, serverOptions, type ConnectionLimits } from '../../http/connection-guard';
 import type { LocalEngine } from '../../engines/local/engine';
 import type { Logger } from '../../log';
 import type { LocalConfigStore } from '../config';
 import type { LocalLibrary } from '../disk/library';
 import type { EngineRuntime } from '../host/engine-runtime';
 import { gate } from './cors';
+import { authorized } from './http';
 import { lanAddresses } from './lan';
 import { RequestLog } from './request-log';
 import { route } from './routes';
@@ -21,6 +22,8 @@ export interface LocalServerOptions {
   engine: Pick<LocalEngine, 'turn' | 'complete' | 'countTokens'>;
   /** The app (desktop, web mode) starts it at launch when the user left it on; the CLI and tests do not. */
   serveAtLaunch?: boolean;
+  /** Its cap on open connections and its header timeout (tests set small ones). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 const MIN_KEY = 16;
@@ -39,7 +42,7 @@ export class LocalServer {
   private lan = false;
   private key?: string;
   private error?: AppError;
-  private readonly sockets = new Set<Socket>();
+  private guard?: ConnectionGuard;
   /** apply() calls run one after another, so a quick off/on never leaves two listeners. */
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
@@ -109,9 +112,12 @@ export class LocalServer {
   }
 
   private listen(port: number, lan: boolean): Promise<void> {
-    const http = createServer((req, res) => {
+    const limits = { ...CONNECTION_LIMITS, ...this.opts.connections };
+    const http = createServer(serverOptions(limits), (req, res) => {
       const key = this.key;
       if (!key) return void res.destroy();
+      // A client with the key is kept when half-open connections fill the cap; the others go first.
+      if (authorized(req, key)) guard.admit(req.socket);
       // Read per request: the allowlist and the log's switch take effect without a restart.
       const { corsOrigins, keepBodies } = this.opts.config.get().server;
       const record = this.log.begin(req, res, { keepBodies, key });
@@ -136,16 +142,14 @@ export class LocalServer {
         res,
       );
     });
-    http.on('connection', (s) => {
-      this.sockets.add(s);
-      s.once('close', () => this.sockets.delete(s));
-    });
+    const guard = new ConnectionGuard(http, limits);
     return new Promise((resolve, reject) => {
       http.once('error', reject);
       http.listen(port, lan ? '0.0.0.0' : '127.0.0.1', () => {
         http.off('error', reject);
         http.on('error', (e) => this.opts.log.warn('local server error', { reason: String(e) }));
         this.http = http;
+        this.guard = guard;
         this.port = port;
         this.lan = lan;
         this.opts.log.info('local server listening', { url: `http://127.0.0.1:${port}/v1`, lan });
@@ -160,7 +164,8 @@ export class LocalServer {
     this.http = undefined;
     this.port = undefined;
     // Open streams end with it: their generations abort as their sockets close.
-    for (const s of this.sockets) s.destroy();
+    for (const s of [...(this.guard?.sockets() ?? [])]) s.destroy();
+    this.guard = undefined;
     await new Promise<void>((resolve) => http.close(() => resolve()));
     this.opts.log.info('local server stopped');
   }

@@ -4,6 +4,7 @@ import type { ChatParams, ToolCall } from '@shared/contract/chat';
 import type { Turn } from '../../chat/replies/turns';
 import type { ReplyFormat, ToolChoice } from '../../engines/types';
 import { HttpError } from './http';
+import { MAX_MESSAGES, MAX_TOOLS, TOO_MANY_MESSAGES, TOO_MANY_TOOLS, TOOL_TOO_LARGE, toolFits } from './request-limits';
 
 // OpenAI's chat and embedding requests as the local server takes them: lenient about fields it does not use (the
 // clients send many), strict about the ones it does, so a wrong value is a 400 that says which field.
@@ -44,7 +45,8 @@ const tool = z
       })
       .passthrough(),
   })
-  .passthrough();
+  .passthrough()
+  .refine(toolFits, TOOL_TOO_LARGE);
 
 const responseFormat = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }).passthrough(),
@@ -90,11 +92,11 @@ type Common = { [K in keyof typeof commonFields]?: z.infer<(typeof commonFields)
 export const chatRequestSchema = z
   .object({
     ...commonFields,
-    messages: z.array(message).min(1).max(10_000),
+    messages: z.array(message).min(1, 'send at least one message').max(MAX_MESSAGES, TOO_MANY_MESSAGES),
     max_completion_tokens: z.number().int().min(1).nullish(),
     logprobs: z.boolean().nullish(),
     top_logprobs: z.number().int().nullish(),
-    tools: z.array(tool).max(128).nullish(),
+    tools: z.array(tool).max(MAX_TOOLS, TOO_MANY_TOOLS).nullish(),
     tool_choice: toolChoice.nullish(),
     /** llama-server's switch for thinking models; `reasoning_effort: "none"` says the same in OpenAI's words. */
     chat_template_kwargs: z.object({ enable_thinking: z.boolean().optional() }).passthrough().nullish(),

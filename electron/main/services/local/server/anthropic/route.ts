@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chatModelError } from '../completions';
 import { authorized, HttpError, readJson, sendJson, toHttpError } from '../http';
 import type { RouteDeps } from '../routes';
+import { contextOf, tooLongForContext } from '../prompt-size';
 import { parseBody } from '../wire';
 import { sendAnthropicError } from './errors';
 import { createMessage } from './messages';
@@ -33,7 +34,9 @@ export async function anthropicRoute(
       if (offered) throw offered;
       deps.record.model = body.model;
       const m = (await deps.models()).find((x) => x.id === body.model);
-      const refused = chatModelError(m, body.model);
+      const refused =
+        chatModelError(m, body.model) ??
+        tooLongForContext([body.system, body.messages, body.tools], contextOf(m!, deps.loaded()), body.model);
       if (refused) throw refused;
       return await createMessage(deps.engine, body, res, signal, deps.record);
     }

@@ -4,6 +4,14 @@ import type { ChatParams, ToolCall } from '@shared/contract/chat';
 import type { Turn } from '../../../chat/replies/turns';
 import type { ReplyFormat, ToolChoice } from '../../../engines/types';
 import { HttpError } from '../http';
+import {
+  MAX_MESSAGES,
+  MAX_TOOLS,
+  TOO_MANY_MESSAGES,
+  TOO_MANY_TOOLS,
+  TOOL_TOO_LARGE,
+  toolFits,
+} from '../request-limits';
 import { isBase64, parseArguments } from '../wire';
 
 // Anthropic's Messages request (POST /v1/messages) as the local server takes it, and its conversion to the neutral
@@ -111,7 +119,8 @@ const tool = z
     description: z.string().max(100_000).optional(),
     input_schema: z.record(z.string(), z.unknown(), { error: 'send the JSON Schema of the tool input (an object)' }),
   })
-  .passthrough();
+  .passthrough()
+  .refine(toolFits, TOOL_TOO_LARGE);
 
 const toolChoice = z.discriminatedUnion(
   'type',
@@ -141,7 +150,7 @@ export const messagesRequestSchema = z
       })
       .int()
       .min(1),
-    messages: z.array(message).min(1, 'send at least one message').max(10_000),
+    messages: z.array(message).min(1, 'send at least one message').max(MAX_MESSAGES, TOO_MANY_MESSAGES),
     system: z.preprocess(blocksOf, z.array(textBlock, { error: 'send a string or text blocks' }).max(1000)).optional(),
     stream: z.boolean().nullish(),
     temperature: z.number().min(0).max(1).nullish(),
@@ -149,7 +158,7 @@ export const messagesRequestSchema = z
     /** Refused when set (see `unsupported`): the engine has no top-k sampler to hand it to. */
     top_k: z.number().nullish(),
     stop_sequences: z.array(z.string().min(1).max(200)).max(16).nullish(),
-    tools: z.array(tool).max(128).nullish(),
+    tools: z.array(tool).max(MAX_TOOLS, TOO_MANY_TOOLS).nullish(),
     tool_choice: toolChoice.nullish(),
     thinking: z
       .object({
