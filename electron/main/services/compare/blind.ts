@@ -10,13 +10,13 @@ import type { StreamContext } from '../stream-context';
 /** The figures every engine has, measured the same way: time to first token, total time, tokens and their speed. */
 const ALIKE = ['ttftMs', 'totalMs', 'evalTokens', 'tokensPerSecond'] as const;
 
-export function blindFigures(f: ChatFigures): ChatFigures {
+function blindFigures(f: ChatFigures): ChatFigures {
   const out: ChatFigures = {};
   for (const k of ALIKE) if (f[k] !== undefined) out[k] = f[k];
   return out;
 }
 
-export function blindAnswer(a: CompareAnswer): CompareAnswer {
+function blindAnswer(a: CompareAnswer): CompareAnswer {
   if (!a.figures) return a;
   return { ...a, figures: blindFigures(a.figures) };
 }
@@ -42,7 +42,7 @@ export function blindSlot({ pane: _pane, loadMs: _loadMs, ...slot }: CompareSlot
 }
 
 /** An event as a blind comparison sends it; undefined for the load events only some panes would get. */
-export function blindEvent(e: CompareEvent): CompareEvent | undefined {
+function blindEvent(e: CompareEvent): CompareEvent | undefined {
   if (e.type === 'loaded' || (e.type === 'state' && e.state === 'loading')) return undefined;
   if (e.type === 'start') return { ...e, plan: blindPlan(e.plan) };
   if (e.type === 'run-end') return { ...e, answer: blindAnswer(e.answer) };

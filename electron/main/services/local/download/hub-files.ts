@@ -22,7 +22,7 @@ const SPLIT = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
 /** Tree pages followed at most (1,000 entries each) before giving up on finding the file. */
 const MAX_PAGES = 50;
 /** The wait for each tree page and for the HEAD, headers and body each (a mirror that never answers). */
-export const HUB_FILES_TIMEOUT_MS = 30_000;
+const HUB_FILES_TIMEOUT_MS = 30_000;
 
 /** Every part of a split GGUF (`name-00001-of-0000N.gguf`) whichever part is named; the file itself otherwise. */
 export function partNames(file: string): string[] {

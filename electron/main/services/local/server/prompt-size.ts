@@ -6,7 +6,7 @@ import { HttpError } from './http';
  * a prompt of more than this many per token of the context cannot fit, whatever its language, and is refused
  * before anything is templated or tokenized (work that, for a 9 MB prompt, takes seconds of the engine host).
  */
-export const MAX_CHARS_PER_TOKEN = 8;
+const MAX_CHARS_PER_TOKEN = 8;
 
 /** The context the model is loaded with, else the one it will be loaded with; undefined when neither is known. */
 export function contextOf(m: LocalModel, loaded: LoadedModel[]): number | undefined {

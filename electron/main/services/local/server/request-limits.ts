@@ -6,7 +6,7 @@ import { textChars } from './prompt-size';
 export const MAX_MESSAGES = 10_000;
 export const MAX_TOOLS = 128;
 /** One tool's name, description and schema together, in characters (a large real one is a few thousand). */
-export const MAX_TOOL_CHARS = 100_000;
+const MAX_TOOL_CHARS = 100_000;
 
 export const TOO_MANY_MESSAGES = `send at most ${MAX_MESSAGES.toLocaleString('en-US')} messages`;
 export const TOO_MANY_TOOLS = `send at most ${MAX_TOOLS} tools`;
