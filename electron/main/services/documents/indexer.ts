@@ -4,14 +4,17 @@ import { AppError, toAppError } from '@shared/errors';
 import type { Logger } from '../log';
 import { chunk } from './chunk';
 import { noEmbedderError, type EmbedFn } from './embedder';
-import { extract } from './extract/extract';
+import { extractError } from './extract/errors';
 import { embedderKey, type DocIndexPort, type DocumentRow } from './ports';
 import { Rates } from './rates';
+import type { ExtractedDoc } from './types';
 
 export interface IndexerOptions {
   index: DocIndexPort;
   embed: EmbedFn;
   log: Logger;
+  /** Reads a file's text off main's event loop (`extract/thread.ts`). */
+  extract: (file: string) => Promise<ExtractedDoc>;
   /** Chunks per embed call. */
   batch?: number;
 }
@@ -92,6 +95,34 @@ export class Indexer {
     while (this.loops.size) await Promise.allSettled([...this.loops.values()]);
   }
 
+  /**
+   * Documents a previous run left being read: HubDesk stopped (or was stopped by the file) mid-read. Each is read
+   * once more; a document found mid-read a second time is not read again at launch, it waits for the person (a
+   * change to the file, or attaching it again, queues it).
+   */
+  recoverInterrupted(): void {
+    const { index } = this.opts;
+    for (const row of index.documents({ state: ['extracting'] })) {
+      const again = interrupted(row);
+      const name = row.name;
+      index.upsertDocument({
+        ...row,
+        state: again ? 'error' : 'queued',
+        error: again
+          ? extractError(
+              name,
+              'interrupted',
+              'HubDesk stopped twice while reading this file, so it does not read it at launch: attach it again to retry.',
+            ).toJSON()
+          : extractError(
+              name,
+              'interrupted',
+              'HubDesk stopped while reading this file: it reads it once more.',
+            ).toJSON(),
+      });
+    }
+  }
+
   /** Tells the listeners (docs.watch) that something they show changed. */
   notify(): void {
     for (const fn of this.listeners) fn();
@@ -122,11 +153,12 @@ export class Indexer {
   /** Reads and chunks one document; its failure is the document's, in words, and the queue goes on. */
   private async extractOne(row: DocumentRow): Promise<void> {
     const { index } = this.opts;
-    index.upsertDocument({ ...row, state: 'extracting', error: undefined });
+    // A document read again after an interrupted run keeps that mark while it is read (see recoverInterrupted).
+    index.upsertDocument({ ...row, state: 'extracting', error: interrupted(row) ? row.error : undefined });
     this.notify();
     try {
       const st = await stat(row.file);
-      const doc = await extract(row.file);
+      const doc = await this.opts.extract(row.file);
       const chunks = chunk(doc, CHUNKING);
       index.putChunks(row.id, chunks);
       index.upsertDocument({
@@ -146,7 +178,7 @@ export class Indexer {
       index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });
     }
     this.notify();
-    // Extraction of a big file holds the event loop a while: let other work run before the next step.
+    // Chunking a big document holds the event loop a while: let other work run before the next step.
     await new Promise((r) => setImmediate(r));
   }
 
@@ -212,6 +244,9 @@ export class Indexer {
     this.notify();
   }
 }
+
+const interrupted = (row: DocumentRow) =>
+  (row.error?.details as { reason?: string } | undefined)?.reason === 'interrupted';
 
 /** Every base with something attached (conversations' own ones too): where indexing work can be. */
 export const basesWithSources = (index: DocIndexPort): string[] => [...new Set(index.sources().map((s) => s.base))];
