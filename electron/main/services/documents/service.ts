@@ -78,7 +78,10 @@ export class DocumentsService implements RetrievalPort {
     return (this.started ??= Promise.resolve()
       .then(async () => {
         for (const s of this.index.sources()) {
-          if (s.kind === 'folder') void this.watcher.watch(s.id, s.path);
+          if (s.kind === 'folder')
+            void this.watcher
+              .watch(s.id, s.path)
+              .catch((e: Error) => this.opts.log.warn('folder not watched', { source: s.id, message: e.message }));
           await syncSource(this.index, s, this.opts.maxFolderFiles).catch((e: Error) =>
             this.opts.log.warn('source not synced', { source: s.id, message: e.message }),
           );
@@ -133,7 +136,11 @@ export class DocumentsService implements RetrievalPort {
     if (known) this.retryFailed(id);
     await syncSource(this.index, { id, base, kind, path }, this.opts.maxFolderFiles);
     this.indexer.kick(base);
-    if (kind === 'folder') await this.watcher.watch(id, path);
+    // Not awaited: chokidar's walk of a large folder would hold the answer (its `ready`).
+    if (kind === 'folder')
+      void this.watcher
+        .watch(id, path)
+        .catch((e: Error) => this.opts.log.warn('folder not watched', { source: id, message: e.message }));
     return this.baseOut(base);
   }
 
