@@ -11,6 +11,7 @@ import { pdfRepeatedPage } from '../fixtures/documents/pdf';
 import { embeddingModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 import type { ServicesOptions } from '../../electron/main/services';
+import type { AppError } from '../../shared/errors';
 
 /**
  * Issue #38: hostile documents attached through docs.attachPath on the real services. Each fails in words while the
@@ -135,6 +136,33 @@ describe('hostile documents', () => {
       expect(docs['b-notes.md'].state).toBe('ready');
     } finally {
       await app.close();
+    }
+  });
+
+  it('a file that needs more memory than the worker has ends the worker, in words; the next file is read', async () => {
+    const thread = new ExtractThread({
+      log: createLogger({ minLevel: 'error' }),
+      // The unpacking limits lifted, so mammoth reads the bomb's million paragraphs on a 64 MB heap.
+      limits: { maxUnpackedBytes: 1e9, maxRatio: 1e6 },
+      heapMb: 64,
+    });
+    const bomb = join(dir.path, 'heavy.docx');
+    writeFileSync(bomb, await docxBomb(32 * 1024 * 1024, { unit: '</w:t></w:r></w:p><w:p><w:r><w:t>a' }));
+    const notes = join(dir.path, 'after.md');
+    writeFileSync(notes, '# After\n\nStill read.\n');
+    try {
+      const e = await thread.extract(bomb).then(
+        () => undefined,
+        (err: unknown) => err as AppError,
+      );
+      expect(e).toMatchObject({
+        code: 'invalid_input',
+        message: 'Reading this file needs more than the 64 MB of memory HubDesk gives it: it does not index it.',
+        details: { reason: 'too_much_memory' },
+      });
+      expect((await thread.extract(notes)).text).toContain('Still read.');
+    } finally {
+      await thread.close();
     }
   });
 

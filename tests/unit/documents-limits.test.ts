@@ -39,6 +39,14 @@ describe('extract: limits', () => {
     expect(ok.text).toBe(text);
   });
 
+  it('F1: refuses a DOCX whose headers understate what it unpacks to, before mammoth reads it', async () => {
+    const liar = await docxBomb(64 * 1024 * 1024, { declaredBytes: 1024 * 1024 });
+    const e = await refusal(extract({ name: 'liar.docx', bytes: liar }));
+    expect(e.message).toBe(
+      'This file unpacks to more than its own headers say (a damaged file, or a zip bomb): HubDesk does not index it.',
+    );
+  });
+
   it('F5: refuses a PDF whose page tree lists one page 20,000 times, before reading any page', async () => {
     const pdf = pdfRepeatedPage(20_000);
     expect(pdf.byteLength).toBeLessThan(200 * 1024);

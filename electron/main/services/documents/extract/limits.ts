@@ -21,7 +21,7 @@ export interface ExtractLimits {
   maxTextChars: number;
 }
 
-export const DEFAULT_LIMITS: ExtractLimits = {
+const DEFAULT_LIMITS: ExtractLimits = {
   maxBytes: 200 * 1024 * 1024,
   maxUnpackedBytes: 200 * 1024 * 1024,
   maxRatio: 100,
