@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DocumentInfo, KnowledgeBase } from '@shared/contract/documents';
 import { ExtractThread } from '../../electron/main/services/documents/extract/thread';
+import { MAX_FOLDER_DEPTH, walk } from '../../electron/main/services/documents/sources';
 import { FolderWatcher } from '../../electron/main/services/documents/watcher';
 import { embeddingModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { startTestApp, tempDir } from '../helpers/app';
@@ -100,5 +101,17 @@ describe('attached folders with links', () => {
       read.mockRestore();
       await again.close();
     }
+  });
+
+  it('walks a folder to a depth cap', async () => {
+    const deep = join(dir.path, 'deep');
+    let at = deep;
+    for (let i = 0; i <= MAX_FOLDER_DEPTH + 2; i++) {
+      at = join(at, `d${i}`);
+      mkdirSync(at, { recursive: true });
+      writeFileSync(join(at, 'f.md'), `level ${i + 1}`);
+    }
+    const found = await walk(deep);
+    expect(found).toHaveLength(MAX_FOLDER_DEPTH);
   });
 });
