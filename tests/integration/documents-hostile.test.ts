@@ -139,6 +139,32 @@ describe('hostile documents', () => {
     }
   });
 
+  it('quitting while a file is read ends the reading at once; the file waits in the queue, not failed', async () => {
+    const folder = join(dir.path, 'quit');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'pages.pdf'), pdfRepeatedPage(20_000));
+    const dataDir = join(dir.path, 'data-3');
+    mkdirSync(dataDir);
+    const slow = { limits: { maxPages: 1_000_000 }, timeoutMs: 60_000 };
+    const app = await open(dataDir, slow);
+    await app.client.call('docs.embedder.set', nomic);
+    const { base } = await app.client.call('docs.bases.create', { name: 'Quit' });
+    await app.client.call('docs.attachPath', { target: { base: base.id }, path: folder });
+    const pdf = async (a: TestApp) => (await a.client.call('docs.bases', {})).bases[0].documents[0];
+    await until(async () => (await pdf(app)).state === 'extracting');
+    const since = performance.now();
+    await app.close();
+    expect(performance.now() - since).toBeLessThan(2_000);
+    const again = await open(dataDir, slow);
+    try {
+      const doc = await pdf(again);
+      expect(['queued', 'extracting']).toContain(doc.state);
+      expect(doc.error).toBeUndefined();
+    } finally {
+      await again.close();
+    }
+  });
+
   it('a file that needs more memory than the worker has ends the worker, in words; the next file is read', async () => {
     const thread = new ExtractThread({
       log: createLogger({ minLevel: 'error' }),

@@ -173,6 +173,8 @@ export class Indexer {
       });
     } catch (e) {
       const err = toAppError(e);
+      // Quitting ended the reading: the file is not at fault, it waits in the queue.
+      if (err.code === 'aborted') return void index.upsertDocument({ ...row, state: 'queued', error: row.error });
       if (err.code === 'internal') this.opts.log.warn('document failed', { file: row.file, message: err.message });
       index.putChunks(row.id, []);
       index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });

@@ -258,8 +258,9 @@ export class DocumentsService implements RetrievalPort {
   async dispose(): Promise<void> {
     for (const b of this.started ? basesWithSources(this.index) : []) this.indexer.cancel(b);
     await this.watcher.close();
-    await this.indexer.idle();
+    // Before waiting for the queues: a file being read (up to its time limit) is put back in the queue at once.
     await this.reader.close();
+    await this.indexer.idle();
   }
 
   private async resync(source: string): Promise<void> {

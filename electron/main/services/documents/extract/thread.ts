@@ -38,6 +38,8 @@ export class ExtractThread {
   private nextId = 1;
   private readonly entry?: string;
   private inline = false;
+  /** Workers ended by `close`: the file they were reading is not at fault. */
+  private readonly closed = new WeakSet<Worker>();
 
   constructor(private readonly opts: ExtractThreadOptions) {
     this.entry = opts.entry ?? process.env.HUBDESK_EXTRACT_WORKER;
@@ -50,10 +52,13 @@ export class ExtractThread {
     return run;
   }
 
+  /** Ends the worker; a file it was reading fails as `aborted` (not the file's fault: it is read again later). */
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
-    await w?.terminate();
+    if (!w) return;
+    this.closed.add(w);
+    await w.terminate();
   }
 
   private async run(file: string): Promise<ExtractedDoc> {
@@ -114,7 +119,11 @@ export class ExtractThread {
         );
       };
       const onExit = () =>
-        fail(extractError(basename(file), 'damaged', 'HubDesk stopped reading this file before it was done.'));
+        fail(
+          this.closed.has(worker)
+            ? new AppError('aborted', 'HubDesk stopped reading this file: it reads it again later.')
+            : extractError(basename(file), 'damaged', 'HubDesk stopped reading this file before it was done.'),
+        );
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       // Held while it reads, so a process with nothing else to do (the CLI) waits for the file.
       worker.ref();
