@@ -6,7 +6,7 @@ import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { ollamaEngines } from '../../tests/helpers/engines';
 import { createEmbedder } from '../../electron/main/services/documents/embedder';
 import { IndexStore } from '../../electron/main/services/documents/index-store';
-import { extract } from '../../electron/main/services/documents/extract/extract';
+import { readDocument } from '../../electron/main/services/documents/extract/read';
 import { Indexer } from '../../electron/main/services/documents/indexer';
 import { embedderKey } from '../../electron/main/services/documents/ports';
 import { createLogger } from '../../electron/main/services/log';
@@ -57,7 +57,7 @@ export async function documentsRecall(ctx: BenchContext): Promise<Figure[]> {
     }
     index.setEmbedder(EMBEDDER);
     // Read in this thread, as before the extraction worker: the figure is retrieval's recall, not extraction's.
-    const indexer = new Indexer({ index, embed, log, extract: (file) => extract(file) });
+    const indexer = new Indexer({ index, embed, log, read: (file) => readDocument(file) });
     const t = performance.now();
     indexer.kick(base);
     await indexer.idle();

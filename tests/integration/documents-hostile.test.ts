@@ -93,7 +93,7 @@ describe('hostile documents', () => {
       await app.close();
     }
 
-    const read = vi.spyOn(ExtractThread.prototype, 'extract');
+    const read = vi.spyOn(ExtractThread.prototype, 'read');
     const again = await open(dataDir, limits);
     try {
       await again.services.documents.start();
@@ -177,7 +177,7 @@ describe('hostile documents', () => {
     const notes = join(dir.path, 'after.md');
     writeFileSync(notes, '# After\n\nStill read.\n');
     try {
-      const e = await thread.extract(bomb).then(
+      const e = await thread.read(bomb).then(
         () => undefined,
         (err: unknown) => err as AppError,
       );
@@ -186,7 +186,7 @@ describe('hostile documents', () => {
         message: 'Reading this file needs more than the 64 MB of memory HubDesk gives it: it does not index it.',
         details: { reason: 'too_much_memory' },
       });
-      expect((await thread.extract(notes)).text).toContain('Still read.');
+      expect((await thread.read(notes)).chunks[0].text).toContain('Still read.');
     } finally {
       await thread.close();
     }
@@ -203,7 +203,7 @@ describe('hostile documents', () => {
     const row = { base, source, name: 'again.md', file, path: 'again.md', sizeBytes, mtimeMs };
     // Left mid-read by a run that stopped (killed, or ended by the file): the next launch reads it once more.
     const doc = index.upsertDocument({ ...row, state: 'extracting', pinned: false, tokens: 0 });
-    const read = vi.spyOn(ExtractThread.prototype, 'extract');
+    const read = vi.spyOn(ExtractThread.prototype, 'read');
     const service = () =>
       new DocumentsService({
         index,

@@ -87,7 +87,7 @@ describe('attached folders with links', () => {
       await app.close();
     }
 
-    const read = vi.spyOn(ExtractThread.prototype, 'extract');
+    const read = vi.spyOn(ExtractThread.prototype, 'read');
     const again = await open();
     try {
       const since = performance.now();

@@ -2,25 +2,22 @@ import { stat } from 'node:fs/promises';
 import type { Embedder } from '@shared/contract/documents';
 import { AppError, toAppError } from '@shared/errors';
 import type { Logger } from '../log';
-import { chunk } from './chunk';
 import { noEmbedderError, type EmbedFn } from './embedder';
 import { extractError } from './extract/errors';
+import type { ReadDocument } from './extract/read';
 import { embedderKey, type DocIndexPort, type DocumentRow } from './ports';
 import { Rates } from './rates';
-import type { ExtractedDoc } from './types';
 
 export interface IndexerOptions {
   index: DocIndexPort;
   embed: EmbedFn;
   log: Logger;
-  /** Reads a file's text off main's event loop (`extract/thread.ts`). */
-  extract: (file: string) => Promise<ExtractedDoc>;
+  /** Extracts and chunks a file off main's event loop (`extract/thread.ts`). */
+  read: (file: string) => Promise<ReadDocument>;
   /** Chunks per embed call. */
   batch?: number;
 }
 
-/** Chunk size and overlap, in estimated tokens: passages small enough to cite, big enough to hold a fact whole. */
-const CHUNKING = { targetTokens: 300, overlapTokens: 40 };
 const BATCH = 32;
 
 /**
@@ -158,8 +155,8 @@ export class Indexer {
     this.notify();
     try {
       const st = await stat(row.file);
-      const doc = await this.opts.extract(row.file);
-      const chunks = chunk(doc, CHUNKING);
+      const doc = await this.opts.read(row.file);
+      const chunks = doc.chunks;
       index.putChunks(row.id, chunks);
       index.upsertDocument({
         ...row,
@@ -180,7 +177,7 @@ export class Indexer {
       index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });
     }
     this.notify();
-    // Chunking a big document holds the event loop a while: let other work run before the next step.
+    // Storing a big document's chunks holds the event loop a while: let other work run before the next step.
     await new Promise((r) => setImmediate(r));
   }
 

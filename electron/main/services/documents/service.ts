@@ -51,7 +51,7 @@ export class DocumentsService implements RetrievalPort {
       embed: opts.embed,
       log: opts.log,
       batch: opts.batch,
-      extract: (file) => this.reader.extract(file),
+      read: (file) => this.reader.read(file),
     });
     this.uploads = new DocUploads(opts.uploadsDir);
     this.watcher = new FolderWatcher((source) => void this.resync(source), opts.settleMs);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppErrorShape } from '@shared/errors';
-import type { ExtractedDoc } from '../types';
 import type { ExtractLimits } from './limits';
+import type { ReadDocument } from './read';
 
 /**
  * The messages between main and the extraction worker (`electron/main/extract-worker.ts`): one file asked for at a
@@ -13,7 +13,7 @@ export interface ExtractRequest {
   limits: Partial<ExtractLimits>;
 }
 
-export type ExtractReply = { id: number; doc: ExtractedDoc } | { id: number; error: AppErrorShape };
+export type ExtractReply = { id: number; doc: ReadDocument } | { id: number; error: AppErrorShape };
 
 export const extractRequestSchema = z.object({
   id: z.number().int(),
@@ -21,11 +21,13 @@ export const extractRequestSchema = z.object({
   limits: z.record(z.string(), z.number()),
 });
 
-const sectionSchema = z.object({
+const chunkSchema = z.object({
+  text: z.string(),
   headings: z.array(z.string()),
   page: z.number().int().optional(),
   start: z.number().int(),
   end: z.number().int(),
+  tokens: z.number(),
 });
 
 export const extractReplySchema = z.union([
@@ -33,9 +35,8 @@ export const extractReplySchema = z.union([
     id: z.number().int(),
     doc: z.object({
       kind: z.enum(['text', 'markdown', 'code', 'pdf', 'docx', 'html', 'csv', 'json']),
-      text: z.string(),
-      sections: z.array(sectionSchema),
       pages: z.number().int().optional(),
+      chunks: z.array(chunkSchema),
     }),
   }),
   z.object({

@@ -3,11 +3,10 @@ import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AppError, isAppErrorShape } from '@shared/errors';
 import type { Logger } from '../../log';
-import type { ExtractedDoc } from '../types';
 import { extractError } from './errors';
-import { extract } from './extract';
 import type { ExtractLimits } from './limits';
 import { extractReplySchema, type ExtractRequest } from './protocol';
+import { readDocument, type ReadDocument } from './read';
 
 export interface ExtractThreadOptions {
   log: Logger;
@@ -28,7 +27,7 @@ const TIMEOUT_MS = 60_000;
 const HEAP_MB = 1024;
 
 /**
- * Reads documents on one worker thread, one file at a time, reused across files: each file has a time limit and the
+ * Reads (extracts and chunks) documents on one worker thread, one file at a time, reused across files: each file has a time limit and the
  * thread a heap cap. A file past either ends the thread (the next file starts a new one) and fails in words; main's
  * event loop never runs an extractor.
  */
@@ -45,8 +44,8 @@ export class ExtractThread {
     this.entry = opts.entry ?? process.env.HUBDESK_EXTRACT_WORKER;
   }
 
-  /** The file's text, or its AppError (`invalid_input` with `details: { file, reason }`). */
-  extract(file: string): Promise<ExtractedDoc> {
+  /** The file's passages, or its AppError (`invalid_input` with `details: { file, reason }`). */
+  read(file: string): Promise<ReadDocument> {
     const run = this.queue.then(() => this.run(file));
     this.queue = run.catch(() => undefined);
     return run;
@@ -61,17 +60,17 @@ export class ExtractThread {
     await w.terminate();
   }
 
-  private async run(file: string): Promise<ExtractedDoc> {
+  private async run(file: string): Promise<ReadDocument> {
     if (!this.inline && !(this.entry && existsSync(this.entry))) {
       // A build without the worker (a packaging mistake): documents still index, on main, and the log says why.
       this.inline = true;
       this.opts.log.warn('extraction worker missing: documents are read on main', { entry: this.entry });
     }
-    if (this.inline) return extract(file, this.opts.limits);
+    if (this.inline) return readDocument(file, this.opts.limits);
     const worker = (this.worker ??= this.start(this.entry!));
     const id = this.nextId++;
     const timeoutMs = this.opts.timeoutMs ?? TIMEOUT_MS;
-    return new Promise<ExtractedDoc>((resolve, reject) => {
+    return new Promise<ReadDocument>((resolve, reject) => {
       const done = () => {
         worker.unref();
         clearTimeout(timer);
