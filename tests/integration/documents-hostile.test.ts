@@ -165,6 +165,31 @@ describe('hostile documents', () => {
     }
   });
 
+  it('Stop on a base ends the reading of its file at once; the file waits in the queue', async () => {
+    const folder = join(dir.path, 'stop');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'pages.pdf'), pdfRepeatedPage(20_000));
+    const dataDir = join(dir.path, 'data-4');
+    mkdirSync(dataDir);
+    const app = await open(dataDir, { limits: { maxPages: 1_000_000 }, timeoutMs: 60_000 });
+    try {
+      await app.client.call('docs.embedder.set', nomic);
+      const { base } = await app.client.call('docs.bases.create', { name: 'Stop' });
+      await app.client.call('docs.attachPath', { target: { base: base.id }, path: folder });
+      const pdf = async () => (await app.client.call('docs.bases', {})).bases[0].documents[0];
+      await until(async () => (await pdf()).state === 'extracting');
+      const since = performance.now();
+      expect((await app.client.call('docs.cancel', { base: base.id })).base.paused).toBe(true);
+      await app.services.documents.indexer.idle();
+      expect(performance.now() - since).toBeLessThan(1_000);
+      const doc = await pdf();
+      expect(doc.state).toBe('queued');
+      expect(doc.error).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
   it('a file that needs more memory than the worker has ends the worker, in words; the next file is read', async () => {
     const thread = new ExtractThread({
       log: createLogger({ minLevel: 'error' }),

@@ -13,7 +13,7 @@ export interface IndexerOptions {
   embed: EmbedFn;
   log: Logger;
   /** Extracts and chunks a file off main's event loop (`extract/thread.ts`). */
-  read: (file: string) => Promise<ReadDocument>;
+  read: (file: string, signal?: AbortSignal) => Promise<ReadDocument>;
   /** Chunks per embed call. */
   batch?: number;
 }
@@ -32,6 +32,8 @@ export class Indexer {
   private readonly paused = new Set<string>();
   private readonly errors = new Map<string, AppError>();
   private readonly listeners = new Set<() => void>();
+  /** The file each base is reading: Stop ends its reading at once instead of after it (up to its time limit). */
+  private readonly reading = new Map<string, AbortController>();
   readonly rates = new Rates();
 
   constructor(private readonly opts: IndexerOptions) {}
@@ -54,6 +56,7 @@ export class Indexer {
   /** Stops a base's queue before its next step; what is stored stays. */
   cancel(base: string): void {
     this.paused.add(base);
+    this.reading.get(base)?.abort();
     this.again.delete(base);
     this.notify();
   }
@@ -155,7 +158,9 @@ export class Indexer {
     this.notify();
     try {
       const st = await stat(row.file);
-      const doc = await this.opts.read(row.file);
+      const stop = new AbortController();
+      this.reading.set(row.base, stop);
+      const doc = await this.opts.read(row.file, stop.signal).finally(() => this.reading.delete(row.base));
       const chunks = doc.chunks;
       index.putChunks(row.id, chunks);
       index.upsertDocument({
@@ -170,7 +175,7 @@ export class Indexer {
       });
     } catch (e) {
       const err = toAppError(e);
-      // Quitting ended the reading: the file is not at fault, it waits in the queue.
+      // Stop (or quitting) ended the reading: the file is not at fault, it waits in the queue.
       if (err.code === 'aborted') return void index.upsertDocument({ ...row, state: 'queued', error: row.error });
       if (err.code === 'internal') this.opts.log.warn('document failed', { file: row.file, message: err.message });
       index.putChunks(row.id, []);

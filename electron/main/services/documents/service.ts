@@ -51,7 +51,7 @@ export class DocumentsService implements RetrievalPort {
       embed: opts.embed,
       log: opts.log,
       batch: opts.batch,
-      read: (file) => this.reader.read(file),
+      read: (file, signal) => this.reader.read(file, signal),
     });
     this.uploads = new DocUploads(opts.uploadsDir);
     this.watcher = new FolderWatcher((source) => void this.resync(source), opts.settleMs);

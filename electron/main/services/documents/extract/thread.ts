@@ -44,9 +44,12 @@ export class ExtractThread {
     this.entry = opts.entry ?? process.env.HUBDESK_EXTRACT_WORKER;
   }
 
-  /** The file's passages, or its AppError (`invalid_input` with `details: { file, reason }`). */
-  read(file: string): Promise<ReadDocument> {
-    const run = this.queue.then(() => this.run(file));
+  /**
+   * The file's passages, or its AppError (`invalid_input` with `details: { file, reason }`). `signal` (Stop on the
+   * base) ends the reading: the worker is ended and the file fails as `aborted`.
+   */
+  read(file: string, signal?: AbortSignal): Promise<ReadDocument> {
+    const run = this.queue.then(() => this.run(file, signal));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -60,7 +63,8 @@ export class ExtractThread {
     await w.terminate();
   }
 
-  private async run(file: string): Promise<ReadDocument> {
+  private async run(file: string, signal?: AbortSignal): Promise<ReadDocument> {
+    if (signal?.aborted) throw stopped();
     if (!this.inline && !(this.entry && existsSync(this.entry))) {
       // A build without the worker (a packaging mistake): documents still index, on main, and the log says why.
       this.inline = true;
@@ -77,6 +81,7 @@ export class ExtractThread {
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
       };
       // Ends the thread (a new one serves the next file) and fails this file with `err`.
       const fail = (err: AppError) => {
@@ -120,9 +125,14 @@ export class ExtractThread {
       const onExit = () =>
         fail(
           this.closed.has(worker)
-            ? new AppError('aborted', 'HubDesk stopped reading this file: it reads it again later.')
+            ? stopped()
             : extractError(basename(file), 'damaged', 'HubDesk stopped reading this file before it was done.'),
         );
+      const onAbort = () => {
+        this.closed.add(worker);
+        fail(stopped());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       // Held while it reads, so a process with nothing else to do (the CLI) waits for the file.
       worker.ref();
@@ -145,3 +155,5 @@ export class ExtractThread {
     return worker;
   }
 }
+
+const stopped = () => new AppError('aborted', 'HubDesk stopped reading this file: it reads it again later.');
