@@ -103,6 +103,8 @@ export default defineConfig({
           cli: resolve(__dirname, 'electron/main/cli.ts'),
           // The engine host: llama.cpp in a process of its own (a utilityProcess, or a Node child in the web mode).
           'engine-host': resolve(__dirname, 'electron/main/engine-host.ts'),
+          // Documents are read on a worker thread with a heap cap and a time limit (services/documents/extract/thread.ts).
+          'extract-worker': resolve(__dirname, 'electron/main/extract-worker.ts'),
         },
       },
     },

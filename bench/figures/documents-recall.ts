@@ -6,6 +6,7 @@ import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { ollamaEngines } from '../../tests/helpers/engines';
 import { createEmbedder } from '../../electron/main/services/documents/embedder';
 import { IndexStore } from '../../electron/main/services/documents/index-store';
+import { readDocument } from '../../electron/main/services/documents/extract/read';
 import { Indexer } from '../../electron/main/services/documents/indexer';
 import { embedderKey } from '../../electron/main/services/documents/ports';
 import { createLogger } from '../../electron/main/services/log';
@@ -55,7 +56,8 @@ export async function documentsRecall(ctx: BenchContext): Promise<Figure[]> {
       });
     }
     index.setEmbedder(EMBEDDER);
-    const indexer = new Indexer({ index, embed, log });
+    // Read in this thread, as before the extraction worker: the figure is retrieval's recall, not extraction's.
+    const indexer = new Indexer({ index, embed, log, read: (file) => readDocument(file) });
     const t = performance.now();
     indexer.kick(base);
     await indexer.idle();

@@ -44,6 +44,8 @@ if (!app.requestSingleInstanceLock()) {
       openDialog: openDialogPort(() => win),
       approveHost: approveHostDialog(() => win),
       local: { serve: true, spawnEngine: utilityHost(join(__dirname, 'engine-host.js')) },
+      // Beside this entry, as electron-vite builds it (the services are in a chunk of their own).
+      documents: { extract: { entry: join(__dirname, 'extract-worker.js') } },
     });
     const router = new Router(createHandlers(services), services.log);
     handleAppProtocol(

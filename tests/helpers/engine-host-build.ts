@@ -1,32 +1,39 @@
 import { resolve } from 'node:path';
 import { build } from 'vite';
 
-// vitest runs main from its sources, but the engine host is a process of its own: it is built once per run (like
-// `electron-vite build` builds it into out/main) and the services find it through HUBDESK_ENGINE_HOST.
+// vitest runs main from its sources, but the engine host is a process of its own and the extraction worker a thread
+// of its own: each is built once per run (like `electron-vite build` builds them into out/main) and the services find
+// them through HUBDESK_ENGINE_HOST and HUBDESK_EXTRACT_WORKER.
 
 const root = resolve(import.meta.dirname, '../..');
 
 /** Builds electron/main/engine-host.ts into `outDir`; returns the entry's path. */
-export async function buildEngineHost(outDir: string): Promise<string> {
+export function buildEngineHost(outDir: string): Promise<string> {
+  return buildMainEntry('engine-host', outDir);
+}
+
+/** Builds electron/main/<name>.ts alone into `outDir` (as CommonJS, packages left to node_modules). */
+async function buildMainEntry(name: string, outDir: string): Promise<string> {
   await build({
     configFile: false,
     logLevel: 'warn',
     root,
     resolve: { alias: { '@shared': resolve(root, 'shared') } },
     build: {
-      ssr: resolve(root, 'electron/main/engine-host.ts'),
+      ssr: resolve(root, `electron/main/${name}.ts`),
       outDir,
       emptyOutDir: true,
       minify: false,
-      rollupOptions: { output: { format: 'cjs', entryFileNames: 'engine-host.js' } },
+      rollupOptions: { output: { format: 'cjs', entryFileNames: `${name}.js` } },
     },
   });
-  return resolve(outDir, 'engine-host.js');
+  return resolve(outDir, `${name}.js`);
 }
 
 /** vitest's global setup: one build per run, for every test file's services. */
 export default async function setup(): Promise<void> {
-  process.env.HUBDESK_ENGINE_HOST = await buildEngineHost(
-    resolve(root, 'node_modules/.cache/hubdesk-test/engine-host'),
-  );
+  const cache = resolve(root, 'node_modules/.cache/hubdesk-test');
+  process.env.HUBDESK_ENGINE_HOST = await buildEngineHost(resolve(cache, 'engine-host'));
+  // In the checkout's own out/ (node_modules may be shared between checkouts); packages resolve from node_modules.
+  process.env.HUBDESK_EXTRACT_WORKER = await buildMainEntry('extract-worker', resolve(root, 'out/test/extract-worker'));
 }

@@ -66,7 +66,7 @@ describe('extract: text, Markdown and code', () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const big = join(dir, 'big.txt');
     writeFileSync(big, 'x'.repeat(3 * 1024 * 1024));
-    const tooBig = await failure(extract(big, 2 * 1024 * 1024));
+    const tooBig = await failure(extract(big, { maxBytes: 2 * 1024 * 1024 }));
     expect(tooBig.message).toBe(
       'This file is too large to add (3.0 MB; the limit is 2.0 MB): split it into smaller files.',
     );

@@ -46,7 +46,7 @@ export interface ServicesOptions {
   /** Desktop only: the native open dialog (Attach); absent in web mode, where the page uploads. */
   openDialog?: OpenDialogPort;
   /** Documents tuning (tests: small batches, a short settle for watched folders, when indexing resumes). */
-  documents?: Pick<DocumentsOptions, 'batch' | 'settleMs' | 'maxFolderFiles'> & { startDelayMs?: number };
+  documents?: Pick<DocumentsOptions, 'batch' | 'settleMs' | 'maxFolderFiles' | 'extract'> & { startDelayMs?: number };
   /**
    * Hub client tuning (tests: no real waits between retries, short timeouts). `consented`: the Hub is asked whatever
    * Settings' Hub access says (the CLI: naming a model on the command line is the consent to look it up).

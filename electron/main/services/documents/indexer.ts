@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises';
 import type { Embedder } from '@shared/contract/documents';
 import { AppError, toAppError } from '@shared/errors';
 import type { Logger } from '../log';
-import { chunk } from './chunk';
 import { noEmbedderError, type EmbedFn } from './embedder';
-import { extract } from './extract/extract';
+import { extractError } from './extract/errors';
+import type { ReadDocument } from './extract/read';
 import { embedderKey, type DocIndexPort, type DocumentRow } from './ports';
 import { Rates } from './rates';
 
@@ -12,12 +12,12 @@ export interface IndexerOptions {
   index: DocIndexPort;
   embed: EmbedFn;
   log: Logger;
+  /** Extracts and chunks a file off main's event loop (`extract/thread.ts`). */
+  read: (file: string, signal?: AbortSignal) => Promise<ReadDocument>;
   /** Chunks per embed call. */
   batch?: number;
 }
 
-/** Chunk size and overlap, in estimated tokens: passages small enough to cite, big enough to hold a fact whole. */
-const CHUNKING = { targetTokens: 300, overlapTokens: 40 };
 const BATCH = 32;
 
 /**
@@ -32,6 +32,8 @@ export class Indexer {
   private readonly paused = new Set<string>();
   private readonly errors = new Map<string, AppError>();
   private readonly listeners = new Set<() => void>();
+  /** The file each base is reading: Stop ends its reading at once instead of after it (up to its time limit). */
+  private readonly reading = new Map<string, AbortController>();
   readonly rates = new Rates();
 
   constructor(private readonly opts: IndexerOptions) {}
@@ -54,6 +56,7 @@ export class Indexer {
   /** Stops a base's queue before its next step; what is stored stays. */
   cancel(base: string): void {
     this.paused.add(base);
+    this.reading.get(base)?.abort();
     this.again.delete(base);
     this.notify();
   }
@@ -92,6 +95,34 @@ export class Indexer {
     while (this.loops.size) await Promise.allSettled([...this.loops.values()]);
   }
 
+  /**
+   * Documents a previous run left being read: HubDesk stopped (or was stopped by the file) mid-read. Each is read
+   * once more; a document found mid-read a second time is not read again at launch, it waits for the person (a
+   * change to the file, or attaching it again, queues it).
+   */
+  recoverInterrupted(): void {
+    const { index } = this.opts;
+    for (const row of index.documents({ state: ['extracting'] })) {
+      const again = interrupted(row);
+      const name = row.name;
+      index.upsertDocument({
+        ...row,
+        state: again ? 'error' : 'queued',
+        error: again
+          ? extractError(
+              name,
+              'interrupted',
+              'HubDesk stopped twice while reading this file, so it does not read it at launch: attach it again to retry.',
+            ).toJSON()
+          : extractError(
+              name,
+              'interrupted',
+              'HubDesk stopped while reading this file: it reads it once more.',
+            ).toJSON(),
+      });
+    }
+  }
+
   /** Tells the listeners (docs.watch) that something they show changed. */
   notify(): void {
     for (const fn of this.listeners) fn();
@@ -122,12 +153,15 @@ export class Indexer {
   /** Reads and chunks one document; its failure is the document's, in words, and the queue goes on. */
   private async extractOne(row: DocumentRow): Promise<void> {
     const { index } = this.opts;
-    index.upsertDocument({ ...row, state: 'extracting', error: undefined });
+    // A document read again after an interrupted run keeps that mark while it is read (see recoverInterrupted).
+    index.upsertDocument({ ...row, state: 'extracting', error: interrupted(row) ? row.error : undefined });
     this.notify();
     try {
       const st = await stat(row.file);
-      const doc = await extract(row.file);
-      const chunks = chunk(doc, CHUNKING);
+      const stop = new AbortController();
+      this.reading.set(row.base, stop);
+      const doc = await this.opts.read(row.file, stop.signal).finally(() => this.reading.delete(row.base));
+      const chunks = doc.chunks;
       index.putChunks(row.id, chunks);
       index.upsertDocument({
         ...row,
@@ -141,12 +175,14 @@ export class Indexer {
       });
     } catch (e) {
       const err = toAppError(e);
+      // Stop (or quitting) ended the reading: the file is not at fault, it waits in the queue.
+      if (err.code === 'aborted') return void index.upsertDocument({ ...row, state: 'queued', error: row.error });
       if (err.code === 'internal') this.opts.log.warn('document failed', { file: row.file, message: err.message });
       index.putChunks(row.id, []);
       index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });
     }
     this.notify();
-    // Extraction of a big file holds the event loop a while: let other work run before the next step.
+    // Storing a big document's chunks holds the event loop a while: let other work run before the next step.
     await new Promise((r) => setImmediate(r));
   }
 
@@ -212,6 +248,9 @@ export class Indexer {
     this.notify();
   }
 }
+
+const interrupted = (row: DocumentRow) =>
+  (row.error?.details as { reason?: string } | undefined)?.reason === 'interrupted';
 
 /** Every base with something attached (conversations' own ones too): where indexing work can be. */
 export const basesWithSources = (index: DocIndexPort): string[] => [...new Set(index.sources().map((s) => s.base))];

@@ -4,6 +4,7 @@ import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
 import type { EmbedFn } from './embedder';
+import { ExtractThread, type ExtractThreadOptions } from './extract/thread';
 import { basesWithSources, Indexer } from './indexer';
 import { embedderKey, type DocIndexPort, type RetrievalPort } from './ports';
 import { hasDocuments, retrieval } from './retrieve';
@@ -23,6 +24,8 @@ export interface DocumentsOptions {
   openDialog?: OpenDialogPort;
   /** Tests: chunks per embed call, how long a watched folder settles, the most files a folder may hold. */
   batch?: number;
+  /** Tests: the extraction worker's limits (lower, so hostile inputs stay small), time limit and heap. */
+  extract?: Omit<ExtractThreadOptions, 'log'>;
   settleMs?: number;
   maxFolderFiles?: number;
 }
@@ -38,10 +41,18 @@ export class DocumentsService implements RetrievalPort {
   readonly retrieve: RetrievalPort['retrieve'];
   private readonly uploads: DocUploads;
   private readonly watcher: FolderWatcher;
+  private readonly reader: ExtractThread;
   private started?: Promise<void>;
 
   constructor(private readonly opts: DocumentsOptions) {
-    this.indexer = new Indexer({ index: opts.index, embed: opts.embed, log: opts.log, batch: opts.batch });
+    this.reader = new ExtractThread({ ...opts.extract, log: opts.log });
+    this.indexer = new Indexer({
+      index: opts.index,
+      embed: opts.embed,
+      log: opts.log,
+      batch: opts.batch,
+      read: (file, signal) => this.reader.read(file, signal),
+    });
     this.uploads = new DocUploads(opts.uploadsDir);
     this.watcher = new FolderWatcher((source) => void this.resync(source), opts.settleMs);
     this.retrieve = async (q, signal) => {
@@ -67,11 +78,15 @@ export class DocumentsService implements RetrievalPort {
     return (this.started ??= Promise.resolve()
       .then(async () => {
         for (const s of this.index.sources()) {
-          if (s.kind === 'folder') void this.watcher.watch(s.id, s.path);
+          if (s.kind === 'folder')
+            void this.watcher
+              .watch(s.id, s.path)
+              .catch((e: Error) => this.opts.log.warn('folder not watched', { source: s.id, message: e.message }));
           await syncSource(this.index, s, this.opts.maxFolderFiles).catch((e: Error) =>
             this.opts.log.warn('source not synced', { source: s.id, message: e.message }),
           );
         }
+        this.indexer.recoverInterrupted();
         this.indexer.resumeAll(basesWithSources(this.index));
       })
       .catch((e: unknown) => {
@@ -117,9 +132,15 @@ export class DocumentsService implements RetrievalPort {
     const base = this.baseOf(target);
     const known = this.index.sources().find((s) => s.base === base && s.path === path);
     const id = known?.id ?? this.index.addSource(base, kind, path);
+    // Attaching again is how a person retries what failed: its failed documents are read again (links never are).
+    if (known) this.retryFailed(id);
     await syncSource(this.index, { id, base, kind, path }, this.opts.maxFolderFiles);
     this.indexer.kick(base);
-    if (kind === 'folder') await this.watcher.watch(id, path);
+    // Not awaited: chokidar's walk of a large folder would hold the answer (its `ready`).
+    if (kind === 'folder')
+      void this.watcher
+        .watch(id, path)
+        .catch((e: Error) => this.opts.log.warn('folder not watched', { source: id, message: e.message }));
     return this.baseOut(base);
   }
 
@@ -237,6 +258,8 @@ export class DocumentsService implements RetrievalPort {
   async dispose(): Promise<void> {
     for (const b of this.started ? basesWithSources(this.index) : []) this.indexer.cancel(b);
     await this.watcher.close();
+    // Before waiting for the queues: a file being read (up to its time limit) is put back in the queue at once.
+    await this.reader.close();
     await this.indexer.idle();
   }
 
@@ -248,6 +271,12 @@ export class DocumentsService implements RetrievalPort {
     } catch (e) {
       this.opts.log.warn('folder not synced', { source, message: (e as Error).message });
     }
+  }
+
+  private retryFailed(source: string): void {
+    for (const d of this.index.documents({ source, state: ['error'] }))
+      if ((d.error?.details as { reason?: string } | undefined)?.reason !== 'link')
+        this.index.upsertDocument({ ...d, state: 'queued', error: undefined });
   }
 
   private async dropSource(source: string): Promise<void> {
@@ -281,7 +310,12 @@ export class DocumentsService implements RetrievalPort {
     const out: KnowledgeBase = {
       ...b,
       documents: b.documents.map((d) =>
-        d.state === 'embedding' ? { ...d, ...this.indexer.rates.of(d.id, d.chunks - d.chunksDone) } : d,
+        d.state === 'embedding'
+          ? { ...d, ...this.indexer.rates.of(d.id, d.chunks - d.chunksDone) }
+          : // Only a failed document shows an error (one read again after an interrupted run keeps a mark).
+            d.state !== 'error' && d.error
+            ? { ...d, error: undefined }
+            : d,
       ),
     };
     if (next && !b.reembedding) {

@@ -3,14 +3,12 @@ import { basename, extname } from 'node:path';
 import type { DocKind, ExtractedDoc } from '../types';
 import { csvDoc } from './csv';
 import { docxDoc } from './docx';
-import { extractError } from './errors';
+import { extractError, tooMuchText } from './errors';
 import { htmlDoc } from './html';
 import { jsonDoc } from './json';
+import { mb, withDefaults, type ExtractLimits } from './limits';
 import { pdfDoc } from './pdf';
 import { decodeText, looksLikeText, textDoc } from './text';
-
-/** The largest file HubDesk reads, checked by its size before reading it. */
-const MAX_DOCUMENT_BYTES = 200 * 1024 * 1024;
 
 const CODE = (
   'ts tsx js jsx mjs cjs py pyi rb go rs java kt kts scala c h cc cpp cxx hpp hh cs swift m mm php pl lua r jl dart ' +
@@ -30,9 +28,12 @@ export type DocumentInput = string | { name: string; bytes: Uint8Array };
 /**
  * Reads a document for indexing: by its extension, else by its content (PDF and DOCX by signature, text by the
  * absence of binary bytes). Every file HubDesk cannot read fails with an AppError saying why, in words, with
- * `details: { file, reason }`.
+ * `details: { file, reason }`, and so does one past a limit (`limits.ts`). This runs on whatever thread calls it: the
+ * app calls it in the extraction worker (`thread.ts`), never on main.
  */
-export async function extract(input: DocumentInput, maxBytes = MAX_DOCUMENT_BYTES): Promise<ExtractedDoc> {
+export async function extract(input: DocumentInput, options: Partial<ExtractLimits> = {}): Promise<ExtractedDoc> {
+  const limits = withDefaults(options);
+  const maxBytes = limits.maxBytes;
   const name = typeof input === 'string' ? basename(input) : input.name;
   const size = typeof input === 'string' ? await fileSize(input) : input.bytes.byteLength;
   if (size > maxBytes)
@@ -50,17 +51,23 @@ export async function extract(input: DocumentInput, maxBytes = MAX_DOCUMENT_BYTE
       'unsupported',
       `HubDesk cannot read ${ext && ext !== name.toLowerCase() ? `.${ext} files` : 'this kind of file'}: it reads ${SUPPORTED}.`,
     );
+  const doc = await read(name, kind, ext, bytes, limits);
+  if (doc.text.length > limits.maxTextChars) throw tooMuchText(name, limits.maxTextChars);
+  return doc;
+}
+
+function read(name: string, kind: DocKind, ext: string, bytes: Uint8Array, limits: ExtractLimits) {
   switch (kind) {
     case 'pdf':
-      return pdfDoc(name, bytes);
+      return pdfDoc(name, bytes, limits);
     case 'docx':
-      return docxDoc(name, bytes);
+      return docxDoc(name, bytes, limits);
     case 'html':
       return htmlDoc(decodeText(name, bytes));
     case 'csv':
-      return csvDoc(decodeText(name, bytes), ext === 'tsv');
+      return csvDoc(name, decodeText(name, bytes), ext === 'tsv', limits);
     case 'json':
-      return jsonDoc(name, decodeText(name, bytes));
+      return jsonDoc(name, decodeText(name, bytes), limits);
     default:
       return textDoc(kind, decodeText(name, bytes));
   }
@@ -87,5 +94,3 @@ async function fileSize(path: string): Promise<number> {
     throw extractError(basename(path), 'unreadable', message);
   }
 }
-
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;

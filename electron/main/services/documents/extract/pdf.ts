@@ -1,6 +1,7 @@
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import type { DocSection, ExtractedDoc } from '../types';
-import { extractError } from './errors';
+import { extractError, tooMuchText } from './errors';
+import { count, type ExtractLimits } from './limits';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
@@ -22,7 +23,11 @@ function loadPdfJs(): Promise<PdfJs> {
 const MIN_CHARS_PER_PAGE = 10;
 
 /** A PDF's text layer, page by page: one section per page, its number kept; lines and paragraph gaps as found. */
-export async function pdfDoc(file: string, bytes: Uint8Array): Promise<ExtractedDoc> {
+export async function pdfDoc(
+  file: string,
+  bytes: Uint8Array,
+  limits: Pick<ExtractLimits, 'maxPages' | 'maxTextChars'>,
+): Promise<ExtractedDoc> {
   const { getDocument } = await loadPdfJs();
   // pdf.js takes the buffer over (transfers it), so it gets a copy.
   const task = getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, verbosity: 0 });
@@ -33,6 +38,13 @@ export async function pdfDoc(file: string, bytes: Uint8Array): Promise<Extracted
     throw pdfError(file, e);
   }
   try {
+    // The page tree's count, before any page is read: a tree listing one page 200,000 times is 120 KB.
+    if (pdf.numPages > limits.maxPages)
+      throw extractError(
+        file,
+        'too_large',
+        `This PDF has ${count(pdf.numPages)} pages; HubDesk reads PDFs of up to ${count(limits.maxPages)} pages: split it into smaller files.`,
+      );
     const sections: DocSection[] = [];
     let text = '';
     let chars = 0;
@@ -46,6 +58,7 @@ export async function pdfDoc(file: string, bytes: Uint8Array): Promise<Extracted
       if (text) text += '\n\n';
       sections.push({ headings: [], page: n, start: text.length, end: text.length + pageText.length });
       text += pageText;
+      if (text.length > limits.maxTextChars) throw tooMuchText(file, limits.maxTextChars);
     }
     if (chars < MIN_CHARS_PER_PAGE * pdf.numPages)
       throw extractError(file, 'no_text', 'This PDF has no text (a scan?): HubDesk cannot read it without OCR.');
