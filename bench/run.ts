@@ -6,6 +6,7 @@ import { hubSearch } from './figures/hub-search';
 import { chatSearch } from './figures/chat-search';
 import { documents } from './figures/documents';
 import { documentsEmbed } from './figures/documents-embed';
+import { documentsLoad } from './figures/documents-load';
 import { documentsRetrieval } from './figures/documents-retrieval';
 import { documentsRecall } from './figures/documents-recall';
 import { compare } from './figures/compare';
@@ -48,6 +49,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'documents-embed': documentsEmbed,
   'documents-retrieval': documentsRetrieval,
   'documents-recall': documentsRecall,
+  'documents-load': documentsLoad,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

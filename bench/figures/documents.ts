@@ -7,7 +7,7 @@ const PAGES = 200;
 const words = 'report revenue quarter growth region market customer product team plan risk cost budget'.split(' ');
 
 /** A page of prose as a report's PDF has it: 40 lines of about 80 characters, a paragraph gap every 8 lines. */
-function page(p: number): string {
+export function page(p: number): string {
   const lines = Array.from({ length: 40 }, (_, i) => {
     const w = Array.from({ length: 12 }, (_, k) => words[(p * 7 + i * 3 + k) % words.length]).join(' ');
     return `${w} ${p}.${i}.${i % 4 === 3 ? '' : ' More'}`;

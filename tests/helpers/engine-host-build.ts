@@ -12,6 +12,11 @@ export function buildEngineHost(outDir: string): Promise<string> {
   return buildMainEntry('engine-host', outDir);
 }
 
+/** Builds electron/main/extract-worker.ts into `outDir` (the bench's services read documents through it); returns the entry's path. */
+export function buildExtractWorker(outDir: string): Promise<string> {
+  return buildMainEntry('extract-worker', outDir);
+}
+
 /** Builds electron/main/<name>.ts alone into `outDir` (as CommonJS, packages left to node_modules). */
 async function buildMainEntry(name: string, outDir: string): Promise<string> {
   await build({
@@ -35,5 +40,5 @@ export default async function setup(): Promise<void> {
   const cache = resolve(root, 'node_modules/.cache/hubdesk-test');
   process.env.HUBDESK_ENGINE_HOST = await buildEngineHost(resolve(cache, 'engine-host'));
   // In the checkout's own out/ (node_modules may be shared between checkouts); packages resolve from node_modules.
-  process.env.HUBDESK_EXTRACT_WORKER = await buildMainEntry('extract-worker', resolve(root, 'out/test/extract-worker'));
+  process.env.HUBDESK_EXTRACT_WORKER = await buildExtractWorker(resolve(root, 'out/test/extract-worker'));
 }
