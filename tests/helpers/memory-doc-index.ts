@@ -93,8 +93,8 @@ export class MemoryDocIndex implements DocIndexPort {
     this.putChunks(id, []);
     this.docs.delete(id);
   }
-  putChunks(document: string, chunks: DocChunk[]) {
-    for (const [id, c] of this.chunks) if (c.document === document) this.dropChunk(id);
+  putChunks(document: string, chunks: DocChunk[], from = 0) {
+    if (from === 0) for (const [id, c] of this.chunks) if (c.document === document) this.dropChunk(id);
     for (const c of chunks) {
       const id = ++this.n;
       this.chunks.set(id, { ...c, id, document });

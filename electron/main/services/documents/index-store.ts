@@ -175,17 +175,21 @@ export class IndexStore implements DocIndexPort {
     this.q((db) => db.prepare(`DELETE FROM doc_documents WHERE id = ?`).run(id), true);
   }
 
-  putChunks(document: string, chunks: DocChunk[]): void {
+  /**
+   * Stores a document's chunks from position `from` on; from 0, its earlier chunks go first. A large document is
+   * stored in several calls, so no single transaction holds main's event loop for long.
+   */
+  putChunks(document: string, chunks: DocChunk[], from = 0): void {
     this.q((db) => {
       if (!db.prepare(`SELECT 1 FROM doc_documents WHERE id = ?`).get(document))
         throw new AppError('not_found', DOC_GONE);
-      db.prepare(`DELETE FROM doc_chunks WHERE document_id = ?`).run(document);
+      if (from === 0) db.prepare(`DELETE FROM doc_chunks WHERE document_id = ?`).run(document);
       const put = db.prepare(
         `INSERT INTO doc_chunks (document_id, ord, text, headings, page, start, end, tokens)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       chunks.forEach((c, i) =>
-        put.run(document, i, c.text, json(c.headings), c.page ?? null, c.start, c.end, c.tokens),
+        put.run(document, from + i, c.text, json(c.headings), c.page ?? null, c.start, c.end, c.tokens),
       );
     }, true);
   }

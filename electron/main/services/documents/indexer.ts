@@ -20,6 +20,8 @@ export interface IndexerOptions {
 
 const BATCH = 32;
 
+/** Passages stored per transaction: 64 keeps each under a few ms (256 measured 95 ms p99 for other calls). */
+const STORE_SLICE = 64;
 /**
  * The background queue: per base, one document at a time, extract → chunk → store → embed its chunks in batches.
  * Everything it has done is in the index, so after a restart (or a crash) it goes on from the documents not `ready`
@@ -162,7 +164,12 @@ export class Indexer {
       this.reading.set(row.base, stop);
       const doc = await this.opts.read(row.file, stop.signal).finally(() => this.reading.delete(row.base));
       const chunks = doc.chunks;
-      index.putChunks(row.id, chunks);
+      // In slices, a turn of the event loop between them: 45,000 passages in one transaction held main for seconds.
+      // The document stays `extracting` until the last slice, and a run stopped midway reads it again.
+      for (let from = 0; from < chunks.length || from === 0; from += STORE_SLICE) {
+        if (from > 0) await new Promise((r) => setImmediate(r));
+        index.putChunks(row.id, chunks.slice(from, from + STORE_SLICE), from);
+      }
       index.upsertDocument({
         ...row,
         kind: doc.kind,
@@ -182,7 +189,6 @@ export class Indexer {
       index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });
     }
     this.notify();
-    // Storing a big document's chunks holds the event loop a while: let other work run before the next step.
     await new Promise((r) => setImmediate(r));
   }
 

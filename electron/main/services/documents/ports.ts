@@ -61,7 +61,8 @@ export interface DocIndexPort {
   documents(filter: { base?: string; source?: string; state?: DocumentInfo['state'][] }): DocumentRow[];
   deleteDocument(id: string): void;
   /** Replaces a document's chunks (its vectors under every embedder go with the old ones). */
-  putChunks(document: string, chunks: DocChunk[]): void;
+  /** The chunks from position `from` on (0: the document's earlier chunks go first). */
+  putChunks(document: string, chunks: DocChunk[], from?: number): void;
   /** Chunks of these bases with no vector under `embedder` yet, in document order. */
   pendingChunks(embedder: string, bases: string[], limit: number): PendingChunk[];
   countChunks(bases: string[], embedder?: string): { total: number; embedded: number };

@@ -13,7 +13,17 @@ export interface ExtractRequest {
   limits: Partial<ExtractLimits>;
 }
 
-export type ExtractReply = { id: number; doc: ReadDocument } | { id: number; error: AppErrorShape };
+/**
+ * A file's chunks come in slices of at most REPLY_SLICE (`chunks`), then the document with its last slice (`doc`):
+ * main copies and checks each message in one go, and one of 45,000 passages held its event loop for a tenth of a
+ * second.
+ */
+export type ExtractReply =
+  | { id: number; chunks: ReadDocument['chunks'] }
+  | { id: number; doc: ReadDocument }
+  | { id: number; error: AppErrorShape };
+
+export const REPLY_SLICE = 2_000;
 
 export const extractRequestSchema = z.object({
   id: z.number().int(),
@@ -31,6 +41,7 @@ const chunkSchema = z.object({
 });
 
 export const extractReplySchema = z.union([
+  z.object({ id: z.number().int(), chunks: z.array(chunkSchema).max(REPLY_SLICE) }),
   z.object({
     id: z.number().int(),
     doc: z.object({

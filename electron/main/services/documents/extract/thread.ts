@@ -101,12 +101,14 @@ export class ExtractThread {
           ),
         timeoutMs,
       );
+      const earlier: ReadDocument['chunks'][] = [];
       const onMessage = (m: unknown) => {
         const reply = extractReplySchema.safeParse(m);
         if (!reply.success || reply.data.id !== id) return;
-        done();
         const r = reply.data;
-        if ('doc' in r) resolve(r.doc);
+        if ('chunks' in r) return void earlier.push(r.chunks);
+        done();
+        if ('doc' in r) resolve({ ...r.doc, chunks: [...earlier.flat(), ...r.doc.chunks] });
         else reject(isAppErrorShape(r.error) ? AppError.from(r.error) : new AppError('internal', r.error.message));
       };
       const onError = (e: Error) => {
