@@ -28,8 +28,14 @@ describe('hostile documents', () => {
       env: { OLLAMA_HOST: fx.url },
       documents: { settleMs: 50, startDelayMs: 3_600_000, extract },
     });
-  const until = async (pred: () => boolean | Promise<boolean>) => {
-    while (!(await pred())) await new Promise((r) => setTimeout(r, 20));
+  /** Polls `pred` for up to 30 s; past that it fails saying what it waited for and what it last saw. */
+  const until = async (pred: () => boolean | Promise<boolean>, seen?: () => Promise<unknown>) => {
+    const end = performance.now() + 30_000;
+    while (!(await pred())) {
+      if (performance.now() > end)
+        throw new Error(`waited 30 s in vain; last seen: ${JSON.stringify(await seen?.().catch(String))}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   };
   const settled = (b: KnowledgeBase) => b.documents.every((d) => d.state === 'ready' || d.state === 'error');
   const byName = (b: KnowledgeBase) =>
@@ -105,7 +111,7 @@ describe('hostile documents', () => {
       read.mockRestore();
       await again.close();
     }
-  });
+  }, 60_000);
 
   it('a file past the time limit ends the worker, the app answers meanwhile, and the next file is read', async () => {
     const folder = join(dir.path, 'slow');
@@ -121,7 +127,10 @@ describe('hostile documents', () => {
       const { base } = await app.client.call('docs.bases.create', { name: 'Slow' });
       await app.client.call('docs.attachPath', { target: { base: base.id }, path: folder });
       const pdf = async () => byName((await app.client.call('docs.bases', {})).bases[0])['a-pages.pdf'];
-      await until(async () => (await pdf()).state === 'extracting');
+      await until(
+        async () => (await pdf()).state === 'extracting',
+        () => pdf(),
+      );
       await new Promise((r) => setTimeout(r, 300));
       for (let i = 0; i < 3; i++) expect(await timed(app)).toBeLessThan(1_000);
       expect((await pdf()).state).toBe('extracting');
@@ -137,7 +146,7 @@ describe('hostile documents', () => {
     } finally {
       await app.close();
     }
-  });
+  }, 60_000);
 
   it('quitting while a file is read ends the reading at once; the file waits in the queue, not failed', async () => {
     const folder = join(dir.path, 'quit');
@@ -151,7 +160,10 @@ describe('hostile documents', () => {
     const { base } = await app.client.call('docs.bases.create', { name: 'Quit' });
     await app.client.call('docs.attachPath', { target: { base: base.id }, path: folder });
     const pdf = async (a: TestApp) => (await a.client.call('docs.bases', {})).bases[0].documents[0];
-    await until(async () => (await pdf(app)).state === 'extracting');
+    await until(
+      async () => (await pdf(app)).state === 'extracting',
+      () => pdf(app),
+    );
     const since = performance.now();
     await app.close();
     expect(performance.now() - since).toBeLessThan(2_000);
@@ -163,7 +175,7 @@ describe('hostile documents', () => {
     } finally {
       await again.close();
     }
-  });
+  }, 60_000);
 
   it('Stop on a base ends the reading of its file at once; the file waits in the queue', async () => {
     const folder = join(dir.path, 'stop');
@@ -177,7 +189,10 @@ describe('hostile documents', () => {
       const { base } = await app.client.call('docs.bases.create', { name: 'Stop' });
       await app.client.call('docs.attachPath', { target: { base: base.id }, path: folder });
       const pdf = async () => (await app.client.call('docs.bases', {})).bases[0].documents[0];
-      await until(async () => (await pdf()).state === 'extracting');
+      await until(
+        async () => (await pdf()).state === 'extracting',
+        () => pdf(),
+      );
       const since = performance.now();
       expect((await app.client.call('docs.cancel', { base: base.id })).base.paused).toBe(true);
       await app.services.documents.indexer.idle();
@@ -188,7 +203,7 @@ describe('hostile documents', () => {
     } finally {
       await app.close();
     }
-  });
+  }, 60_000);
 
   it('a file that needs more memory than the worker has ends the worker, in words; the next file is read', async () => {
     const thread = new ExtractThread({
@@ -215,7 +230,7 @@ describe('hostile documents', () => {
     } finally {
       await thread.close();
     }
-  });
+  }, 60_000);
 
   it('a file HubDesk stopped in twice is not read at launch again; attaching it again retries it', async () => {
     const file = join(dir.path, 'again.md');
@@ -273,5 +288,5 @@ describe('hostile documents', () => {
     } finally {
       read.mockRestore();
     }
-  });
+  }, 60_000);
 });
