@@ -400,14 +400,16 @@ describe('keyboard paths (web mode, Chromium)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(hash).toBe(`#/catalogue/model/${encodeURIComponent(last!.repo!)}`);
     await page.goBack();
-    // Two embedded rows at least, so two steps down stay among them (the rows come back as the search answers).
-    await results.getByRole('option').nth(1).waitFor();
+    await results.getByRole('option').first().waitFor();
     await page.keyboard.press('Control+k');
     await page.keyboard.press('ArrowDown');
+    expect(await activeOption()).toMatchObject({ id: 'search-option-embedded-0', selected: 'true' });
+    // The next row: the second embedded one, or the first cached one when "llama" matched one embedded row only.
     await page.keyboard.press('ArrowDown');
     const opt = await activeOption();
-    expect(opt).toMatchObject({ id: 'search-option-embedded-1', selected: 'true' });
-    const href = await page.locator('#search-option-embedded-1').getAttribute('href');
+    expect(opt?.id).toMatch(/^search-option-(embedded-1|seen-0)$/);
+    expect(opt?.selected).toBe('true');
+    const href = await page.locator(`#${opt!.id}`).getAttribute('href');
     await page.keyboard.press('Enter');
     await expect.poll(hash).toBe(href);
   });
