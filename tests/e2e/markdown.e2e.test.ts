@@ -87,9 +87,7 @@ describe('streaming Markdown in Chromium', () => {
 
   it('a long reply is followed to its end in every painted frame; scrolling up stops following', async () => {
     ollama.chunkIntervalMs = 2;
-    // At least 12 s of stream (6,000 chunks 2 ms apart): a loaded machine that paints few frames still paints the 20
-    // sampled below, and the reply still streams when the test scrolls up.
-    ollama.chatScript = () => ({ content: markdownStream(6000).chunks });
+    ollama.chatScript = () => ({ content: markdownStream(2500).chunks });
     await page.getByTestId('new-chat').click();
     const list = page.getByTestId('message-list');
     // After each paint (a task queued from the frame), how far the list is from its bottom while it overflows.
