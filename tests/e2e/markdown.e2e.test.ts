@@ -87,7 +87,9 @@ describe('streaming Markdown in Chromium', () => {
 
   it('a long reply is followed to its end in every painted frame; scrolling up stops following', async () => {
     ollama.chunkIntervalMs = 2;
-    ollama.chatScript = () => ({ content: markdownStream(2500).chunks });
+    // At least 12 s of stream (6,000 chunks 2 ms apart): longer than the servers' 10 s header timeout, which once cut
+    // long replies in the web mode, and long enough for a loaded machine to paint the 20 frames sampled below.
+    ollama.chatScript = () => ({ content: markdownStream(6000).chunks });
     await page.getByTestId('new-chat').click();
     const list = page.getByTestId('message-list');
     // After each paint (a task queued from the frame), how far the list is from its bottom while it overflows.

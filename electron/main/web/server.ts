@@ -7,12 +7,7 @@ import { AppError, httpStatusFor, toAppError } from '@shared/errors';
 import { MAX_BODY_BYTES, MAX_INPUT_DEPTH, nestsDeeperThan } from '@shared/limits';
 import { WEB, type Reply } from '@shared/transport';
 import { markFirstScreen } from '../services/first-screen';
-import {
-  CONNECTION_LIMITS,
-  ConnectionGuard,
-  serverOptions,
-  type ConnectionLimits,
-} from '../services/http/connection-guard';
+import { CONNECTION_LIMITS, ConnectionGuard, type ConnectionLimits } from '../services/http/connection-guard';
 import type { Logger } from '../services/log';
 import {
   CONTENT_SECURITY_POLICY,
@@ -138,7 +133,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   };
 
   const limits = { ...CONNECTION_LIMITS, ...opts.connections };
-  const server = createServer(serverOptions(limits), (req, res) => {
+  const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
       // The URL is not logged: it can carry anything a page chose to put in it.
       opts.log.error('web request failed', { method: req.method, message: String(e) });

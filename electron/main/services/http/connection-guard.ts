@@ -1,26 +1,19 @@
-import type { Server, ServerOptions } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What one of the app's HTTP servers holds open, so a flood of idle connections cannot starve the real clients. */
 export interface ConnectionLimits {
   /** Open connections at most; past it the oldest one not yet admitted is closed to make room. */
   maxConnections: number;
-  /** How long a request's headers may take to arrive, the first one's counted from the connection. */
+  /**
+   * How long a connection may take to send its first request's headers. Node's own `headersTimeout` is left at its
+   * default: shortened (with a short check interval) it also ended keep-alive connections whose response was still
+   * streaming, so a chat reply longer than it was cut off.
+   */
   headersTimeoutMs: number;
 }
 
 export const CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 256, headersTimeoutMs: 10_000 };
-
-/**
- * createServer's options for these limits. Node checks its own header timeout only every
- * `connectionsCheckingInterval` (30 s by default), which would let a slow request's headers run on long past it.
- */
-export function serverOptions(limits: ConnectionLimits): ServerOptions {
-  return {
-    headersTimeout: limits.headersTimeoutMs,
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2))),
-  };
-}
 
 /**
  * Caps a server's open connections and closes those that send no request in time. A connection is "waiting" until

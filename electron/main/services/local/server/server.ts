@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { LocalServerStatus } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
-import { CONNECTION_LIMITS, ConnectionGuard, serverOptions, type ConnectionLimits } from '../../http/connection-guard';
+import { CONNECTION_LIMITS, ConnectionGuard, type ConnectionLimits } from '../../http/connection-guard';
 import type { LocalEngine } from '../../engines/local/engine';
 import type { Logger } from '../../log';
 import type { LocalConfigStore } from '../config';
@@ -113,7 +113,7 @@ export class LocalServer {
 
   private listen(port: number, lan: boolean): Promise<void> {
     const limits = { ...CONNECTION_LIMITS, ...this.opts.connections };
-    const http = createServer(serverOptions(limits), (req, res) => {
+    const http = createServer((req, res) => {
       const key = this.key;
       if (!key) return void res.destroy();
       // A client with the key is kept when half-open connections fill the cap; the others go first.
