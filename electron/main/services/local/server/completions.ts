@@ -15,7 +15,7 @@ function finishReason(r: TurnResult): 'stop' | 'length' | 'tool_calls' {
   return /length|max/i.test(r.figures?.doneReason ?? '') ? 'length' : 'stop';
 }
 
-function usageOf(figures: ChatFigures | undefined, pieces: number) {
+export function usageOf(figures: ChatFigures | undefined, pieces: number) {
   const prompt = figures?.promptTokens ?? 0;
   // Without the engine's count, each streamed piece is about a token (node-llama-cpp sends one per token).
   const completion = figures?.evalTokens ?? pieces;
