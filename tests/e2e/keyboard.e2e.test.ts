@@ -362,7 +362,11 @@ describe('keyboard paths (web mode, Chromium)', () => {
     expect(await active('data-testid')).toBe('hub-access-offline');
     await expect.poll(() => page.getByTestId('hub-access-offline').getAttribute('aria-checked')).toBe('true');
     await page.keyboard.press('Control+k');
+    // As a person does: typing once the box (on the catalogue, opened by the shortcut) has the focus, its old text
+    // selected, so the new query replaces it whole.
+    await expect.poll(() => active('id')).toBe('catalogue-search');
     await page.keyboard.type('llama');
+    expect(await page.locator('#catalogue-search').inputValue()).toBe('llama');
     const results = page.getByTestId('catalogue-results');
     await results.getByRole('option').first().waitFor();
     expect(await results.getAttribute('role')).toBe('group');

@@ -155,14 +155,15 @@ export class Indexer {
   /** Reads and chunks one document; its failure is the document's, in words, and the queue goes on. */
   private async extractOne(row: DocumentRow): Promise<void> {
     const { index } = this.opts;
+    // Registered before the row shows `extracting`: a Stop from then on ends this reading, not only the next.
+    const stop = new AbortController();
+    this.reading.set(row.base, stop);
     // A document read again after an interrupted run keeps that mark while it is read (see recoverInterrupted).
     index.upsertDocument({ ...row, state: 'extracting', error: interrupted(row) ? row.error : undefined });
     this.notify();
     try {
       const st = await stat(row.file);
-      const stop = new AbortController();
-      this.reading.set(row.base, stop);
-      const doc = await this.opts.read(row.file, stop.signal).finally(() => this.reading.delete(row.base));
+      const doc = await this.opts.read(row.file, stop.signal);
       const chunks = doc.chunks;
       // In slices, a turn of the event loop between them: 45,000 passages in one transaction held main for seconds.
       // The document stays `extracting` until the last slice, and a run stopped midway reads it again.
@@ -187,6 +188,8 @@ export class Indexer {
       if (err.code === 'internal') this.opts.log.warn('document failed', { file: row.file, message: err.message });
       index.putChunks(row.id, []);
       index.upsertDocument({ ...row, state: 'error', error: err.toJSON() });
+    } finally {
+      this.reading.delete(row.base);
     }
     this.notify();
     await new Promise((r) => setImmediate(r));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { NavMove } from '../../lib/listbox-nav';
 import { useCatalogue } from '../../store/catalogue';
 import { useRoute } from '../../store/route';
@@ -38,8 +38,9 @@ export function SearchBox({ hubOn, detail }: { hubOn: boolean; detail: boolean }
   const input = useRef<HTMLInputElement>(null);
   const value = detail ? '' : query;
   const expanded = !detail && owns !== '';
-  // Ctrl/Cmd+K: the box takes the focus with its text selected, so typing starts a new search.
-  useEffect(() => {
+  // Ctrl/Cmd+K: the box takes the focus with its text selected, so typing starts a new search. In the commit itself:
+  // a key typed between the box appearing and a later effect would land in the old text, then be selected away.
+  useLayoutEffect(() => {
     if (!focusRequest) return;
     input.current?.focus();
     input.current?.select();
