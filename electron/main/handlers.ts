@@ -2,6 +2,8 @@ import type { Handlers } from './router';
 import { isAllowedExternal, loadExternalTargets } from './services/external';
 import type { Services } from './services';
 import { AppError } from '@shared/errors';
+import { parseProxy } from './services/net/proxy-rules';
+import { readPemFile } from './services/net/trust';
 
 /** The contract's calls, each mapped to the service that does the work. */
 export function createHandlers(s: Services): Handlers {
@@ -16,8 +18,16 @@ export function createHandlers(s: Services): Handlers {
       return { opened: true };
     },
     'settings.get': () => s.settings.view(),
-    'settings.update': (patch) => s.settings.update(patch),
+    'settings.update': (patch) => {
+      // A certificates file is read before it is kept: one that is missing or not PEM is refused in words.
+      if (patch.caFile) readPemFile(patch.caFile, 'The extra certificates file');
+      return s.settings.update(patch);
+    },
+    'network.status': () => s.network.status(s.settings.get().hubEndpoint),
+    'network.test': ({ url }) => s.network.test(new URL(url ?? s.settings.get().hubEndpoint)),
     'secrets.set': ({ name, value }) => {
+      // The manual proxy is checked as a proxy address first (its error never repeats a password).
+      if (name === 'proxy') parseProxy(value, 'The proxy address');
       s.secrets.set(name, value);
       s.log.info('secret set', { name });
       return s.settings.view();

@@ -11,6 +11,7 @@ import { hubRepoCalls } from './hub-repo';
 import { hubSearchCalls } from './hub-search';
 import { localCalls } from './local';
 import { mcpCalls } from './mcp';
+import { networkCalls } from './network';
 import { ollamaCalls } from './ollama';
 import { settingsCalls } from './settings';
 import { snippetsCalls } from './snippets';
@@ -19,6 +20,7 @@ import { snippetsCalls } from './snippets';
 export const contract = {
   ...appCalls,
   ...settingsCalls,
+  ...networkCalls,
   ...snippetsCalls,
   ...ollamaCalls,
   ...catalogueCalls,

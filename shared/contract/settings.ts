@@ -38,6 +38,14 @@ export const settingsSchema = z.object({
   hubAccess: hubAccessSchema,
   /** The user's own hardware figures for the GGUF fit verdicts (absent: what main detects). */
   hardwareOverride: hardwareOverrideSchema.optional(),
+  /** Hosts that never go through the proxy, NO_PROXY's way (`.corp.example, 10.0.0.0, intranet:8080`). */
+  noProxy: z
+    .string()
+    .trim()
+    .max(2000)
+    .regex(/^[\w.*:[\]\-,\s]*$/, 'host names, domains (.example.com), addresses and ports, separated by commas'),
+  /** A PEM file of extra certificate authorities to trust (a company's TLS-inspecting proxy); empty: none. */
+  caFile: z.string().trim().max(4096),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -54,6 +62,8 @@ const settingsPatchSchema = z
     theme: themeSchema.nullable(),
     hubAccess: hubAccessSchema.nullable(),
     hardwareOverride: hardwareOverrideSchema.nullable(),
+    noProxy: settingsSchema.shape.noProxy.nullable(),
+    caFile: settingsSchema.shape.caFile.nullable(),
   })
   .partial()
   .strict();
@@ -61,7 +71,12 @@ export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 const settingSourceSchema = z.enum(['default', 'env', 'user']);
 
-export const secretNames = ['hfToken', 'falKey', 'ollamaApiKey'] as const;
+/** The keys main sends to services (each bound to its hosts). */
+export const keyNames = ['hfToken', 'falKey', 'ollamaApiKey'] as const;
+const keyNameSchema = z.enum(keyNames);
+export type KeyName = z.infer<typeof keyNameSchema>;
+/** Every secret main holds: the keys, and the manual proxy address (it may carry a password). */
+export const secretNames = [...keyNames, 'proxy'] as const;
 const secretNameSchema = z.enum(secretNames);
 export type SecretName = z.infer<typeof secretNameSchema>;
 
@@ -88,7 +103,7 @@ export type EndpointSetting = z.infer<typeof endpointSettingSchema>;
  */
 const keyBindingSchema = z.object({
   setting: endpointSettingSchema,
-  key: secretNameSchema,
+  key: keyNameSchema,
   origin: z.string(),
   bound: z.boolean(),
   source: z.enum(['builtin', 'env', 'approved']).optional(),

@@ -17,6 +17,7 @@ import { OllamaService } from './ollama/service';
 import { SecretStoreImpl, type Cipher } from './secrets';
 import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
 import { boundFetch } from './net/bound-fetch';
+import { Network } from './net/network';
 import { endpointsFromEnv, SettingsService } from './settings';
 import { settingsFile } from './data-dir';
 import { FalService } from './fal/service';
@@ -67,6 +68,8 @@ export interface ServicesOptions {
   };
   /** Desktop only: asks the user in a main-process dialog whether a key may go to a host set in the page. */
   approveHost?: AskApproval;
+  /** Desktop only: the system's proxy for a URL (Electron's session.resolveProxy, PAC included). */
+  systemProxy?: (url: string) => Promise<string>;
   /** Ollama client tuning (tests: a short wait for response headers). */
   ollama?: { timeoutMs?: number };
   /** MCP client tuning (tests: short timeouts and restart waits). */
@@ -85,6 +88,8 @@ export interface Services {
   secrets: SecretStoreImpl;
   settings: SettingsService;
   keys: KeyBindings;
+  /** Every outbound call's way out: the proxy (Settings, environment, system), loopback direct, and TLS trust. */
+  network: Network;
   ollama: OllamaService;
   snippets: SnippetService;
   fal: FalService;
@@ -141,9 +146,17 @@ export function createServices(opts: ServicesOptions): Services {
       { key: 'ollamaApiKey' as const, url: webBase() },
     ],
   });
+  const settings = new SettingsService(settingsFile(opts.dataDir), env, secrets, log, keys);
+  const network = new Network({
+    env,
+    settings: () => ({ proxy: secrets.get('proxy'), noProxy: settings.get().noProxy, caFile: settings.get().caFile }),
+    systemProxy: opts.systemProxy,
+    log,
+  });
   // The only way a key goes onto the wire: to the hosts it is bound to, never after a redirect to another origin.
-  const hfFetch = boundFetch('hfToken', keys, { secrets: knownSecrets });
-  const ollamaKeyFetch = boundFetch('ollamaApiKey', keys, { secrets: knownSecrets });
+  const bound = { secrets: knownSecrets, base: network.fetch };
+  const hfFetch = boundFetch('hfToken', keys, bound);
+  const ollamaKeyFetch = boundFetch('ollamaApiKey', keys, bound);
   const loadMcp = () =>
     (mcpLoading ??= import('./mcp/manager').then(({ McpService }) => {
       mcp = new McpService({
@@ -153,10 +166,10 @@ export function createServices(opts: ServicesOptions): Services {
         cipher: opts.cipher,
         version: opts.version,
         log,
+        fetch: network.fetch,
       });
       return mcp;
     }));
-  const settings = new SettingsService(settingsFile(opts.dataDir), env, secrets, log, keys);
   const endpoints = new EndpointsService({
     store: new EndpointStore({
       file: join(opts.dataDir, 'endpoints.json'),
@@ -170,6 +183,7 @@ export function createServices(opts: ServicesOptions): Services {
     env,
     log,
     secrets: knownSecrets,
+    baseFetch: network.fetch,
   });
   endpointKeys = () => endpoints.secrets();
   const ollama = new OllamaService({
@@ -272,13 +286,14 @@ export function createServices(opts: ServicesOptions): Services {
     secrets,
     settings,
     keys,
+    network,
     ollama,
     snippets,
     fal: new FalService({
       restBase: () => settings.get().falRestBase,
       key: () => keys.forUrl('falKey', settings.get().falRestBase),
       withheld: () => keys.withheld('falKey', settings.get().falRestBase),
-      fetch: boundFetch('falKey', keys, { secrets: knownSecrets }),
+      fetch: boundFetch('falKey', keys, bound),
       log,
     }),
     catalogue: new CatalogueService(),
@@ -322,6 +337,7 @@ export function createServices(opts: ServicesOptions): Services {
       await documents.dispose();
       await local.dispose();
       if (mcpLoading) await (await mcpLoading).dispose();
+      await network.close();
     },
   };
 }

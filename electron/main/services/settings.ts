@@ -27,6 +27,8 @@ export const defaultSettings: Settings = {
   defaultProvider: 'hf-inference',
   billTo: '',
   theme: 'system',
+  noProxy: '',
+  caFile: '',
   hubAccess: 'ask',
 };
 

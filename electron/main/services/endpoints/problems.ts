@@ -1,6 +1,7 @@
 import type { EndpointPreset } from '@shared/contract/endpoints';
 import { AppError } from '@shared/errors';
 import { networkCause } from '../http/network-cause';
+import { companyNetworkProblem } from '../net/network-words';
 import { serverMessage } from '../http/server-message';
 import { startHints } from './presets';
 
@@ -21,6 +22,8 @@ export interface Deadline {
 /** Why a request to `url` could not be answered (the deadline, a refused port, DNS, TLS…), in words to act on. */
 export function networkProblem(e: unknown, url: string, preset: EndpointPreset, deadline?: Deadline): AppError {
   const { host, hostname, protocol } = new URL(url);
+  const company = companyNetworkProblem(e, host);
+  if (company && !deadline?.signal.aborted) return company;
   const { kind, code } = networkCause(e);
   if (deadline?.signal.aborted || kind === 'timeout' || (e as Error)?.name === 'TimeoutError')
     return new AppError(
@@ -42,11 +45,6 @@ export function networkProblem(e: unknown, url: string, preset: EndpointPreset, 
       if (code !== 'EPROTO' || protocol === 'https:')
         return new AppError('unavailable', `${host} does not answer https — try the address with http://.`);
       break;
-    case 'tls':
-      return new AppError(
-        'unavailable',
-        `The TLS certificate of ${host} is not trusted (${code}) — for a self-signed certificate, add its CA to this machine (NODE_EXTRA_CA_CERTS), or use http:// on a network you trust.`,
-      );
     case 'reset':
       return new AppError(
         'unavailable',

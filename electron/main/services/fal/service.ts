@@ -1,5 +1,6 @@
 import { AppError } from '@shared/errors';
 import { TimeoutError, networkErrorCode, timeoutFetch } from '../http/timeout-fetch';
+import { companyNetworkProblem } from '../net/network-words';
 import { REDACTED, type Logger } from '../log';
 
 const FAL_TOKEN_SECONDS = 120;
@@ -60,6 +61,8 @@ export class FalService {
     } catch (e) {
       if (e instanceof TimeoutError)
         throw new AppError('timeout', `fal did not answer within ${Math.round(ms / 1000)} s. Try again in a moment.`);
+      const company = companyNetworkProblem(e, new URL(base).host);
+      if (company) throw company;
       const net = networkErrorCode(e);
       throw new AppError('unavailable', `Cannot reach fal at ${base}${net ? ` (${net})` : ''}. Check your connection.`);
     }

@@ -3,13 +3,30 @@
  * (`TypeError: fetch failed` → `Error { code: 'ECONNREFUSED' }`). Each caller words the kind for its own reader.
  */
 export type NetworkCause =
-  | { kind: 'timeout' | 'refused' | 'unknown-host' | 'unreachable' | 'not-https' | 'tls' | 'reset'; code: string }
+  | {
+      kind:
+        | 'timeout'
+        | 'refused'
+        | 'unknown-host'
+        | 'unreachable'
+        | 'not-https'
+        | 'tls'
+        | 'reset'
+        | 'proxy-auth'
+        | 'proxy-refused'
+        | 'proxy-down';
+      code: string;
+    }
   | { kind: 'other'; code?: string };
 
 type Known = Exclude<NetworkCause['kind'], 'other'>;
 
 // Order matters: a wrong TLS version (a plain-http server asked for https) is also an ERR_SSL code.
 const KINDS: [RegExp, Known][] = [
+  // Put on by net/proxy-failure.ts, outermost, so they win over the socket's own code beneath.
+  [/^PROXY_AUTH$/, 'proxy-auth'],
+  [/^PROXY_REFUSED$/, 'proxy-refused'],
+  [/^PROXY_DOWN$/, 'proxy-down'],
   [/^ETIMEDOUT$/, 'timeout'],
   [/^ECONNREFUSED$/, 'refused'],
   [/^(ENOTFOUND$|EAI_)/, 'unknown-host'],

@@ -1,5 +1,6 @@
 import { AppError } from '@shared/errors';
 import { TimeoutError, networkErrorCode } from '../http/timeout-fetch';
+import { companyNetworkProblem } from '../net/network-words';
 
 /** What a request was for: the messages name it so a person knows what failed. */
 export interface HubRequestContext {
@@ -106,6 +107,8 @@ export function hubNetworkError(e: unknown, ctx: HubRequestContext): AppError {
     );
   }
   if ((e as { name?: string })?.name === 'AbortError') return new AppError('aborted', 'Cancelled.');
+  const company = companyNetworkProblem(e, ctx.host);
+  if (company) return company;
   const net = networkErrorCode(e);
   return new AppError(
     'unavailable',

@@ -1,3 +1,4 @@
+import { companyNetworkProblem } from '../net/network-words';
 import type { McpServerStatus, McpTool, McpToolResult } from '@shared/contract/mcp';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
@@ -13,6 +14,8 @@ export interface ConnectionOptions {
   restartMaxMs: number;
   /** Crashes in a row after which the server stays in error until restarted by hand. */
   maxRestarts: number;
+  /** The network (net/network.ts) remote servers are reached through: proxy and trust as for every other call. */
+  fetch?: typeof fetch;
 }
 
 type Transport = Parameters<SdkClient['connect']>[0];
@@ -167,15 +170,15 @@ export class McpConnection {
       return connect(transport);
     }
     const url = new URL(c.url!);
-    const requestInit = { headers: c.headers };
-    if (c.transport === 'sse') return connect(new s.SSEClientTransport(url, { requestInit }));
+    const http = { requestInit: { headers: c.headers }, fetch: this.opts.fetch };
+    if (c.transport === 'sse') return connect(new s.SSEClientTransport(url, http));
     try {
-      return await connect(new s.StreamableHTTPClientTransport(url, { requestInit }));
+      return await connect(new s.StreamableHTTPClientTransport(url, http));
     } catch (e) {
       const code = e instanceof s.StreamableHTTPError ? e.code : undefined;
       if (code === undefined || code < 400 || code >= 500 || code === 401 || code === 403) throw e;
       this.log.info('mcp server: Streamable HTTP refused, trying SSE', { name: c.name, status: code });
-      return connect(new s.SSEClientTransport(url, { requestInit }));
+      return connect(new s.SSEClientTransport(url, http));
     }
   }
 
@@ -277,6 +280,8 @@ export class McpConnection {
     if (err.code === -32000)
       return `It ${phase === 'start' ? 'exited while starting' : 'closed the connection'}.${tail}`;
     if (/ReadBuffer exceeded/.test(msg)) return `It sent a message larger than ${STDIO_MAX_MESSAGE / 1024 / 1024} MB.`;
+    const company = c.url ? companyNetworkProblem(e, c.url) : undefined;
+    if (company) return company.message;
     if (/fetch failed|ECONNREFUSED/.test(msg)) return `Nothing answers at ${c.url}: is the server running?`;
     if (/\b401\b|Unauthorized/i.test(msg)) return `${c.url} refused the credentials (HTTP 401): check "headers".`;
     return `${msg}${tail}`;

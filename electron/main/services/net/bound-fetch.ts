@@ -1,9 +1,9 @@
-import type { SecretName } from '@shared/contract/settings';
+import type { KeyName } from '@shared/contract/settings';
 import { REDACTED, redact } from '../log';
 import type { KeyBindings } from './key-bindings';
 
 /** How each key is written in the Authorization header. */
-const schemes: Record<SecretName, string> = { hfToken: 'Bearer', falKey: 'Key', ollamaApiKey: 'Bearer' };
+const schemes: Record<KeyName, string> = { hfToken: 'Bearer', falKey: 'Key', ollamaApiKey: 'Bearer' };
 
 const MAX_REDIRECTS = 10;
 
@@ -26,7 +26,7 @@ function requestParts(input: Parameters<typeof fetch>[0], init: RequestInit = {}
  * key is sent again. A caller's own Authorization header is dropped, so nothing but the bindings decide. What the
  * server answers is read through `maskSecrets`: a server that echoes a key back cannot hand it to the page.
  */
-export function boundFetch(name: SecretName, keys: Pick<KeyBindings, 'forUrl'>, opts: BoundFetchOptions): typeof fetch {
+export function boundFetch(name: KeyName, keys: Pick<KeyBindings, 'forUrl'>, opts: BoundFetchOptions): typeof fetch {
   return keyedFetch((origin) => keys.forUrl(name, origin), schemes[name], opts);
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { EndpointSetting, KeyBinding, SecretName, Settings } from '@shared/contract/settings';
-import { endpointSettings, secretNames } from '@shared/contract/settings';
+import type { EndpointSetting, KeyBinding, KeyName, Settings } from '@shared/contract/settings';
+import { endpointSettings, keyNames } from '@shared/contract/settings';
 import { endpointEnv, secretEnv } from '@shared/environment';
 import { AppError } from '@shared/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
@@ -9,7 +9,7 @@ import type { SecretStore } from '../secrets';
 import { originOf, parseEndpoint } from './endpoints';
 
 /** Which key each endpoint setting carries. */
-export const keyOfEndpoint: Record<EndpointSetting, SecretName> = {
+export const keyOfEndpoint: Record<EndpointSetting, KeyName> = {
   hubEndpoint: 'hfToken',
   routerUrl: 'hfToken',
   falRestBase: 'falKey',
@@ -17,20 +17,20 @@ export const keyOfEndpoint: Record<EndpointSetting, SecretName> = {
 };
 
 /** The hosts each key is issued for. */
-const builtinOrigins: Record<SecretName, readonly string[]> = {
+const builtinOrigins: Record<KeyName, readonly string[]> = {
   hfToken: ['https://huggingface.co', 'https://router.huggingface.co'],
   falKey: ['https://rest.fal.ai'],
   ollamaApiKey: ['https://ollama.com'],
 };
 
-const keyLabels: Record<SecretName, string> = {
+const keyLabels: Record<KeyName, string> = {
   hfToken: 'Hugging Face token',
   falKey: 'fal key',
   ollamaApiKey: 'Ollama API key',
 };
 
 export interface ApprovalRequest {
-  key: SecretName;
+  key: KeyName;
   label: string;
   envVar: string;
   origin: string;
@@ -47,7 +47,7 @@ interface KeyBindingsOptions {
   /** Absent in the web mode: only the environment and the command line bind hosts there. */
   ask?: AskApproval;
   /** Origins set outside the page (HF_ENDPOINT, OLLAMA_HOST, …) and the key each is trusted with. */
-  trusted?: { key: SecretName; url: string }[];
+  trusted?: { key: KeyName; url: string }[];
 }
 
 /**
@@ -55,8 +55,8 @@ interface KeyBindingsOptions {
  * the URL they are about to call, and get it only if that URL's origin is bound to the key.
  */
 export class KeyBindings {
-  private approved = new Map<SecretName, Set<string>>(secretNames.map((n) => [n, new Set<string>()]));
-  private readonly fromOutside = new Map<SecretName, Set<string>>(secretNames.map((n) => [n, new Set<string>()]));
+  private approved = new Map<KeyName, Set<string>>(keyNames.map((n) => [n, new Set<string>()]));
+  private readonly fromOutside = new Map<KeyName, Set<string>>(keyNames.map((n) => [n, new Set<string>()]));
   private readonly warned = new Set<string>();
 
   constructor(private readonly opts: KeyBindingsOptions) {
@@ -71,7 +71,7 @@ export class KeyBindings {
     if (!this.opts.file || !existsSync(this.opts.file)) return;
     try {
       const raw = JSON.parse(readFileSync(this.opts.file, 'utf8')) as Record<string, unknown>;
-      for (const name of secretNames) {
+      for (const name of keyNames) {
         const list = raw[name];
         if (!Array.isArray(list)) continue;
         for (const o of list) if (typeof o === 'string' && originOf(o) === o) this.approved.get(name)!.add(o);
@@ -90,7 +90,7 @@ export class KeyBindings {
   }
 
   /** Why an origin receives a key, or undefined when it does not. */
-  source(name: SecretName, origin: string): KeyBinding['source'] | undefined {
+  source(name: KeyName, origin: string): KeyBinding['source'] | undefined {
     if (builtinOrigins[name].includes(origin)) return 'builtin';
     if (this.fromOutside.get(name)!.has(origin)) return 'env';
     if (this.approved.get(name)!.has(origin)) return 'approved';
@@ -102,7 +102,7 @@ export class KeyBindings {
   }
 
   /** The secret for a request to `url`, or undefined when the key is not bound to that origin (or not set). */
-  forUrl(name: SecretName, url: string): string | undefined {
+  forUrl(name: KeyName, url: string): string | undefined {
     const value = this.opts.secrets.get(name);
     if (!value) return undefined;
     const origin = originOf(url);
@@ -116,7 +116,7 @@ export class KeyBindings {
   }
 
   /** Whether a set key is being held back from `url` (so a service can say why it sent none). */
-  withheld(name: SecretName, url: string): boolean {
+  withheld(name: KeyName, url: string): boolean {
     return !!this.opts.secrets.get(name) && !this.forUrl(name, url);
   }
 

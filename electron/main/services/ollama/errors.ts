@@ -1,5 +1,6 @@
 import { AppError, type ErrorCode } from '@shared/errors';
 import { TimeoutError, networkErrorCode } from '../http/timeout-fetch';
+import { companyNetworkProblem } from '../net/network-words';
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 400) return 'invalid_input';
@@ -27,6 +28,8 @@ export function ollamaError(e: unknown, host: string): AppError {
     return new AppError(codeForStatus(err.status_code), text, { status: err.status_code });
   }
   if (err?.name === 'AbortError') return new AppError('aborted', 'Cancelled.');
+  const company = companyNetworkProblem(e, host);
+  if (company) return company;
   const net = networkErrorCode(e);
   if (net === 'ECONNREFUSED') {
     return new AppError(

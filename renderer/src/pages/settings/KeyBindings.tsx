@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { EndpointSetting, KeyBinding, SecretName, SettingsView } from '@shared/contract/settings';
+import type { EndpointSetting, KeyBinding, KeyName, SettingsView } from '@shared/contract/settings';
 import { endpointEnv } from '@shared/environment';
 import type { AppError } from '@shared/errors';
 import { useSettings } from '../../store/settings';
@@ -10,7 +10,7 @@ const settingLabels: Record<EndpointSetting, string> = {
   falRestBase: 'fal REST base',
   ollamaHost: 'Ollama host',
 };
-const keyLabels: Record<SecretName, string> = {
+const keyLabels: Record<KeyName, string> = {
   hfToken: 'Hugging Face token',
   falKey: 'fal key',
   ollamaApiKey: 'Ollama API key',

@@ -41,6 +41,10 @@ const secretLabels: Record<SecretName, { label: string; help: string }> = {
   hfToken: { label: 'Hugging Face token', help: 'For gated models, the Hub API and hosted chat.' },
   falKey: { label: 'fal key', help: 'Used only in main to mint 2-minute tokens for snippets.' },
   ollamaApiKey: { label: 'Ollama API key', help: 'For remote Ollama hosts and ollama.com web search.' },
+  proxy: {
+    label: 'Proxy',
+    help: 'http://host:port, or http://user:password@host:port when the proxy asks for credentials.',
+  },
 };
 
 function TextSetting({ field }: { field: (typeof textFields)[number] }) {
@@ -200,9 +204,11 @@ export function SettingsPage() {
         <h2>Secrets</h2>
         <p className="help">Secrets stay in HubDesk&apos;s main process: this page only learns whether one is set.</p>
         <SecretStorageNote view={view} />
-        {view.secrets.map((s) => (
-          <SecretSetting key={s.name} status={s} />
-        ))}
+        {view.secrets
+          .filter((s) => s.name !== 'proxy')
+          .map((s) => (
+            <SecretSetting key={s.name} status={s} />
+          ))}
       </div>
       <KeyBindingsCard view={view} />
     </section>

@@ -1,5 +1,6 @@
 import { AppError, type ErrorCode } from '@shared/errors';
 import { networkCause } from '../../http/network-cause';
+import { companyNetworkProblem } from '../../net/network-words';
 import { serverMessage } from '../../http/server-message';
 import { TimeoutError } from '../../http/timeout-fetch';
 import type { EndpointConnection } from './port';
@@ -100,6 +101,8 @@ export function endpointError(
       );
     return make('upstream', `${name} answered HTTP ${status}${why}.`, status, detail);
   }
+  const company = companyNetworkProblem(e, baseUrl);
+  if (company) return make('unavailable', company.message);
   const { kind, code } = networkCause(e);
   const message = (e as Error)?.message ?? String(e);
   if (kind === 'refused')
@@ -109,10 +112,10 @@ export function endpointError(
     );
   if (kind === 'unknown-host')
     return make('unavailable', `The host of ${baseUrl} is unknown: check the address of ${name} in ${SETTINGS}.`);
-  if (kind === 'tls' || kind === 'not-https')
+  if (kind === 'not-https')
     return make(
       'unavailable',
-      `The secure connection to ${baseUrl} failed (${code}): the server's certificate is not trusted, or it speaks plain http — check the address of ${name} in ${SETTINGS}.`,
+      `${baseUrl} does not speak https (${code}): check the address of ${name} in ${SETTINGS} (http:// instead?).`,
     );
   // Before the codes below: a body cut off mid-reply is a lost connection, whatever its cause says.
   if (kind === 'reset' || CUT.test(message)) return lost();

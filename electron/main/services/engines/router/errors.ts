@@ -1,5 +1,6 @@
 import { AppError, type ErrorCode } from '@shared/errors';
 import { networkErrorCode } from '../../http/network-cause';
+import { companyNetworkProblem } from '../../net/network-words';
 import { serverMessage } from '../../http/server-message';
 import { TimeoutError } from '../../http/timeout-fetch';
 import { OpenAIHttpError } from '../openai-stream';
@@ -98,6 +99,8 @@ export function providerError(e: unknown, req: RouterRequestInfo): AppError {
       return make('upstream', `The provider failed (HTTP ${status})${why}. Try again, or choose another provider.`);
     return make('upstream', `The router answered HTTP ${status}${why}.`);
   }
+  const company = companyNetworkProblem(e, req.routerUrl);
+  if (company) return company;
   const net = networkErrorCode(e);
   const message = err?.message ?? String(e);
   if (net || message === 'fetch failed')

@@ -1,6 +1,7 @@
 import { AppError } from '@shared/errors';
 import { CappedReadError, capWords, readJsonCapped } from '../../http/read-json-capped';
 import { TimeoutError, timeoutFetch } from '../../http/timeout-fetch';
+import { companyNetworkProblem } from '../../net/network-words';
 import { HUB_TREE_MAX_BYTES } from '../../hub/caps';
 
 /** One file of a download: a single GGUF, or one part of a split one. */
@@ -68,6 +69,8 @@ function unreachable(url: string, e: unknown): AppError {
       'timeout',
       `The Hub at ${new URL(url).origin} did not answer within ${e.ms / 1000} s: check the Hub endpoint in Settings, or try again.`,
     );
+  const company = companyNetworkProblem(e, new URL(url).host);
+  if (company) return company;
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (e as Error).message;
   return new AppError('unavailable', `Could not reach ${new URL(url).origin} (${why}).`);

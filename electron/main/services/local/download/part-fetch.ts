@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import { AppError } from '@shared/errors';
 import { untilAborted } from '../../http/until-aborted';
+import { companyNetworkProblem } from '../../net/network-words';
 import { hasherFor, type Hasher } from './hasher';
 
 /** The connection broke mid-file (reset, truncated body, refused range): worth another try with Range. */
@@ -77,6 +78,9 @@ async function fetchInto(job: PartJob, hash: Hasher): Promise<string> {
     res = await job.fetch(job.url, { headers: have ? { range: `bytes=${have}-` } : {}, signal });
   } catch (e) {
     if (signal.aborted) throw signal.reason;
+    // A proxy or certificate problem does not go away by trying again: said at once, in words.
+    const company = companyNetworkProblem(e, new URL(job.url).host);
+    if (company) throw company;
     throw new CutError(reason(e));
   }
   if (res.status === 416) {
