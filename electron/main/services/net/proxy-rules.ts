@@ -73,9 +73,8 @@ export function parseProxy(raw: string, where: string): URL {
 
 /** A proxy URL to show: its password hidden. */
 export function shownProxy(url: URL): string {
-  const u = new URL(url.href);
-  if (u.password) u.password = '•••';
-  return u.href.replace(/\/$/, '');
+  const user = url.username ? `${url.username}${url.password ? ':•••' : ''}@` : url.password ? ':•••@' : '';
+  return `${url.protocol}//${user}${url.host}`;
 }
 
 /** A proxy address as written, its password hidden whether or not it parses. */
