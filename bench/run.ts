@@ -17,6 +17,7 @@ import { localServer } from './figures/local-server';
 import { longChat } from './figures/long-chat';
 import { markdown } from './figures/markdown';
 import { modelPage } from './figures/model-page';
+import { networkProxy } from './figures/network-proxy';
 import { persistence } from './figures/persistence';
 import { search } from './figures/search';
 import { snippets } from './figures/snippets';
@@ -50,6 +51,7 @@ const figures: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'documents-retrieval': documentsRetrieval,
   'documents-recall': documentsRecall,
   'documents-load': documentsLoad,
+  'network-proxy': networkProxy,
 };
 
 function fmt(n: number | undefined, digits = 2): string {

@@ -166,7 +166,9 @@ describe('endpoints: the doctor says what is wrong', () => {
     await new Promise<void>((ok) => https.listen(0, '127.0.0.1', ok));
     servers.push({ stop: () => new Promise<void>((ok) => https.close(() => ok())).finally(() => dir.remove()) });
     const { report } = await add(`https://127.0.0.1:${(https.address() as AddressInfo).port}`);
-    expect(report.problem!.message).toMatch(/^The TLS certificate of 127\.0\.0\.1:\d+ is not trusted \(\w+\)/);
+    expect(report.problem!.message).toMatch(
+      /^127\.0\.0\.1:\d+ answered with a self-signed certificate this machine does not trust \(DEPTH_ZERO_SELF_SIGNED_CERT\)\. .*Settings → Network → Extra certificates/,
+    );
 
     const plain = await serve(startOpenAIServer('vllm'));
     const { report: wrongScheme } = await add(plain.url.replace('http:', 'https:'));
