@@ -25,7 +25,12 @@ describe('the one table of environment variables', () => {
 
   it('the settings defaults are the table defaults, and each setting and secret has one variable', () => {
     for (const s of endpointSettings) expect(defaultSettings[s]).toBe(endpointEnv[s].default);
-    expect(Object.values(secretEnv).map((v) => v.name)).toEqual(['HF_TOKEN', 'FAL_KEY', 'OLLAMA_API_KEY', 'HUBDESK_PROXY']);
+    expect(Object.values(secretEnv).map((v) => v.name)).toEqual([
+      'HF_TOKEN',
+      'FAL_KEY',
+      'OLLAMA_API_KEY',
+      'HUBDESK_PROXY',
+    ]);
     expect(new Set(envVars.map((v) => v.name)).size).toBe(envVars.length);
   });
 });
