@@ -14,6 +14,8 @@ const fieldLabels: Record<string, string> = {
   theme: 'Theme',
   hubAccess: 'Hub access',
   hardwareOverride: 'Hardware',
+  noProxy: 'Bypass list',
+  caFile: 'Extra certificates',
   // Names and ids that many calls take.
   model: 'Model',
   modelId: 'Model',

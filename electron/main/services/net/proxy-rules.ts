@@ -71,10 +71,13 @@ export function parseProxy(raw: string, where: string): URL {
   return url;
 }
 
-/** A proxy URL to show: its password hidden. */
+/**
+ * A proxy URL to show: its password hidden. Written out by hand: URL's password setter would percent-encode the mask
+ * (`%E2%80%A2…`). A proxy address has no path (parseProxy), so scheme, credentials and host are all of it.
+ */
 export function shownProxy(url: URL): string {
-  const user = url.username ? `${url.username}${url.password ? ':•••' : ''}@` : url.password ? ':•••@' : '';
-  return `${url.protocol}//${user}${url.host}`;
+  const auth = url.username || url.password ? `${url.username}${url.password ? ':•••' : ''}@` : '';
+  return `${url.protocol}//${auth}${url.host}`;
 }
 
 /** A proxy address as written, its password hidden whether or not it parses. */

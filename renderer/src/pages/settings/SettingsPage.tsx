@@ -1,24 +1,19 @@
-import { useEffect, useState } from 'react';
-import type { SecretName, SecretStatus, SettingKey, Theme } from '@shared/contract/settings';
+import { useState } from 'react';
+import type { SecretName, SecretStatus, Theme } from '@shared/contract/settings';
 import type { AppError } from '@shared/errors';
 import { RadioGroup } from '../../components/RadioGroup';
 import { ErrorState, Loading } from '../../components/States';
 import { useSettings } from '../../store/settings';
-import { useStatus } from '../../store/status';
 import { KeyBindingsCard } from './KeyBindings';
 import { SecretStorageNote } from './SecretStorageNote';
 import { HubAccessSetting } from './HubAccessSetting';
 import { HardwareSettings } from './HardwareSettings';
 import { EndpointsSettings } from './EndpointsSettings';
-import { HubEndpointReload } from './HubEndpointReload';
+import { NetworkSettings } from './NetworkSettings';
+import { TextSetting, type TextField } from './TextSetting';
 import { DocumentsSettings } from '../chat/documents/DocumentsSettings';
 
-const textFields: {
-  key: Exclude<SettingKey, 'theme' | 'hubAccess' | 'hardwareOverride'>;
-  label: string;
-  help: string;
-  env?: string;
-}[] = [
+const textFields: TextField[] = [
   { key: 'ollamaHost', label: 'Ollama host', help: 'Where your Ollama server listens.', env: 'OLLAMA_HOST' },
   { key: 'hubEndpoint', label: 'Hub endpoint', help: 'The Hugging Face Hub (or a mirror).', env: 'HF_ENDPOINT' },
   {
@@ -46,62 +41,6 @@ const secretLabels: Record<SecretName, { label: string; help: string }> = {
     help: 'http://host:port, or http://user:password@host:port when the proxy asks for credentials.',
   },
 };
-
-function TextSetting({ field }: { field: (typeof textFields)[number] }) {
-  const { view, update } = useSettings();
-  const value = view?.values[field.key] ?? '';
-  const source = view?.sources[field.key];
-  const [draft, setDraft] = useState(value);
-  const [error, setError] = useState<string>();
-  useEffect(() => setDraft(value), [value]);
-  const dirty = draft !== value;
-
-  const save = async (v: string | null) => {
-    setError(undefined);
-    try {
-      await update({ [field.key]: v });
-      if (field.key === 'ollamaHost') void useStatus.getState().refresh();
-    } catch (e) {
-      setError((e as AppError).message);
-    }
-  };
-
-  return (
-    <div className="field">
-      <label htmlFor={`setting-${field.key}`}>{field.label}</label>
-      <div className="field-row">
-        <input
-          id={`setting-${field.key}`}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={(e) => e.key === 'Enter' && dirty && void save(draft)}
-          aria-invalid={!!error}
-          spellCheck={false}
-        />
-        <button className="btn" disabled={!dirty} onClick={() => void save(draft)}>
-          Save
-        </button>
-        {source === 'user' && (
-          <button
-            className="btn btn-ghost"
-            onClick={() => void save(null)}
-            title="Back to the environment or default value"
-          >
-            Reset
-          </button>
-        )}
-      </div>
-      <p className="help">
-        {field.help}{' '}
-        <span className="badge">
-          {source === 'env' ? `from ${field.env}` : source === 'user' ? 'set by you' : 'default'}
-        </span>
-      </p>
-      {error && <p className="field-error">{error}</p>}
-      {field.key === 'hubEndpoint' && <HubEndpointReload />}
-    </div>
-  );
-}
 
 function SecretSetting({ status }: { status: SecretStatus }) {
   const { setSecret, clearSecret } = useSettings();
@@ -197,6 +136,7 @@ export function SettingsPage() {
           <TextSetting key={f.key} field={f} />
         ))}
       </div>
+      <NetworkSettings />
       <EndpointsSettings />
       <HardwareSettings />
       <DocumentsSettings />
