@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Download } from '@shared/contract/local';
@@ -152,6 +152,11 @@ describe('a company network: proxy and CA', () => {
     });
     expect(status.manual).toBe(`http://alice:•••@127.0.0.1:${proxy.port}`);
     expect(JSON.stringify(status)).not.toContain('s3cr3t');
+    // Masked in the log like the keys, wherever it would appear.
+    a.services.log.warn('a line that quotes it', { proxy: withAuth, password: 's3cr3t-proxy' });
+    const logged = readFileSync(join(a.dataDir, 'logs', 'hubdesk.log'), 'utf8');
+    expect(logged).toContain('a line that quotes it');
+    expect(logged).not.toContain('s3cr3t-proxy');
   });
 
   it('a proxy that refuses the site, and one that is down, each in words', async () => {

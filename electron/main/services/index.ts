@@ -18,6 +18,7 @@ import { SecretStoreImpl, type Cipher } from './secrets';
 import { KeyBindings, keyOfEndpoint, type AskApproval } from './net/key-bindings';
 import { boundFetch } from './net/bound-fetch';
 import { Network } from './net/network';
+import { proxyPasswords } from './net/proxy-rules';
 import { endpointsFromEnv, SettingsService } from './settings';
 import { settingsFile } from './data-dir';
 import { FalService } from './fal/service';
@@ -127,7 +128,12 @@ export function createServices(opts: ServicesOptions): Services {
   // Endpoint keys join once the endpoints service exists (it needs the logger, which masks them).
   let endpointKeys = (): string[] => [];
   // Every secret main holds: masked in the log and in whatever a server answers.
-  const knownSecrets = () => [...secrets.values(), ...(mcp?.secrets.values() ?? []), ...endpointKeys()];
+  const knownSecrets = () => [
+    ...secrets.values(),
+    ...(mcp?.secrets.values() ?? []),
+    ...endpointKeys(),
+    ...proxyPasswords(env, secrets.get('proxy')),
+  ];
   const log = createLogger({
     file: join(opts.dataDir, 'logs', 'hubdesk.log'),
     secrets: knownSecrets,

@@ -71,6 +71,20 @@ export function parseProxy(raw: string, where: string): URL {
   return url;
 }
 
+/** The passwords in the proxy addresses HubDesk holds (environment, Settings): masked in the log like the keys. */
+export function proxyPasswords(env: Env, manual: string | undefined): string[] {
+  const p = envProxies(env);
+  return [p.https?.value, p.http?.value, p.all?.value, manual].flatMap((raw) => {
+    const password = raw && /:\/\/[^/@]*:([^@/]+)@/.exec(raw)?.[1];
+    if (!password) return [];
+    try {
+      return [decodeURIComponent(password), password];
+    } catch {
+      return [password];
+    }
+  });
+}
+
 /**
  * A proxy URL to show: its password hidden. Written out by hand: URL's password setter would percent-encode the mask
  * (`%E2%80%A2…`). A proxy address has no path (parseProxy), so scheme, credentials and host are all of it.
