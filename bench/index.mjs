@@ -1,26 +1,16 @@
 // Runs bench/run.ts through Vite's SSR module loader, so the app's modules load exactly as they are built
 // (the @shared alias, import.meta.glob'd templates) without a separate build of the benchmark.
-import { resolve } from 'node:path';
-import { createServer } from 'vite';
+import { ssrLoader } from '../scripts/ssr-loader.mjs';
 
-const root = resolve(import.meta.dirname, '..');
-const server = await createServer({
-  configFile: false,
-  root,
-  logLevel: 'error',
-  appType: 'custom',
-  server: { middlewareMode: true, hmr: false, watch: null },
-  resolve: { alias: { '@shared': resolve(root, 'shared') } },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
+const loader = await ssrLoader();
 let code = 0;
 try {
-  const mod = await server.ssrLoadModule('/bench/run.ts');
+  const mod = await loader.load('/bench/run.ts');
   await mod.main(process.argv.slice(2));
 } catch (e) {
   process.stderr.write(`bench failed: ${e?.stack ?? e}\n`);
   code = 1;
 } finally {
-  await server.close();
+  await loader.close();
 }
 process.exit(code);

@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
 import { JSDOM } from 'jsdom';
-import { createServer } from 'vite';
+import { ssrLoader } from './ssr-loader.mjs';
 import type { HubDeskClient } from '../shared/client';
 import type { CatalogueData } from '../shared/contract/catalogue';
 import type { SettingsView } from '../shared/contract/settings';
@@ -49,20 +48,10 @@ export async function renderFirstScreenHtml(root: string, data: CatalogueData): 
       writable: true,
     });
   }
-  const vite = await createServer({
-    configFile: false,
-    root,
-    logLevel: 'error',
-    appType: 'custom',
-    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-    resolve: { alias: { '@shared': resolve(root, 'shared') } },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
+  const vite = await ssrLoader(root);
   try {
-    const mod = (await vite.ssrLoadModule(
-      '/renderer/src/first-screen.tsx',
-    )) as typeof import('../renderer/src/first-screen');
-    const { defaultSettings } = (await vite.ssrLoadModule(
+    const mod = (await vite.load('/renderer/src/first-screen.tsx')) as typeof import('../renderer/src/first-screen');
+    const { defaultSettings } = (await vite.load(
       '/electron/main/services/settings.ts',
     )) as typeof import('../electron/main/services/settings');
     const settings: SettingsView = {

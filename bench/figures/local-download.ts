@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebStream } from 'node:stream/web';
-import { Downloads } from '../../electron/main/services/local/download/downloads';
 import { resolveUrl } from '../../electron/main/services/local/download/hub-files';
 import { createLogger } from '../../electron/main/services/log';
 import { keyedFetch } from '../../electron/main/services/net/bound-fetch';
 import { startHubFixture } from '../../tests/fixtures/hub';
+import { downloadOnce } from '../lib/download';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
 
 const REPO = 'bench/big-GGUF';
@@ -62,18 +62,7 @@ export async function localDownload(ctx: BenchContext): Promise<Figure[]> {
       const base = join(root, `plain-${run}.gguf`);
       const dir = join(root, `models-${run}`);
       const viaHubDesk = async () => {
-        const dl = new Downloads({ dir, endpoint: () => hub.url, fetch: hubFetch, log, freeBytes: async () => 1e12 });
-        const t = performance.now();
-        const done = new Promise<void>((ok, fail) =>
-          dl.onChange(() => {
-            const d = dl.list()[0];
-            if (d?.state === 'done') ok();
-            if (d?.state === 'failed') fail(new Error(d.error?.message));
-          }),
-        );
-        await dl.start({ repo: REPO, file: FILE });
-        await done;
-        ours.push(mbps(performance.now() - t));
+        ours.push(mbps(await downloadOnce({ dir, endpoint: hub.url, fetch: hubFetch, log, repo: REPO, file: FILE })));
       };
       const viaFetch = async () => {
         let t = performance.now();

@@ -6,10 +6,10 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
-import { Downloads } from '../../electron/main/services/local/download/downloads';
 import { createLogger } from '../../electron/main/services/log';
 import { keyedFetch } from '../../electron/main/services/net/bound-fetch';
 import { Network } from '../../electron/main/services/net/network';
+import { downloadOnce } from '../lib/download';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
 
 const REPO = 'bench/proxy-GGUF';
@@ -74,20 +74,9 @@ export async function networkProxy(ctx: BenchContext): Promise<Figure[]> {
 
   const hubDesk = async (net: Network, endpoint: string, dir: string) => {
     const fetch = keyedFetch(() => undefined, 'Bearer', { secrets: () => [], base: net.fetch });
-    const dl = new Downloads({ dir, endpoint: () => endpoint, fetch, log, freeBytes: async () => 1e12 });
-    const t = performance.now();
-    const done = new Promise<void>((ok, fail) =>
-      dl.onChange(() => {
-        const d = dl.list()[0];
-        if (d?.state === 'done') ok();
-        if (d?.state === 'failed') fail(new Error(d.error?.message));
-      }),
-    );
-    await dl.start({ repo: REPO, file: FILE });
-    await done;
-    await dl.dispose();
+    const ms = await downloadOnce({ dir, endpoint, fetch, log, repo: REPO, file: FILE });
     rmSync(dir, { recursive: true, force: true });
-    return mbps(performance.now() - t);
+    return mbps(ms);
   };
   const plain = async (url: string, dispatcher: Dispatcher) => {
     const path = join(root, 'plain');

@@ -150,7 +150,8 @@ describe('the built-in engine runtime (real llama.cpp)', () => {
     // The model is still usable with a context that fits.
     expect((await rt.load(tiny)).loaded).toHaveLength(1);
     await rt.unload();
-  });
+    // Two loads of llama.cpp, the first trying an allocation it cannot make: seconds on a CI machine under load.
+  }, 60_000);
 
   it('embeds texts, from a chat model and from an embedding model', async () => {
     const rt = runtime();

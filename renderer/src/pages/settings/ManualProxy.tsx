@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { AppError } from '@shared/errors';
 import { afterPaint } from '../../lib/after-paint';
 import { useSettings } from '../../store/settings';
+import { SecretState } from './SecretState';
 
 /**
  * The manual proxy: kept in main as a secret (it may carry a password), so the page sends it and never reads it
@@ -36,24 +37,7 @@ export function ManualProxy({ shown, onChanged }: { shown?: string; onChanged():
   return (
     <div className="field" data-testid="manual-proxy">
       <label htmlFor="network-proxy">Manual proxy</label>
-      <p className="secret-state" data-testid="manual-proxy-state">
-        {status?.set ? (
-          <>
-            <span className="badge badge-ok">set</span> {shown && <code>{shown}</code>}{' '}
-            <span className="muted">
-              (
-              {fromEnv
-                ? `from ${status.envVar}`
-                : status.source === 'stored'
-                  ? 'stored encrypted'
-                  : 'this session only'}
-              )
-            </span>
-          </>
-        ) : (
-          <span className="badge">not set</span>
-        )}
-      </p>
+      <SecretState status={status} shown={shown && <code>{shown}</code>} testid="manual-proxy-state" />
       <div className="field-row">
         <input
           id="network-proxy"

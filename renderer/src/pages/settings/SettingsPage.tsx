@@ -10,6 +10,7 @@ import { HubAccessSetting } from './HubAccessSetting';
 import { HardwareSettings } from './HardwareSettings';
 import { EndpointsSettings } from './EndpointsSettings';
 import { NetworkSettings } from './NetworkSettings';
+import { SecretState } from './SecretState';
 import { TextSetting, type TextField } from './TextSetting';
 import { DocumentsSettings } from '../chat/documents/DocumentsSettings';
 
@@ -59,24 +60,7 @@ function SecretSetting({ status }: { status: SecretStatus }) {
   return (
     <div className="field" data-testid={`secret-${status.name}`}>
       <label htmlFor={`secret-${status.name}`}>{meta.label}</label>
-      <p className="secret-state">
-        {status.set ? (
-          <>
-            <span className="badge badge-ok">set</span> {status.last4 ? `ends in …${status.last4}` : ''}{' '}
-            <span className="muted">
-              (
-              {status.source === 'env'
-                ? `from ${status.envVar}`
-                : status.source === 'stored'
-                  ? 'stored encrypted'
-                  : 'this session only'}
-              )
-            </span>
-          </>
-        ) : (
-          <span className="badge">not set</span>
-        )}
-      </p>
+      <SecretState status={status} shown={status.last4 ? `ends in …${status.last4}` : ''} />
       <div className="field-row">
         <input
           id={`secret-${status.name}`}
