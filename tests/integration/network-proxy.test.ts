@@ -5,6 +5,7 @@ import type { Download } from '@shared/contract/local';
 import type { AppErrorShape } from '@shared/errors';
 import { startConnectProxy, type ConnectProxy } from '../fixtures/connect-proxy';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';
+import { startOpenAIServer, type OpenAIServerFixture } from '../fixtures/openai-server';
 import { fixtureModel, startOllamaFixture, type OllamaFixture } from '../fixtures/ollama';
 import { tinyGguf } from '../fixtures/tiny-gguf';
 import { makeTestCa, type TestCa } from '../fixtures/tls-ca';
@@ -29,6 +30,9 @@ let hubFront: TlsFront;
 let cdnFront: TlsFront;
 let proxy: ConnectProxy;
 let ollama: OllamaFixture;
+let llm: OpenAIServerFixture;
+/** Fronts whose certificates are wrong in one way each: another name, expired; and an endpoint behind the proxy. */
+let odd: TlsFront[] = [];
 const apps: TestApp[] = [];
 
 beforeAll(async () => {
@@ -44,14 +48,27 @@ beforeAll(async () => {
   cdnFront = await startTlsFront({ target: hub.cdn.url, ...ca.leaf({ names: ['cdn.test'] }) });
   // The Hub's LFS redirects name the CDN by its company-network name.
   hub.cdn.url = 'https://cdn.test';
+  llm = await startOpenAIServer('vllm');
+  odd = [
+    await startTlsFront({ target: hub.url, ...ca.leaf({ names: ['other.test'] }) }),
+    await startTlsFront({ target: hub.url, ...ca.leaf({ names: ['old.test'], expired: true }) }),
+    await startTlsFront({ target: llm.url, ...ca.leaf({ names: ['llm.test'] }) }),
+  ];
   proxy = await startConnectProxy({
-    hosts: { 'hub.test:443': `127.0.0.1:${hubFront.port}`, 'cdn.test:443': `127.0.0.1:${cdnFront.port}` },
+    hosts: {
+      'hub.test:443': `127.0.0.1:${hubFront.port}`,
+      'cdn.test:443': `127.0.0.1:${cdnFront.port}`,
+      'wrong.test:443': `127.0.0.1:${odd[0].port}`,
+      'old.test:443': `127.0.0.1:${odd[1].port}`,
+      'llm.test:443': `127.0.0.1:${odd[2].port}`,
+    },
   });
   ollama = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
 });
 
 afterAll(async () => {
-  await Promise.all([hub.stop(), hubFront.stop(), cdnFront.stop(), proxy.stop(), ollama.stop()]);
+  await Promise.all([hub.stop(), hubFront.stop(), cdnFront.stop(), proxy.stop(), ollama.stop(), llm.stop()]);
+  await Promise.all(odd.map((f) => f.stop()));
   dir.remove();
 });
 
@@ -157,6 +174,36 @@ describe('a company network: proxy and CA', () => {
     const logged = readFileSync(join(a.dataDir, 'logs', 'hubdesk.log'), 'utf8');
     expect(logged).toContain('a line that quotes it');
     expect(logged).not.toContain('s3cr3t-proxy');
+  });
+
+  it('a certificate for another name, and an expired one, each named for what it is', async () => {
+    const a = await app();
+    const wrong = await a.client.call('network.test', { url: 'https://wrong.test/' });
+    expect(wrong.error?.message).toContain(
+      'The certificate presented for wrong.test belongs to another name (ERR_TLS_CERT_ALTNAME_INVALID)',
+    );
+    const old = await a.client.call('network.test', { url: 'https://old.test/' });
+    expect(old.error?.message).toContain('The certificate for old.test has expired (CERT_HAS_EXPIRED)');
+  });
+
+  it('the endpoint doctor, a chat reply and a download meet the same words: a proxy asking for credentials', async () => {
+    const a = await app();
+    const ok = await a.client.call('endpoints.save', {
+      name: 'GPU box',
+      preset: 'vllm',
+      baseUrl: 'https://llm.test/v1',
+    });
+    expect(ok.report.problem).toBeUndefined();
+    expect(tunnels()).toContain('llm.test:443');
+    proxy.set({ auth: 'alice:s3cr3t-proxy' });
+    const doctor = await a.client.call('endpoints.test', { id: ok.endpoint.id });
+    expect(doctor.problem?.message).toContain(`The proxy at ${proxy.url} asks for a user name and password (407)`);
+    const started = await a.client
+      .call('local.download.start', { repo: REPO, file: FILE })
+      .catch((e: AppErrorShape) => e);
+    const message =
+      'id' in started ? (await downloaded(a, started.id)).error?.message : (started as AppErrorShape).message;
+    expect(message).toContain(`The proxy at ${proxy.url} asks for a user name and password (407)`);
   });
 
   it('a proxy that refuses the site, and one that is down, each in words', async () => {
