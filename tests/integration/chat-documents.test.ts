@@ -108,14 +108,14 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
   const chatBodies = () =>
     ollama.requestsTo('/api/chat').map((r) => r.body as { messages: { role: string; content: string }[] });
 
-  it('sends the passages after the system prompt, keeps the context on the reply, in exports and in the code', async () => {
+  it('sends the passages in the one system message after the prompt, keeps the context on the reply, in exports and in the code', async () => {
     retrieval.answer = async () => ({ context: CONTEXT, system: SYSTEM_TEXT });
     const conv = chat.create({ model: 'llama3.2', system: 'You are terse.' });
     const { messages, events, error } = await send(conv.id, 'When does the relief valve open?');
     expect(error).toBeUndefined();
+    // One system message (strict templates, Mistral's on vLLM, refuse a second): the prompt, then the passages.
     expect(chatBodies()[0].messages).toEqual([
-      { role: 'system', content: 'You are terse.' },
-      { role: 'system', content: SYSTEM_TEXT },
+      { role: 'system', content: `You are terse.\n\n${SYSTEM_TEXT}` },
       { role: 'user', content: 'When does the relief valve open?' },
     ]);
     // The question is the last user message; not loaded, Ollama's default context (4,096) bounds the budget.
@@ -141,12 +141,13 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
     const md = chat.files.export(conv.id, 'markdown').text;
     expect(md).toContain('Sources:\n\n- [1] manual.pdf, p. 3 — The relief valve opens at 42 bar.');
 
-    // "Open as code" sends what was sent: the context text as the second system message.
+    // "Open as code" sends what was sent: the context text in the system message, after the prompt.
     const { snippets } = await chat.code(conv.id);
     const curl = snippets.find((s) => s.client === 'curl')!;
     expect(curl.content).toContain('You are terse.');
     expect(curl.content).toContain('The relief valve opens at 42 bar.');
     expect(curl.content.indexOf('You are terse.')).toBeLessThan(curl.content.indexOf('Answer from these passages'));
+    expect(curl.content.match(/"role": ?"system"/g)).toHaveLength(1);
 
     // The next answer asks again with the new question; the earlier context is not sent again.
     retrieval.answer = async () => undefined;
