@@ -109,8 +109,13 @@ export type Citation = z.infer<typeof citationSchema>;
 export const replyContextSchema = z.object({
   mode: z.enum(['whole', 'retrieved']),
   citations: z.array(citationSchema),
-  /** Documents not indexed yet when the question was asked (the reply says so). */
+  /** Documents not read yet when the question was asked: the answer did not see them (the reply says so). */
   notIndexed: z.array(z.string()).optional(),
+  /**
+   * Documents searched by their words alone (BM25): their vectors were not ready, or the question could not be
+   * embedded. Their passages were given to the model, found without meaning search.
+   */
+  wordsOnly: z.array(z.string()).optional(),
   /** The context text sent to the model (for "Open as code" and exports). */
   text: z.string().max(2_000_000).optional(),
 });

@@ -70,8 +70,9 @@ export function retrieval(deps: RetrieveDeps): RetrievalPort['retrieve'] {
       .search(ids(), q.question, vector, vector && embedder ? embedderKey(embedder) : undefined, SEARCH_LIMIT)
       .filter((h) => !pinnedIds.has(h.document))
       .map((h) => ({ ...h, tokens: estimateTokens(h.text) }));
-    const unembedded = docs.filter((d) => d.state === 'embedding').map((d) => d.name);
-    return build('retrieved', [...pinned, ...budget(hits, left)], [...waiting, ...unembedded]);
+    // Documents still embedding were searched by their words (their chunks are stored): seen, not by meaning.
+    const byWords = (vector ? usable.filter((d) => d.state === 'embedding') : usable).map((d) => d.name);
+    return build('retrieved', [...pinned, ...budget(hits, left)], waiting, byWords);
   };
 }
 
@@ -119,7 +120,12 @@ async function waitForIndexing(deps: RetrieveDeps, bases: string[], ms: number, 
   });
 }
 
-function build(mode: ReplyContext['mode'], passages: Passage[], notIndexed: string[]): RetrievedContext {
+function build(
+  mode: ReplyContext['mode'],
+  passages: Passage[],
+  notIndexed: string[],
+  wordsOnly: string[] = [],
+): RetrievedContext {
   const citations: Citation[] = passages.map((p, i) => ({
     n: i + 1,
     chunk: p.chunk,
@@ -138,6 +144,7 @@ function build(mode: ReplyContext['mode'], passages: Passage[], notIndexed: stri
     : `The user's documents gave no passage for this question.${note}`;
   const context: ReplyContext = { mode, citations, text: system.slice(0, MAX_CONTEXT_TEXT) };
   if (notIndexed.length) context.notIndexed = notIndexed;
+  if (wordsOnly.length) context.wordsOnly = wordsOnly;
   return { context, system };
 }
 
