@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DocTarget, Embedder, KnowledgeBase } from '@shared/contract/documents';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
-import { isOllamaEmbedder } from '../lib/ollama-embedder';
+import { isOllamaEmbedder } from '@shared/ollama-embedder';
 import { useDocuments } from '../store/documents';
 import { useAction, useQuery } from './query';
 import { listenWatch } from './watch';
