@@ -139,6 +139,10 @@ const searchHitSchema = passageSchema.extend({
   /** Ranks in each half of the hybrid search (absent: not in that half's top results). */
   vectorRank: z.number().int().optional(),
   textRank: z.number().int().optional(),
+  /** Its BM25 score (higher is better), when the words found it. */
+  textScore: z.number().optional(),
+  /** Cosine similarity of its vector to the question's (absent: no vector yet, or words-only search). */
+  similarity: z.number().optional(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 

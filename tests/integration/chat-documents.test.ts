@@ -295,6 +295,27 @@ describe('replies with documents (the real documents service, a folder far large
     const md = (await client.call('chat.export', { id: conv.id, format: 'markdown' })).text;
     // The best passage first: the fact's own section, under its headings.
     expect(md).toMatch(/\n- \[1\] manual\.md, § Plant manual › Relief valve — .*The relief valve opens at 42 bar/);
+    // Only passages above the relevance floor are sent and cited: the fact's, not a dozen pumps behind it.
+    expect(reply.context!.citations.length).toBeLessThanOrEqual(3);
+  });
+
+  it('a question the documents know nothing of is sent no passage and cites none', async () => {
+    const { client } = app;
+    const conv = await client.call('chat.create', { model: 'llama3.2' });
+    await client.call('docs.attachPath', { target: { conversation: conv.id }, path: docs.path });
+    await expect
+      .poll(
+        async () =>
+          (await client.call('docs.bases', { conversation: conv.id })).bases.flatMap((b) => b.documents)[0]?.state,
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
+    const result = await client.stream('chat.send', { id: conv.id, content: 'FAIL500 please' }, () => {}).result;
+    const reply = result.messages.at(-1)!;
+    expect(reply.context?.mode).toBe('retrieved');
+    expect(reply.context!.citations).toEqual([]);
+    const body = ollama.requestsTo('/api/chat').at(-1)!.body as { messages: { role: string; content: string }[] };
+    expect(body.messages[0].content).toBe("The user's documents gave no passage for this question.");
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Citation, KnowledgeBase, ReplyContext } from '@shared/contract/documents';
 import type { Logger } from '../log';
+import { aboveFloor } from './relevance';
 import { budget } from './budget';
 import type { EmbedFn } from './embedder';
 import type { Indexer } from './indexer';
@@ -68,11 +69,12 @@ export function retrieval(deps: RetrieveDeps): RetrievalPort['retrieve'] {
     signal?.throwIfAborted();
     const hits = index
       .search(ids(), q.question, vector, vector && embedder ? embedderKey(embedder) : undefined, SEARCH_LIMIT)
-      .filter((h) => !pinnedIds.has(h.document))
-      .map((h) => ({ ...h, tokens: estimateTokens(h.text) }));
+      .filter((h) => !pinnedIds.has(h.document));
+    // Below the floor a passage is noise that would be cited: not sent, not shown.
+    const relevant = aboveFloor(hits).map((h) => ({ ...h, tokens: estimateTokens(h.text) }));
     // Documents still embedding were searched by their words (their chunks are stored): seen, not by meaning.
     const byWords = (vector ? usable.filter((d) => d.state === 'embedding') : usable).map((d) => d.name);
-    return build('retrieved', [...pinned, ...budget(hits, left)], waiting, byWords);
+    return build('retrieved', [...pinned, ...budget(relevant, left)], waiting, byWords);
   };
 }
 
