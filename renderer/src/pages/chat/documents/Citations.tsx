@@ -48,11 +48,14 @@ export function Citations({ context, text }: { context: ReplyContext; text?: str
                   title={`${c.name}${place ? ` · ${place}` : ''}\n${c.excerpt.slice(0, 300)}`}
                   onClick={() => setOpen(c)}
                 >
-                  <span className="doc-source-n">[{c.n}]</span> <span className="doc-chip-name">{c.name}</span>
+                  <span className="doc-source-n">[{c.n}]</span>{' '}
+                  <span className="doc-chip-name doc-source-name" data-testid="source-name">
+                    {c.name}
+                  </span>
                   {c.page !== undefined ? (
                     <span className="muted"> p. {c.page}</span>
                   ) : (
-                    c.heading && <span className="muted doc-chip-name"> · {c.heading}</span>
+                    c.heading && <span className="muted doc-chip-name doc-source-heading">&nbsp;· {c.heading}</span>
                   )}
                 </button>
               </li>
