@@ -73,7 +73,9 @@ export function retrieval(deps: RetrieveDeps): RetrievalPort['retrieve'] {
     // Below the floor a passage is noise that would be cited: not sent, not shown.
     const relevant = aboveFloor(hits).map((h) => ({ ...h, tokens: estimateTokens(h.text) }));
     // Documents still embedding were searched by their words (their chunks are stored): seen, not by meaning.
-    const byWords = (vector ? usable.filter((d) => d.state === 'embedding') : usable).map((d) => d.name);
+    const byWords = (vector ? usable.filter((d) => d.state === 'embedding') : usable)
+      .filter((d) => !pinnedIds.has(d.id))
+      .map((d) => d.name);
     return build('retrieved', [...pinned, ...budget(relevant, left)], waiting, byWords);
   };
 }
