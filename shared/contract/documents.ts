@@ -109,8 +109,13 @@ export type Citation = z.infer<typeof citationSchema>;
 export const replyContextSchema = z.object({
   mode: z.enum(['whole', 'retrieved']),
   citations: z.array(citationSchema),
-  /** Documents not indexed yet when the question was asked (the reply says so). */
+  /** Documents not read yet when the question was asked: the answer did not see them (the reply says so). */
   notIndexed: z.array(z.string()).optional(),
+  /**
+   * Documents searched by their words alone (BM25): their vectors were not ready, or the question could not be
+   * embedded. Their passages were given to the model, found without meaning search.
+   */
+  wordsOnly: z.array(z.string()).optional(),
   /** The context text sent to the model (for "Open as code" and exports). */
   text: z.string().max(2_000_000).optional(),
 });
@@ -134,6 +139,10 @@ const searchHitSchema = passageSchema.extend({
   /** Ranks in each half of the hybrid search (absent: not in that half's top results). */
   vectorRank: z.number().int().optional(),
   textRank: z.number().int().optional(),
+  /** Its BM25 score (higher is better), when the words found it. */
+  textScore: z.number().optional(),
+  /** Cosine similarity of its vector to the question's (absent: no vector yet, or words-only search). */
+  similarity: z.number().optional(),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 

@@ -147,13 +147,16 @@ export class MemoryDocIndex implements DocIndexPort {
         .sort((a, b) => b.s - a.s)
         .slice(0, limit)
         .map((x) => ({ id: x.c.id }));
+    // As the store gives them: words matched as the text score, the (normalised) vectors' dot as the similarity.
+    const textScore = new Map(byText.map((x) => [x.c.id, x.s]));
     return fuse<number, { id: number }>(ranked(byVector), ranked(byText))
       .slice(0, limit)
       .map((f): SearchHit => ({
         ...this.passage(f.id),
         score: f.score,
         ...(f.ranks.vector ? { vectorRank: f.ranks.vector } : {}),
-        ...(f.ranks.bm25 ? { textRank: f.ranks.bm25 } : {}),
+        ...(f.ranks.bm25 ? { textRank: f.ranks.bm25, textScore: textScore.get(f.id) } : {}),
+        ...(qv && vs?.has(f.id) ? { similarity: dot(qv, vs.get(f.id)!) } : {}),
       }));
   }
   passage(chunk: number): Passage {

@@ -108,14 +108,14 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
   const chatBodies = () =>
     ollama.requestsTo('/api/chat').map((r) => r.body as { messages: { role: string; content: string }[] });
 
-  it('sends the passages after the system prompt, keeps the context on the reply, in exports and in the code', async () => {
+  it('sends the passages in the one system message after the prompt, keeps the context on the reply, in exports and in the code', async () => {
     retrieval.answer = async () => ({ context: CONTEXT, system: SYSTEM_TEXT });
     const conv = chat.create({ model: 'llama3.2', system: 'You are terse.' });
     const { messages, events, error } = await send(conv.id, 'When does the relief valve open?');
     expect(error).toBeUndefined();
+    // One system message (strict templates, Mistral's on vLLM, refuse a second): the prompt, then the passages.
     expect(chatBodies()[0].messages).toEqual([
-      { role: 'system', content: 'You are terse.' },
-      { role: 'system', content: SYSTEM_TEXT },
+      { role: 'system', content: `You are terse.\n\n${SYSTEM_TEXT}` },
       { role: 'user', content: 'When does the relief valve open?' },
     ]);
     // The question is the last user message; not loaded, Ollama's default context (4,096) bounds the budget.
@@ -141,12 +141,13 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
     const md = chat.files.export(conv.id, 'markdown').text;
     expect(md).toContain('Sources:\n\n- [1] manual.pdf, p. 3 — The relief valve opens at 42 bar.');
 
-    // "Open as code" sends what was sent: the context text as the second system message.
+    // "Open as code" sends what was sent: the context text in the system message, after the prompt.
     const { snippets } = await chat.code(conv.id);
     const curl = snippets.find((s) => s.client === 'curl')!;
     expect(curl.content).toContain('You are terse.');
     expect(curl.content).toContain('The relief valve opens at 42 bar.');
     expect(curl.content.indexOf('You are terse.')).toBeLessThan(curl.content.indexOf('Answer from these passages'));
+    expect(curl.content.match(/"role": ?"system"/g)).toHaveLength(1);
 
     // The next answer asks again with the new question; the earlier context is not sent again.
     retrieval.answer = async () => undefined;
@@ -229,6 +230,20 @@ describe('replies with documents (Ollama fixture, retrieval port)', () => {
   });
 });
 
+/** A plant manual far larger than a 4,096-token context: 80 pumps, and the relief valve's one fact among them. */
+function manual(): string {
+  const filler = Array.from(
+    { length: 80 },
+    (_, i) =>
+      `## Pump ${i}\n\nPump P-${i} runs at ${1000 + i * 10} rpm on line ${i % 7}. ` +
+      `Its seals are changed every ${i + 2} weeks, and its filter is cleaned when the gauge reads ${i + 3} units. `.repeat(
+        6,
+      ),
+  );
+  filler.splice(41, 0, '## Relief valve\n\nThe relief valve opens at 42 bar and closes again at 38 bar.');
+  return `# Plant manual\n\n${filler.join('\n\n')}\n`;
+}
+
 /** The app as it runs: the real DocumentsService (index in the chat database, the fixture's /api/embed) behind chat. */
 describe('replies with documents (the real documents service, a folder far larger than the context)', () => {
   let ollama: OllamaFixture;
@@ -241,16 +256,7 @@ describe('replies with documents (the real documents service, a folder far large
     ollama.chatScript = () => ({ content: tokens('It opens at 42 bar [1].') });
     app = await startTestApp({ env: { OLLAMA_HOST: ollama.url }, documents: { startDelayMs: 60_000 } });
     docs = tempDir('hubdesk-chat-docs-');
-    const filler = Array.from(
-      { length: 80 },
-      (_, i) =>
-        `## Pump ${i}\n\nPump P-${i} runs at ${1000 + i * 10} rpm on line ${i % 7}. ` +
-        `Its seals are changed every ${i + 2} weeks, and its filter is cleaned when the gauge reads ${i + 3} units. `.repeat(
-          6,
-        ),
-    );
-    filler.splice(41, 0, '## Relief valve\n\nThe relief valve opens at 42 bar and closes again at 38 bar.');
-    writeFileSync(join(docs.path, 'manual.md'), `# Plant manual\n\n${filler.join('\n\n')}\n`);
+    writeFileSync(join(docs.path, 'manual.md'), manual());
   });
   afterAll(async () => {
     await app?.close();
@@ -289,5 +295,73 @@ describe('replies with documents (the real documents service, a folder far large
     const md = (await client.call('chat.export', { id: conv.id, format: 'markdown' })).text;
     // The best passage first: the fact's own section, under its headings.
     expect(md).toMatch(/\n- \[1\] manual\.md, § Plant manual › Relief valve — .*The relief valve opens at 42 bar/);
+    // Only passages above the relevance floor are sent and cited: the fact's, not a dozen pumps behind it.
+    expect(reply.context!.citations.length).toBeLessThanOrEqual(3);
+  });
+
+  it('a question the documents know nothing of is sent no passage and cites none', async () => {
+    const { client } = app;
+    const conv = await client.call('chat.create', { model: 'llama3.2' });
+    await client.call('docs.attachPath', { target: { conversation: conv.id }, path: docs.path });
+    await expect
+      .poll(
+        async () =>
+          (await client.call('docs.bases', { conversation: conv.id })).bases.flatMap((b) => b.documents)[0]?.state,
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
+    const result = await client.stream('chat.send', { id: conv.id, content: 'FAIL500 please' }, () => {}).result;
+    const reply = result.messages.at(-1)!;
+    expect(reply.context?.mode).toBe('retrieved');
+    expect(reply.context!.citations).toEqual([]);
+    const body = ollama.requestsTo('/api/chat').at(-1)!.body as { messages: { role: string; content: string }[] };
+    expect(body.messages[0].content).toBe("The user's documents gave no passage for this question.");
+  });
+});
+
+/** No embedding model anywhere: the document's passages are stored, its vectors never come. */
+describe('replies with documents whose vectors are not ready (the real documents service, no embedding model)', () => {
+  let ollama: OllamaFixture;
+  let app: TestApp;
+  let docs: ReturnType<typeof tempDir>;
+
+  beforeAll(async () => {
+    ollama = await startOllamaFixture({ models: [fixtureModel('llama3.2')] });
+    ollama.chatScript = () => ({ content: tokens('It opens at 42 bar [1].') });
+    app = await startTestApp({ env: { OLLAMA_HOST: ollama.url }, documents: { startDelayMs: 60_000 } });
+    docs = tempDir('hubdesk-chat-docs-words-');
+    writeFileSync(join(docs.path, 'manual.md'), manual());
+  });
+  afterAll(async () => {
+    await app?.close();
+    await ollama?.stop();
+    docs?.remove();
+  });
+
+  it('says the passages were found by words alone, never that the answer did not see the document', async () => {
+    const { client } = app;
+    const conv = await client.call('chat.create', { model: 'llama3.2' });
+    await client.call('docs.attachPath', { target: { conversation: conv.id }, path: join(docs.path, 'manual.md') });
+    // Read and chunked, then stopped: no embedding model to make its vectors.
+    await expect
+      .poll(async () => (await client.call('docs.bases', { conversation: conv.id })).bases[0]?.error?.message, {
+        timeout: 30_000,
+      })
+      .toBeDefined();
+    const result = await client.stream(
+      'chat.send',
+      { id: conv.id, content: 'At what pressure does the relief valve open?' },
+      () => {},
+    ).result;
+    const reply = result.messages.at(-1)!;
+    expect(reply.status).toBe('complete');
+    expect(reply.context?.mode).toBe('retrieved');
+    expect(reply.context!.wordsOnly).toEqual(['manual.md']);
+    expect(reply.context!.notIndexed).toBeUndefined();
+    expect(reply.notice ?? '').not.toContain('did not see');
+    // The words found the fact's passage, and it was sent.
+    expect(reply.context!.citations[0]?.excerpt).toContain('42 bar');
+    const body = ollama.requestsTo('/api/chat').at(-1)!.body as { messages: { role: string; content: string }[] };
+    expect(body.messages[0].content).toContain('The relief valve opens at 42 bar');
   });
 });

@@ -217,6 +217,8 @@ describe('documents index: bases, documents, chunks, vectors, hybrid search', ()
       [cs[2].id, 1, undefined],
       [cs[0].id, 2, undefined],
     ]);
+    // Each with how near it is (retrieval's relevance floor), the nearest the nearer.
+    expect(byMeaning[0].similarity).toBeGreaterThan(byMeaning[1].similarity!);
     // By words only (no vector).
     const byWords = index.search([base], 'radiators?', undefined, undefined, 5);
     expect(byWords).toEqual([
@@ -230,6 +232,7 @@ describe('documents index: bases, documents, chunks, vectors, hybrid search', ()
         text: 'Bleed the radiators every autumn.',
         score: 1 / 61,
         textRank: 1,
+        textScore: expect.any(Number),
       },
     ]);
     // Fused: the passage both halves find comes first, though it is second by meaning.

@@ -24,16 +24,16 @@ const msg = (role: ChatMessage['role'], content: string, more: Partial<ChatMessa
 });
 
 describe("the documents' context in the turns", () => {
-  it('goes as a system turn after the prompt (or first without one), and fitTurns keeps both', () => {
+  it('joins the prompt in its one system message (or is it without one), and fitTurns keeps it', () => {
     const history = [msg('user', 'q1'), msg('assistant', 'a1'), msg('user', 'q2')];
     expect(toTurns('S', history, { context: 'DOCS' }).slice(0, 2)).toEqual([
-      { role: 'system', content: 'S' },
-      { role: 'system', content: 'DOCS' },
+      { role: 'system', content: 'S\n\nDOCS' },
+      { role: 'user', content: 'q1' },
     ]);
     expect(toTurns('', history, { context: 'DOCS' })[0]).toEqual({ role: 'system', content: 'DOCS' });
     expect(toTurns('S', history).filter((t) => t.role === 'system')).toHaveLength(1);
-    const fit = fitTurns(toTurns('S', history, { context: 'DOCS' }), 3);
-    expect(fit.map((t) => t.content)).toEqual(['S', 'DOCS', 'q2']);
+    const fit = fitTurns(toTurns('S', history, { context: 'DOCS' }), 2);
+    expect(fit.map((t) => t.content)).toEqual(['S\n\nDOCS', 'q2']);
   });
 });
 

@@ -97,6 +97,13 @@ describe('toTurns: what the model receives', () => {
       expect(alternates(turns)).toBe(true);
     });
 
+  it("the documents' context joins the system prompt in one system message (strict templates refuse two)", () => {
+    const turns = toTurns('S', [u('q')], { context: 'passages' });
+    expect(short(turns)).toEqual(['s:S\n\npassages', 'u:q']);
+    expect(alternates(turns)).toBe(true);
+    expect(short(toTurns('', [u('q')], { context: 'passages' }))).toEqual(['s:passages', 'u:q']);
+  });
+
   it('merged images travel with the merged turn', () => {
     expect(toTurns('', [u('one', { images: ['aQ=='] }), u('two', { images: ['Ag=='] })])[0].images).toEqual([
       'aQ==',

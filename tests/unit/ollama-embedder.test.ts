@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LocalModel } from '@shared/contract/ollama';
-import { isOllamaEmbedder } from '../../renderer/src/lib/ollama-embedder';
+import { isOllamaEmbedder } from '../../shared/ollama-embedder';
 
 const model = (name: string, family: string, capabilities?: string[]): LocalModel => ({
   name,

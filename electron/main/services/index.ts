@@ -28,6 +28,7 @@ import type { McpService, McpOptions } from './mcp/manager';
 import { SnippetService, type SaveDialogPort } from './snippets/service';
 import { LocalService, type LocalOptions } from './local/service';
 import { fitHardware } from '@shared/fit';
+import { installedEmbedders } from './documents/choose-embedder';
 import { createEmbedder } from './documents/embedder';
 import type { StreamLimits } from './engines/sse-data';
 import { IndexStore } from './documents/index-store';
@@ -269,6 +270,7 @@ export function createServices(opts: ServicesOptions): Services {
   const documents = new DocumentsService({
     index: new IndexStore(chatStore),
     embed: createEmbedder(engines),
+    installed: () => installedEmbedders({ ollama: () => ollama.list(), local: () => local.library.list() }),
     log,
     uploadsDir: join(opts.dataDir, 'documents', 'uploads'),
     openDialog: opts.openDialog,

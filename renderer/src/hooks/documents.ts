@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DocTarget, Embedder, KnowledgeBase } from '@shared/contract/documents';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
-import { isOllamaEmbedder } from '../lib/ollama-embedder';
+import { isOllamaEmbedder } from '@shared/ollama-embedder';
 import { useDocuments } from '../store/documents';
 import { useAction, useQuery } from './query';
 import { listenWatch } from './watch';
@@ -95,6 +95,13 @@ export function useEmbedders() {
     undefined,
     true,
   );
+  // Main may take a model by itself (the installed one, on attaching): the watched bases say which.
+  const watched = useDocuments(
+    (s) =>
+      Object.values(s.bases)
+        .flat()
+        .find((b) => b.embedder)?.embedder,
+  );
   const [fresh, setFresh] = useState<Embedder>();
   const set = useAction(async (e: Embedder) => {
     const r = await api.call('docs.embedder.set', { backend: e.backend, model: e.model });
@@ -102,7 +109,7 @@ export function useEmbedders() {
     return r.embedder;
   });
   return {
-    embedder: fresh ?? current.last?.embedder,
+    embedder: fresh ?? watched ?? current.last?.embedder,
     choices,
     currentError: current.state === 'error' ? current.error : undefined,
     reload: () => void Promise.all([current.revalidate(), choices.revalidate()]),

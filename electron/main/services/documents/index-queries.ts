@@ -70,8 +70,11 @@ const CANDIDATES = `SELECT rowid AS id, bm25(doc_chunks_fts) AS s FROM doc_chunk
   LIMIT ${MAX_POSTINGS}`;
 const IN_BASES = `JOIN doc_chunks c ON c.seq = f.id JOIN doc_documents d ON d.id = c.document_id WHERE d.base_id ${IN}`;
 
-/** The BM25 half: chunks of these bases matching the question's words (the rarer ones), best first. */
-export function textSearch(db: Db, bases: string[], query: string, limit: number): number[] {
+/**
+ * The BM25 half: chunks of these bases matching the question's words (the rarer ones), best first, with their
+ * score (FTS5's bm25 negated: higher is better).
+ */
+export function textSearch(db: Db, bases: string[], query: string, limit: number): { id: number; score: number }[] {
   const words = queryWords(query);
   if (!words.length) return [];
   const match = ftsQuery(rareWords(db, words));
@@ -79,20 +82,20 @@ export function textSearch(db: Db, bases: string[], query: string, limit: number
   // The best candidates first, their bases checked after: looking each candidate's base up costs more than scoring it.
   const best = db
     .prepare(
-      `SELECT c.seq AS id FROM (SELECT id, s FROM (${CANDIDATES}) ORDER BY s LIMIT ?) f ${IN_BASES} ORDER BY f.s`,
+      `SELECT c.seq AS id, f.s AS s FROM (SELECT id, s FROM (${CANDIDATES}) ORDER BY s LIMIT ?) f ${IN_BASES} ORDER BY f.s`,
     )
-    .all(match, limit * 4, inBases) as { id: number }[];
+    .all(match, limit * 4, inBases) as { id: number; s: number }[];
   let rows = best.slice(0, limit);
   // Short: other bases hold the best matches (or there are few): the candidates taken from these bases only.
   if (rows.length < limit)
     rows = db
       .prepare(
-        `SELECT id FROM (SELECT c.seq AS id, bm25(doc_chunks_fts) AS s FROM doc_chunks_fts f
+        `SELECT id, s FROM (SELECT c.seq AS id, bm25(doc_chunks_fts) AS s FROM doc_chunks_fts f
          JOIN doc_chunks c ON c.seq = f.rowid JOIN doc_documents d ON d.id = c.document_id
          WHERE doc_chunks_fts MATCH ? AND d.base_id ${IN} LIMIT ${MAX_POSTINGS}) ORDER BY s LIMIT ?`,
       )
-      .all(match, inBases, limit) as { id: number }[];
-  return rows.map((r) => Number(r.id));
+      .all(match, inBases, limit) as { id: number; s: number }[];
+  return rows.map((r) => ({ id: Number(r.id), score: -Number(r.s) }));
 }
 
 /** An embedder kept in the chat database's settings (a value that no longer parses reads as none). */

@@ -8,7 +8,14 @@ import { joinChunks, newDocId, type ChunkSpan } from './index-sql';
 import { readEmbedder, readPassages, textSearch, writeEmbedder } from './index-queries';
 import type { DocIndexPort, DocumentRow, PendingChunk } from './ports';
 import type { DocChunk } from './types';
-import { dropVectorTable, ensureVectorTable, nearestChunks, vectorTable, writeVectors } from './vector-table';
+import {
+  dropVectorTable,
+  ensureVectorTable,
+  nearestChunks,
+  similarities,
+  vectorTable,
+  writeVectors,
+} from './vector-table';
 
 const BASE_GONE = 'This knowledge base was deleted.';
 const SOURCE_GONE = 'This attachment was removed from its knowledge base.';
@@ -259,10 +266,11 @@ export class IndexStore implements DocIndexPort {
     return this.q((db) => {
       const t = queryVector && embedder ? vectorTable(db, embedder) : undefined;
       const vectorIds = t && queryVector ? nearestChunks(db, t, bases, queryVector, each) : [];
-      const textIds = textSearch(db, bases, query, each);
+      const textHits = textSearch(db, bases, query, each);
+      const textScores = new Map(textHits.map((h) => [h.id, h.score]));
       const fused = fuse<number, { id: number }>(
         vectorIds.map((id) => ({ id })),
-        textIds.map((id) => ({ id })),
+        textHits.map(({ id }) => ({ id })),
       ).slice(0, limit);
       const passages = new Map(
         readPassages(
@@ -270,12 +278,24 @@ export class IndexStore implements DocIndexPort {
           fused.map((f) => f.id),
         ).map((p) => [p.chunk, p]),
       );
+      // How near each is, for retrieval's relevance floor (ranks alone say nothing of how near the nearest is).
+      const sims =
+        t && queryVector
+          ? similarities(
+              db,
+              t,
+              fused.map((f) => f.id),
+              queryVector,
+            )
+          : new Map<number, number>();
       return fused.flatMap((f) => {
         const p = passages.get(f.id);
         if (!p) return [];
+        const sim = sims.get(f.id);
         const ranks = {
           ...(f.ranks.vector ? { vectorRank: f.ranks.vector } : {}),
-          ...(f.ranks.bm25 ? { textRank: f.ranks.bm25 } : {}),
+          ...(f.ranks.bm25 ? { textRank: f.ranks.bm25, textScore: textScores.get(f.id) ?? 0 } : {}),
+          ...(sim !== undefined ? { similarity: sim } : {}),
         };
         return [{ ...p, score: f.score, ...ranks }];
       });

@@ -16,6 +16,11 @@ export interface IndexerOptions {
   read: (file: string, signal?: AbortSignal) => Promise<ReadDocument>;
   /** Chunks per embed call. */
   batch?: number;
+  /**
+   * The embedding model to take when none is set and chunks wait for vectors (choose-embedder.ts); it throws why
+   * indexing cannot go on (none installed, Ollama not running, several to choose from).
+   */
+  choose?: () => Promise<Embedder>;
 }
 
 const BATCH = 32;
@@ -141,7 +146,18 @@ export class Indexer {
           await this.extractOne(todo);
           continue;
         }
-        if (!target && index.documents({ base, state: ['embedding'] }).length) throw noEmbedderError();
+        if (!target && index.documents({ base, state: ['embedding'] }).length) {
+          if (!this.opts.choose) throw noEmbedderError();
+          // Attaching is enough: the installed model is taken, shown in the strip where it can be changed.
+          const chosen = await this.opts.choose();
+          // Another base's queue (or the person) may have set one meanwhile: theirs stays.
+          if (!index.getEmbedder()) {
+            index.setEmbedder(chosen);
+            log.info('embedder chosen', { embedder: embedderKey(chosen) });
+          }
+          this.notify();
+          continue;
+        }
         break;
       }
       this.switchWhenComplete();

@@ -112,8 +112,8 @@ export interface RetrievalPort {
   /**
    * The documents' context for a question: whole documents when they all fit `budgetTokens` (pinned ones whole
    * whenever they fit), else the top passages by hybrid search within the budget. Waits up to `waitMs` for
-   * indexing in progress; what is still not indexed is named in `context.notIndexed`. Undefined when the
-   * conversation has no documents.
+   * indexing in progress; what is still not read is named in `context.notIndexed`, what was searched by words
+   * alone (no vectors yet) in `context.wordsOnly`. Undefined when the conversation has no documents.
    */
   retrieve(
     q: { conversation: string; bases: string[]; question: string; budgetTokens: number; waitMs?: number },

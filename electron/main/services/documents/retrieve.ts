@@ -1,5 +1,6 @@
 import type { Citation, KnowledgeBase, ReplyContext } from '@shared/contract/documents';
 import type { Logger } from '../log';
+import { aboveFloor } from './relevance';
 import { budget } from './budget';
 import type { EmbedFn } from './embedder';
 import type { Indexer } from './indexer';
@@ -68,10 +69,14 @@ export function retrieval(deps: RetrieveDeps): RetrievalPort['retrieve'] {
     signal?.throwIfAborted();
     const hits = index
       .search(ids(), q.question, vector, vector && embedder ? embedderKey(embedder) : undefined, SEARCH_LIMIT)
-      .filter((h) => !pinnedIds.has(h.document))
-      .map((h) => ({ ...h, tokens: estimateTokens(h.text) }));
-    const unembedded = docs.filter((d) => d.state === 'embedding').map((d) => d.name);
-    return build('retrieved', [...pinned, ...budget(hits, left)], [...waiting, ...unembedded]);
+      .filter((h) => !pinnedIds.has(h.document));
+    // Below the floor a passage is noise that would be cited: not sent, not shown.
+    const relevant = aboveFloor(hits).map((h) => ({ ...h, tokens: estimateTokens(h.text) }));
+    // Documents still embedding were searched by their words (their chunks are stored): seen, not by meaning.
+    const byWords = (vector ? usable.filter((d) => d.state === 'embedding') : usable)
+      .filter((d) => !pinnedIds.has(d.id))
+      .map((d) => d.name);
+    return build('retrieved', [...pinned, ...budget(relevant, left)], waiting, byWords);
   };
 }
 
@@ -119,7 +124,12 @@ async function waitForIndexing(deps: RetrieveDeps, bases: string[], ms: number, 
   });
 }
 
-function build(mode: ReplyContext['mode'], passages: Passage[], notIndexed: string[]): RetrievedContext {
+function build(
+  mode: ReplyContext['mode'],
+  passages: Passage[],
+  notIndexed: string[],
+  wordsOnly: string[] = [],
+): RetrievedContext {
   const citations: Citation[] = passages.map((p, i) => ({
     n: i + 1,
     chunk: p.chunk,
@@ -138,6 +148,7 @@ function build(mode: ReplyContext['mode'], passages: Passage[], notIndexed: stri
     : `The user's documents gave no passage for this question.${note}`;
   const context: ReplyContext = { mode, citations, text: system.slice(0, MAX_CONTEXT_TEXT) };
   if (notIndexed.length) context.notIndexed = notIndexed;
+  if (wordsOnly.length) context.wordsOnly = wordsOnly;
   return { context, system };
 }
 

@@ -3,6 +3,7 @@ import type { DocTarget, Embedder, KnowledgeBase, Passage, SearchHit } from '@sh
 import { AppError } from '@shared/errors';
 import type { Logger } from '../log';
 import type { StreamContext } from '../stream-context';
+import { chooseEmbedder } from './choose-embedder';
 import type { EmbedFn } from './embedder';
 import { ExtractThread, type ExtractThreadOptions } from './extract/thread';
 import { basesWithSources, Indexer } from './indexer';
@@ -18,6 +19,8 @@ export type OpenDialogPort = (opts: { folder: boolean }) => Promise<string[] | u
 export interface DocumentsOptions {
   index: DocIndexPort;
   embed: EmbedFn;
+  /** The embedding models installed, for indexing to take one when none was chosen (choose-embedder.ts). */
+  installed?: () => Promise<Embedder[]>;
   log: Logger;
   /** Where uploaded files are kept (`<dataDir>/documents/uploads`). */
   uploadsDir: string;
@@ -51,6 +54,7 @@ export class DocumentsService implements RetrievalPort {
       embed: opts.embed,
       log: opts.log,
       batch: opts.batch,
+      ...(opts.installed ? { choose: async () => chooseEmbedder(await opts.installed!()) } : {}),
       read: (file, signal) => this.reader.read(file, signal),
     });
     this.uploads = new DocUploads(opts.uploadsDir);

@@ -101,3 +101,15 @@ export function nearestChunks(db: Db, t: VectorTable, bases: string[], vector: n
   ).map((r) => r.chunk);
   return hits.length < limit ? exact() : hits;
 }
+
+/** Cosine similarity to the query of these chunks' stored vectors (chunks with none are left out): a few dozen rows. */
+export function similarities(db: Db, t: VectorTable, chunks: number[], vector: number[]): Map<number, number> {
+  if (!chunks.length) return new Map();
+  const rows = db
+    .prepare(
+      `SELECT chunk, 1 - vector_distance_cos(e, vector32(?1)) AS sim FROM ${t.tbl}
+       WHERE chunk IN (SELECT value FROM json_each(?2))`,
+    )
+    .all(JSON.stringify(vector), JSON.stringify(chunks)) as { chunk: number; sim: number }[];
+  return new Map(rows.map((r) => [Number(r.chunk), Number(r.sim)]));
+}

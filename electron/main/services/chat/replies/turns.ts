@@ -17,8 +17,8 @@ const isEmptyReply = (m: ChatMessage) =>
 
 /**
  * The one rule for what a model receives (the chat request and "Open as code" both use it):
- * - the system prompt first, then the documents' context of this answer (`context`: retrieved passages or whole
- *   documents, sent with this answer only, never stored as a message);
+ * - one system message: the system prompt, then the documents' context of this answer (`context`: retrieved
+ *   passages or whole documents, sent with this answer only, never stored as a message);
  * - replies that failed or were cut with no text are left out;
  * - tool results only right after the assistant turn that called the tools (with `tools: false` — the router —
  *   tool turns and text-less tool-calling turns are left out);
@@ -72,10 +72,10 @@ export function toTurns(
     if (tail.content.trim()) delete tail.toolCalls;
     else out.pop();
   }
-  const head: Turn[] = [];
-  if (system) head.push({ role: 'system', content: system });
-  if (opts.context) head.push({ role: 'system', content: opts.context });
-  return [...head, ...out];
+  // One system message: strict chat templates (Mistral's on vLLM) refuse a second one, so the context follows the
+  // prompt in the same message.
+  const head = [system, opts.context].filter((s): s is string => !!s).join('\n\n');
+  return head ? [{ role: 'system', content: head }, ...out] : out;
 }
 
 /**

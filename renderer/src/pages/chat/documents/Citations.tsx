@@ -2,12 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { Citation, ReplyContext } from '@shared/contract/documents';
 import { linkCitations } from './cite-links';
 import { PassageDialog, placeOf } from './PassageDialog';
+import { sourcesLine } from './sources-line';
 import './documents.css';
-
-const modeLine = {
-  whole: 'Whole documents were given to the model',
-  retrieved: 'Retrieved passages were given to the model',
-};
 
 /**
  * "Sources" under a reply that was given documents: how they reached the model (whole, or retrieved passages), the
@@ -38,8 +34,7 @@ export function Citations({ context, text }: { context: ReplyContext; text?: str
   return (
     <div className="doc-sources" data-testid="msg-sources" ref={ref}>
       <p className="doc-sources-line small muted">
-        <strong>Sources</strong> · {modeLine[context.mode]}
-        {citations.length === 0 && ' (none matched)'}
+        <strong>Sources</strong> · <span data-testid="msg-sources-how">{sourcesLine(context)}</span>
       </p>
       {citations.length > 0 && (
         <ul className="doc-source-chips" aria-label="Sources">
@@ -53,11 +48,14 @@ export function Citations({ context, text }: { context: ReplyContext; text?: str
                   title={`${c.name}${place ? ` · ${place}` : ''}\n${c.excerpt.slice(0, 300)}`}
                   onClick={() => setOpen(c)}
                 >
-                  <span className="doc-source-n">[{c.n}]</span> <span className="doc-chip-name">{c.name}</span>
+                  <span className="doc-source-n">[{c.n}]</span>{' '}
+                  <span className="doc-chip-name doc-source-name" data-testid="source-name">
+                    {c.name}
+                  </span>
                   {c.page !== undefined ? (
                     <span className="muted"> p. {c.page}</span>
                   ) : (
-                    c.heading && <span className="muted doc-chip-name"> · {c.heading}</span>
+                    c.heading && <span className="muted doc-chip-name doc-source-heading">&nbsp;· {c.heading}</span>
                   )}
                 </button>
               </li>
@@ -67,7 +65,7 @@ export function Citations({ context, text }: { context: ReplyContext; text?: str
       )}
       {notIndexed?.length ? (
         <p className="doc-sources-line small doc-warn" data-testid="msg-not-indexed">
-          Not indexed yet when asked, so not searched: {notIndexed.join(', ')}
+          Not read yet when asked, so not searched (the answer did not see them): {notIndexed.join(', ')}
         </p>
       ) : null}
       {open && <PassageDialog citation={open} onClose={() => setOpen(undefined)} />}

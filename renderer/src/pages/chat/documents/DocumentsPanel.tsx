@@ -13,7 +13,7 @@ function Bar({ value }: { value?: number }) {
 }
 
 /** One document: name, state and progress, the error in words, "Send whole" and Remove. */
-function DocRow({ d, onRemove }: { d: DocumentInfo; onRemove?: () => void }) {
+function DocRow({ d, onRemove, stopped }: { d: DocumentInfo; onRemove?: () => void; stopped?: boolean }) {
   const { pin } = useDocActions();
   return (
     <li className={`doc-row doc-${d.state}`} data-testid="doc-row" data-state={d.state}>
@@ -38,7 +38,7 @@ function DocRow({ d, onRemove }: { d: DocumentInfo; onRemove?: () => void }) {
       </div>
       <div className="doc-row-state small muted">
         <Bar value={fraction(d)} />
-        <span>{progressLine(d)}</span>
+        <span>{progressLine(d, stopped)}</span>
       </div>
       {d.error && (
         <p className="doc-error small" role="alert">
@@ -128,7 +128,9 @@ export function DocumentsPanel({ base, uploads = [] }: { base?: KnowledgeBase; u
         {sources.map((s) => {
           const mine = docs.filter((d) => d.source === s.id);
           if (s.kind !== 'folder')
-            return mine.map((d) => <DocRow key={d.id} d={d} onRemove={() => void removeSource.run(s.id)} />);
+            return mine.map((d) => (
+              <DocRow key={d.id} d={d} stopped={!!base?.error} onRemove={() => void removeSource.run(s.id)} />
+            ));
           return (
             <li key={s.id} className="doc-folder">
               <div className="doc-row-head">
@@ -142,7 +144,7 @@ export function DocumentsPanel({ base, uploads = [] }: { base?: KnowledgeBase; u
               </div>
               <ul className="doc-list">
                 {mine.map((d) => (
-                  <DocRow key={d.id} d={d} />
+                  <DocRow key={d.id} d={d} stopped={!!base?.error} />
                 ))}
               </ul>
             </li>

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { formatBytes } from '../../../lib/format';
 import { useEmbedders } from '../../../hooks/documents';
 import { isActive, jobTotals, usePulls } from '../../../store/pulls';
@@ -11,8 +11,18 @@ const OFFERED_EMBEDDER = { model: 'nomic-embed-text', sizeBytes: 274_000_000 };
  * engine's embedding GGUFs. With none there, an offer to pull nomic-embed-text (the usual pull, shown here and in
  * the status bar), set as the model once pulled. A new model re-embeds in the background; the old index serves.
  */
-export function EmbedderPicker({ compact }: { compact?: boolean }) {
+export function EmbedderPicker({ compact, focus }: { compact?: boolean; focus?: number }) {
   const id = useId();
+  // Asked for from the strip (its model chip, "Choose a model…"): the picker takes the focus, once per request,
+  // now or when the select appears (the models are still being looked for when the panel opens).
+  const select = useRef<HTMLSelectElement | null>(null);
+  const focused = useRef(0);
+  const takeFocus = () => {
+    if (!focus || focused.current === focus || !select.current) return;
+    focused.current = focus;
+    select.current.focus();
+  };
+  useEffect(takeFocus);
   const { embedder, choices, set, reload, currentError } = useEmbedders();
   const job = usePulls((s) => s.jobs.findLast((j) => j.model === OFFERED_EMBEDDER.model));
   const pull = usePulls((s) => s.pull);
@@ -36,6 +46,7 @@ export function EmbedderPicker({ compact }: { compact?: boolean }) {
         <span className="muted small">Looking for embedding models…</span>
       ) : list.length > 0 || embedder ? (
         <select
+          ref={select}
           id={id}
           value={key}
           disabled={set.busy}

@@ -1,13 +1,14 @@
 import type { Citation } from '@shared/contract/documents';
 import { ErrorState, Loading } from '../../../components/States';
 import { usePassage } from '../../../hooks/documents';
+import { MarkdownBody } from '../MarkdownBody';
 import { DocDialog } from './DocDialog';
 
 /** Where a passage is in its document: page and heading, as far as they are known. */
 export const placeOf = (p: { page?: number; heading?: string }) =>
   [p.page !== undefined ? `page ${p.page}` : '', p.heading ?? ''].filter(Boolean).join(' · ');
 
-/** A cited passage, opened: its text with its place in the document (file path, page, heading). */
+/** A cited passage, opened: its text (as Markdown) with its place in the document (file path, page, heading). */
 export function PassageDialog({ citation, onClose }: { citation: Citation; onClose(): void }) {
   const q = usePassage(citation.chunk);
   const place = placeOf(q.state === 'ok' ? q.data : citation);
@@ -36,8 +37,15 @@ export function PassageDialog({ citation, onClose }: { citation: Citation; onClo
           <p className="muted small doc-passage-path" title={q.data.path}>
             {q.data.path}
           </p>
-          <div className="doc-passage-text" data-testid="passage-text" tabIndex={0} role="region" aria-label="Passage">
-            {q.data.text}
+          {/* The chat's Markdown renderer: a passage is mostly Markdown (headings, bold, lists, tables, code). */}
+          <div
+            className="doc-passage-text doc-passage-md"
+            data-testid="passage-text"
+            tabIndex={0}
+            role="region"
+            aria-label="Passage"
+          >
+            <MarkdownBody text={q.data.text} />
           </div>
         </>
       )}

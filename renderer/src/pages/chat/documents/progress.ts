@@ -20,8 +20,10 @@ function timeLeft(ms: number): string {
 }
 
 /** One line for a document's state: "Indexing 120/480 chunks · 35 chunks/s · 10 s left", or "Ready · 480 chunks". */
-export function progressLine(d: DocumentInfo): string {
+export function progressLine(d: DocumentInfo, stopped = false): string {
   if (d.state === 'error') return stateWord.error;
+  // The base's indexing stopped (no embedding model, Ollama down): the strip says why; never "Indexing" here.
+  if (stopped && d.state === 'embedding') return `Not indexed: ${d.chunksDone}/${d.chunks} chunks embedded`;
   const parts = [stateWord[d.state]];
   if (d.state === 'embedding' && d.chunks > 0) parts[0] += ` ${d.chunksDone}/${d.chunks} chunks`;
   else if (d.state === 'ready') parts.push(`${d.chunks} ${d.chunks === 1 ? 'chunk' : 'chunks'}`);
