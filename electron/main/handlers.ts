@@ -119,6 +119,7 @@ export function createHandlers(s: Services): Handlers {
     'local.download.start': (input) => s.local.downloads.start(input),
     'local.download.pause': ({ id }) => s.local.downloads.pause(id),
     'local.download.resume': ({ id }) => s.local.downloads.resume(id),
+    'local.download.restart': ({ id }) => s.local.downloads.restart(id),
     'local.download.cancel': ({ id }) => s.local.downloads.cancel(id),
     'local.download.dismiss': ({ id }) => ({ downloads: s.local.downloads.dismiss(id) }),
     'local.status': () => s.local.runtime.statusNow(),

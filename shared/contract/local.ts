@@ -119,6 +119,8 @@ const downloadSchema = z.object({
   bytesPerSecond: z.number(),
   etaSeconds: z.number().optional(),
   error: appErrorSchema.optional(),
+  /** Failed because the bytes' sha256 did not match the Hub's: its files are deleted; "Delete and download again". */
+  checksumMismatch: z.boolean().optional(),
   /** Once done and verified: the local model to load. */
   modelId: localModelIdSchema.optional(),
   createdAt: z.string(),
@@ -322,6 +324,8 @@ export const localCalls = {
   }),
   'local.download.pause': call({ input: downloadIdSchema, output: downloadSchema }),
   'local.download.resume': call({ input: downloadIdSchema, output: downloadSchema }),
+  /** A failed download's files deleted (every part), then fetched again from the first byte. */
+  'local.download.restart': call({ input: downloadIdSchema, output: downloadSchema }),
   /** Stops it and deletes its partial files. */
   'local.download.cancel': call({ input: downloadIdSchema, output: downloadSchema }),
   /** Takes a finished, failed or cancelled download off the list. */

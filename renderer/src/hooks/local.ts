@@ -58,6 +58,7 @@ export function useDownloadActions() {
     start: useAction((input: Input<'local.download.start'>) => api.call('local.download.start', input)),
     pause: useAction((id: string) => api.call('local.download.pause', { id })),
     resume: useAction((id: string) => api.call('local.download.resume', { id })),
+    restart: useAction((id: string) => api.call('local.download.restart', { id })),
     cancel: useAction((id: string) => api.call('local.download.cancel', { id })),
     dismiss: useAction((id: string) => api.call('local.download.dismiss', { id })),
   };
