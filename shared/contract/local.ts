@@ -151,6 +151,8 @@ const loadedModelSchema = z.object({
   gpuLayers: z.number().int(),
   /** Requests it answers at once; more wait in order. */
   sequences: z.number().int(),
+  /** CPU threads its context computes with. */
+  threads: z.number().int().optional(),
   /** Requests being answered now, and waiting for a free sequence. */
   busy: z.number().int(),
   waiting: z.number().int(),
@@ -339,6 +341,8 @@ export const localCalls = {
         contextSize: z.number().int().min(128).max(1_048_576).optional(),
         gpuLayers: z.number().int().min(0).max(1000).optional(),
         sequences: z.number().int().min(1).max(16).optional(),
+        /** CPU threads for this load; the engine's setting (`local.threads`) by default. */
+        threads: z.number().int().min(1).max(256).optional(),
       })
       .strict(),
     output: engineStatusSchema,

@@ -101,6 +101,36 @@ describe('the built-in engine: models on disk', () => {
     expect(screen.getByTestId('library-summary').textContent).toMatch(/^1 of 4/);
   });
 
+  it('CPU threads at Load: the engine setting pre-filled (not sent unchanged), checked, another count sent', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', { name: 'Load Qwen-Q4_0' }));
+    const form = within(screen.getByTestId('load-form'));
+    const thr = form.getByLabelText('CPU threads') as HTMLInputElement;
+    expect(thr.value).toBe('1');
+    expect(form.getByText(/automatic count is 1 \(every core but one\)\. More threads than free cores/)).toBeTruthy();
+    await userEvent.clear(thr);
+    await userEvent.type(thr, '0');
+    expect(form.getByText('Use between 1 and 256.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Load' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.clear(thr);
+    await userEvent.type(thr, '2');
+    await userEvent.click(screen.getByRole('button', { name: 'Load' }));
+    expect((await main.next('local.load')).input).toMatchObject({ id: mine.id, threads: 2 });
+  });
+
+  it('a link to load a model that is loaded already says so and opens no Load form', async () => {
+    useRoute.setState({ page: 'models', params: ['builtin', 'load', mine.id] });
+    render(<ModelsPage />);
+    await (await main.stream('local.downloads.watch')).events({ downloads: [] });
+    const on = { id: mine.id, name: mine.name, contextSize: 8192, gpuLayers: 0, sequences: 1, busy: 0, waiting: 0 };
+    await (
+      await main.next('local.status')
+    ).answer(status({ loaded: [{ ...on, memoryBytes: 1e9, loadedAt: '2026-11-20T10:00:00.000Z', embedding: false }] }));
+    await (await main.next('local.models')).answer(library);
+    expect(screen.getByTestId('already-loaded').textContent).toMatch(/^Qwen-Q4_0 is loaded already/);
+    expect(screen.queryByTestId('load-form')).toBeNull();
+  });
+
   it('Load opens a form pre-filled from the plan; edits are sent; the loaded model shows with its memory, then unloads', async () => {
     await open();
     await userEvent.click(screen.getByRole('button', { name: 'Load Qwen-Q4_0' }));
