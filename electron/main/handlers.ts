@@ -130,6 +130,8 @@ export function createHandlers(s: Services): Handlers {
     'local.embed': ({ id, input }) => s.local.embed(id, input),
     'local.server.status': () => s.local.server.status(),
     'local.server.set': (input) => s.local.setServer(input),
+    'local.server.key.generate': () => s.local.generateKey(),
+    'local.server.key.copy': () => s.local.copyKey(),
     'local.server.setups': ({ model }) => s.local.setups(model),
     'local.server.log.watch': (_input, ctx) => s.local.watchRequests(ctx),
     'local.server.log.entry': ({ id }) => s.local.server.log.bodies(id),

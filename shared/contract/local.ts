@@ -198,6 +198,8 @@ const serverStatusSchema = z.object({
   keySet: z.boolean(),
   last4: z.string().max(4).optional(),
   keySource: z.enum(['none', 'env', 'stored']),
+  /** With a key: whether it outlives this run (false: typed or generated where no keychain keeps it, the web mode). */
+  keyKept: z.boolean().optional(),
   error: appErrorSchema.optional(),
   /** Listening on every interface (0.0.0.0) rather than 127.0.0.1 only; the key is still needed. */
   lan: z.boolean(),
@@ -384,6 +386,16 @@ export const localCalls = {
       })
       .strict(),
     output: serverStatusSchema,
+  }),
+  /** A new random key for the server, stored like a typed one (refused while HUBDESK_LOCAL_SERVER_KEY sets it). */
+  'local.server.key.generate': call({ input: empty, output: serverStatusSchema }),
+  /**
+   * "Copy key", the only way the key leaves main: the desktop app puts it on the clipboard itself (`copied`); the
+   * web mode has no clipboard of the browser's, so it answers the key once for the page to copy and drop.
+   */
+  'local.server.key.copy': call({
+    input: empty,
+    output: z.object({ copied: z.boolean(), key: z.string().optional() }),
   }),
   /** Ready setups for other apps (SDKs, editors, agents, curl) using one local chat model through the server. */
   'local.server.setups': call({ input: z.object({ model: localModelIdSchema }).strict(), output: appSetupsSchema }),

@@ -45,6 +45,8 @@ async function openSetups(models: LocalModels['models']) {
   const user = userEvent.setup();
   render(<ServerCard />);
   await (await main.next('local.server.status')).answer(running);
+  // The card's own list (its model ids and samples), before the dialog's.
+  await (await main.next('local.models')).answer(library(models));
   await user.click(screen.getByRole('button', { name: 'Show setups…' }));
   const dialog = screen.getByRole('dialog', { name: 'Use from another app' });
   expect(within(dialog).getByRole('status').textContent).toMatch(/Listing the models on disk/);

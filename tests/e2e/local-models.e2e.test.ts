@@ -107,7 +107,8 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
   it('the local server turns on with a key and shows its URL; the key itself never shows', async () => {
     const card = page.getByTestId('server-card');
     const key = 'e2e-local-key-0123456789';
-    await card.getByLabel('API key').fill(key);
+    await card.getByRole('button', { name: 'Type my own…' }).click();
+    await card.getByLabel('Your key').fill(key);
     await card.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => card.getByTestId('server-key').textContent()).toBe('Set, ending in …6789');
     await card.getByRole('switch', { name: 'Local server' }).click();
