@@ -33,6 +33,11 @@ const loadPlanSchema = z.object({
   verdict: z.enum(['vram', 'partial', 'ram', 'too-large']).optional(),
   /** The fit verdict's plain explanation (needs about … compared with …). */
   explanation: z.string().optional(),
+  /**
+   * The memory the verdict counts for this plan (every sequence's KV cache included): the one figure the library,
+   * the chat's model picker and Compare show for the model before it is loaded.
+   */
+  memory: z.object({ fileBytes: z.number(), kvBytes: z.number(), runtimeBytes: z.number() }).optional(),
 });
 export type LoadPlan = z.infer<typeof loadPlanSchema>;
 

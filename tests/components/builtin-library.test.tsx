@@ -118,6 +118,21 @@ describe('the built-in engine: models on disk', () => {
     expect((await main.next('local.load')).input).toMatchObject({ id: mine.id, threads: 2 });
   });
 
+  it('one memory figure: the badge shows the plan’s total; the Load dialog labels its parts and follows the edits', async () => {
+    const memory = { fileBytes: 900_000_000, kvBytes: 400_000_000, runtimeBytes: 500_000_000 };
+    const withMemory = { ...mine, plan: { ...mine.plan!, memory } };
+    await open({ models: [withMemory], folders: [] });
+    expect(within(row(mine.id)).getByTestId('fit-badge').textContent).toMatch(/^Partial offload · 1\.8 GB(?!\d)/);
+    await userEvent.click(screen.getByRole('button', { name: 'Load Qwen-Q4_0' }));
+    const line = () => screen.getByTestId('load-memory').textContent;
+    expect(line()).toBe('Memory for these settings: about 1.8 GB (file 900 MB + KV cache 400 MB + runtime 500 MB).');
+    // Half the context: half the KV cache; the file and the runtime stay.
+    const ctx = within(screen.getByTestId('load-form')).getByLabelText('Context length (tokens)');
+    await userEvent.clear(ctx);
+    await userEvent.type(ctx, '4096');
+    expect(line()).toBe('Memory for these settings: about 1.6 GB (file 900 MB + KV cache 200 MB + runtime 500 MB).');
+  });
+
   it('a link to load a model that is loaded already says so and opens no Load form', async () => {
     useRoute.setState({ page: 'models', params: ['builtin', 'load', mine.id] });
     render(<ModelsPage />);
@@ -169,7 +184,7 @@ describe('the built-in engine: models on disk', () => {
     expect(screen.queryByTestId('load-form')).toBeNull();
     const bar = screen.getByTestId('engine-bar');
     expect(within(bar).getByTestId('engine-backend').textContent).toBe('llama.cpp · cuda');
-    expect(within(bar).getByTestId('loaded-memory').textContent).toBe('1.2 GB in memory');
+    expect(within(bar).getByTestId('loaded-memory').textContent).toBe('1.2 GB in memory (file + KV cache + buffers)');
     expect(within(bar).getByText(/4,096 tokens · 12 GPU layers/)).toBeTruthy();
     expect(within(bar).getByTestId('loaded-activity').textContent).toBe('4 at once');
     expect(within(row(mine.id)).getByText('Loaded')).toBeTruthy();

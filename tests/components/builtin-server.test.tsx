@@ -20,9 +20,8 @@ describe('the built-in engine: local server card', () => {
       configurable: true,
       value: { writeText: async (t: string) => void writes.push(t) },
     });
-    render(<ServerCard />);
+    render(<ServerCard models={[gguf()]} />);
     await (await main.next('local.server.status')).answer(server());
-    await (await main.next('local.models')).answer({ models: [gguf()], folders: [] });
     const sw = screen.getByRole('switch', { name: 'Local server' });
     expect(sw.getAttribute('aria-checked')).toBe('false');
     expect(screen.getByTestId('server-state').textContent).toMatch(/^Off\./);

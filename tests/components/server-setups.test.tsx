@@ -43,10 +43,8 @@ afterEach(cleanup);
 /** The card, with the server running, and its "Use from another app" dialog open on `models`. */
 async function openSetups(models: LocalModels['models']) {
   const user = userEvent.setup();
-  render(<ServerCard />);
+  render(<ServerCard models={models} />);
   await (await main.next('local.server.status')).answer(running);
-  // The card's own list (its model ids and samples), before the dialog's.
-  await (await main.next('local.models')).answer(library(models));
   await user.click(screen.getByRole('button', { name: 'Show setups…' }));
   const dialog = screen.getByRole('dialog', { name: 'Use from another app' });
   expect(within(dialog).getByRole('status').textContent).toMatch(/Listing the models on disk/);

@@ -80,7 +80,9 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Load', exact: true }).click();
     const bar = page.getByTestId('engine-bar');
     await bar.getByTestId('loaded-memory').waitFor({ timeout: 60_000 });
-    expect(await bar.getByTestId('loaded-memory').textContent()).toMatch(/^[\d.]+ (KB|MB|GB) in memory$/);
+    expect(await bar.getByTestId('loaded-memory').textContent()).toMatch(
+      /^[\d.]+ (KB|MB|GB) in memory \(file \+ KV cache \+ buffers\)$/,
+    );
     expect(await bar.getByTestId('engine-backend').textContent()).toMatch(/^llama\.cpp · /);
     await row(id).getByText('Loaded').waitFor();
     await shots('local-models-loaded');

@@ -145,7 +145,7 @@ export function BuiltinEngine() {
               rescanning={lib.rescan.busy}
             />
           )}
-          <ServerCard />
+          <ServerCard models={library?.models} />
         </aside>
       </div>
       {loadTarget && !alreadyLoaded && <LoadDialog model={loadTarget} engine={engine} onClose={closeLoad} />}

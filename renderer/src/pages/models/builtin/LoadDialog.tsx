@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { LocalModel } from '@shared/contract/local';
+import { memoryForTokens, memoryLine } from '@shared/fit';
 import { useLibraryActions } from '../../../hooks/local';
 import { formatBytes } from '../../../lib/format';
 import { ConfirmDelete, ErrorLine, Modal } from '../Modal';
@@ -107,6 +108,15 @@ export function LoadDialog({
           error={thrError}
           hint={threadsHint(setting)}
         />
+        {plan?.memory && !ctxError && !seqError && (
+          <p className="help" data-testid="load-memory">
+            Memory for these settings:{' '}
+            {memoryLine(
+              memoryForTokens(plan.memory, plan.contextSize * (plan.sequences ?? 1), Number(ctx) * Number(seq)),
+            )}
+            .
+          </p>
+        )}
         <p className="help" data-testid="load-plan">
           {plan?.explanation ??
             'No fit estimate for this file: start with a short context and raise it if the model loads.'}{' '}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { LocalModel } from '@shared/contract/local';
 import { useLocalServer } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
 import { ServerAppsDialog } from './ServerApps';
@@ -11,7 +12,7 @@ import { ServerSamples } from './ServerSamples';
  * The local OpenAI-compatible server: off by default; on with a key; its URL, its port, a curl to try it, and the
  * setups of other apps for it.
  */
-export function ServerCard() {
+export function ServerCard({ models }: { models?: LocalModel[] }) {
   const server = useLocalServer();
   const { status, set } = server;
   const [port, setPort] = useState('');
@@ -98,7 +99,7 @@ export function ServerCard() {
             {portError && <p className="field-error">{portError}</p>}
           </form>
           <ServerKey status={status} server={server} />
-          <ServerSamples status={status} />
+          <ServerSamples status={status} models={models} />
           <div className="field">
             <span className="field-label">Use from another app</span>
             <p className="help">

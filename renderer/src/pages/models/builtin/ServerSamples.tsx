@@ -1,6 +1,5 @@
 import type { LocalModel, LocalServerStatus } from '@shared/contract/local';
 import { isTextModel } from '@shared/chat-model';
-import { useLocalLibrary } from '../../../hooks/local';
 import { CopyButton, copyToClipboard } from './CopyButton';
 
 const KEY_ENV = 'HUBDESK_LOCAL_SERVER_KEY';
@@ -28,9 +27,8 @@ function Sample({ title, label, code, testId }: { title: string; label: string; 
  * How a client talks to the server: the line that puts the key in the environment variable every sample reads (the
  * samples never hold the key), curl for the model list and a chat, and the model ids a client sends.
  */
-export function ServerSamples({ status }: { status: LocalServerStatus }) {
-  const lib = useLocalLibrary();
-  const models = (lib.data?.models ?? []).filter((m) => !m.problem);
+export function ServerSamples({ status, models: all }: { status: LocalServerStatus; models?: LocalModel[] }) {
+  const models = (all ?? []).filter((m) => !m.problem);
   const chat = models.find(isTextModel);
   const base = status.url ?? `http://127.0.0.1:${status.port}/v1`;
   const auth = `-H "Authorization: Bearer $${KEY_ENV}"`;
