@@ -41,7 +41,8 @@ describe('the local server card: key, samples, restart (web mode, Chromium)', ()
   async function shots(name: string) {
     for (const width of [1400, 1024]) {
       await page.setViewportSize({ width, height: 1000 });
-      await page.getByTestId('server-card').scrollIntoViewIfNeeded();
+      // The card's top (its state, the key and the first samples) in view.
+      await page.getByTestId('server-card').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await screenshot(page, `${name}-${width}`);
     }
     await page.setViewportSize({ width: 1400, height: 1000 });
