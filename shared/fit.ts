@@ -118,8 +118,18 @@ export const verdictLabels: Record<Verdict, string> = {
   'too-large': 'Too large',
 };
 
-/** The verdict for one file: compared with VRAM first, then VRAM + usable RAM (partial offload), then RAM alone. */
-export function fitQuant(fileBytes: number, kvBytes: number, hw: FitHardware, ctx: number, shape?: KvShape): FitResult {
+/**
+ * The verdict for one file: compared with VRAM first, then VRAM + usable RAM (partial offload), then RAM alone.
+ * `sequences`: requests answered at once, each with a KV cache of `ctx` tokens (`kvBytes` counts them all).
+ */
+export function fitQuant(
+  fileBytes: number,
+  kvBytes: number,
+  hw: FitHardware,
+  ctx: number,
+  shape?: KvShape,
+  sequences = 1,
+): FitResult {
   const overheadBytes = RUNTIME_OVERHEAD;
   const needBytes = fileBytes + kvBytes + overheadBytes;
   const ramBudget = hw.ramBytes * RAM_USABLE_SHARE;
@@ -152,9 +162,35 @@ export function fitQuant(fileBytes: number, kvBytes: number, hw: FitHardware, ct
         : '';
   const explanation =
     `${verdictLabels[verdict]}: needs about ${gb(needBytes)} = file ${formatBytes(fileBytes)} + KV cache ` +
-    `${formatBytes(kvBytes)} for ${ctx.toLocaleString('en')} tokens + ${formatBytes(overheadBytes)} runtime; ` +
+    `${formatBytes(kvBytes)} for ${ctx.toLocaleString('en')} tokens${sequences > 1 ? ` × ${sequences} requests at once` : ''} + ${formatBytes(overheadBytes)} runtime; ` +
     `compared with ${budget}.${kvWhy}`;
   return { verdict, needBytes, fileBytes, kvBytes, overheadBytes, explanation, summary };
+}
+
+/** A model's memory as the fit counts it, in its three labelled parts (the load plan carries it). */
+export interface MemoryParts {
+  fileBytes: number;
+  /** Every sequence's KV cache for the context. */
+  kvBytes: number;
+  runtimeBytes: number;
+}
+
+export const memoryTotal = (m: MemoryParts) => m.fileBytes + m.kvBytes + m.runtimeBytes;
+
+/**
+ * The one figure a model's memory is shown as (fit verdict, engine card, Compare), with what it counts:
+ * `about 1.0 GB (file 475 KB + KV cache 34 MB + runtime 537 MB)`.
+ */
+export function memoryLine(m: MemoryParts): string {
+  return `about ${formatBytes(memoryTotal(m))} (file ${formatBytes(m.fileBytes)} + KV cache ${formatBytes(m.kvBytes)} + runtime ${formatBytes(m.runtimeBytes)})`;
+}
+
+/**
+ * The parts for other settings: the KV cache grows with the tokens it holds (context × sequences), the file and the
+ * runtime do not. `planTokens`: the tokens the parts were counted for.
+ */
+export function memoryForTokens(m: MemoryParts, planTokens: number, tokens: number): MemoryParts {
+  return { ...m, kvBytes: Math.round((m.kvBytes / Math.max(1, planTokens)) * tokens) };
 }
 
 /** True when the quant runs without splitting between GPU and CPU (in VRAM, or in RAM on a machine without GPU). */

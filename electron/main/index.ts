@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, session, shell } from 'electron';
 import { join } from 'node:path';
 import { approveHostDialog } from './adapters/approve-host';
 import { handleAppProtocol, registerAppScheme } from './adapters/app-protocol';
@@ -45,7 +45,12 @@ if (!app.requestSingleInstanceLock()) {
       approveHost: approveHostDialog(() => win),
       // The system's proxy settings, PAC included: asked per origin when neither Settings nor the environment set one.
       systemProxy: (url) => session.defaultSession.resolveProxy(url),
-      local: { serve: true, spawnEngine: utilityHost(join(__dirname, 'engine-host.js')) },
+      local: {
+        serve: true,
+        spawnEngine: utilityHost(join(__dirname, 'engine-host.js')),
+        // "Copy key": main writes the local server's key to the clipboard; the page never holds it.
+        clipboard: (text) => clipboard.writeText(text),
+      },
       // Beside this entry, as electron-vite builds it (the services are in a chunk of their own).
       documents: { extract: { entry: join(__dirname, 'extract-worker.js') } },
     });

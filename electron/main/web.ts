@@ -40,7 +40,8 @@ async function main(): Promise<void> {
       mode: 'web',
       version: process.env.npm_package_version ?? '0.1.0',
       // The engine host's entry sits beside this one (the services are in a chunk of their own, elsewhere).
-      local: { spawnEngine: nodeHost(join(__dirname, 'engine-host.js')) },
+      // A server left on starts again (or says why it cannot); its key comes back only from HUBDESK_LOCAL_SERVER_KEY.
+      local: { serve: true, spawnEngine: nodeHost(join(__dirname, 'engine-host.js')) },
       // So does the documents' extraction worker.
       documents: { extract: { entry: join(__dirname, 'extract-worker.js') } },
     }),

@@ -33,6 +33,11 @@ const loadPlanSchema = z.object({
   verdict: z.enum(['vram', 'partial', 'ram', 'too-large']).optional(),
   /** The fit verdict's plain explanation (needs about … compared with …). */
   explanation: z.string().optional(),
+  /**
+   * The memory the verdict counts for this plan (every sequence's KV cache included): the one figure the library,
+   * the chat's model picker and Compare show for the model before it is loaded.
+   */
+  memory: z.object({ fileBytes: z.number(), kvBytes: z.number(), runtimeBytes: z.number() }).optional(),
 });
 export type LoadPlan = z.infer<typeof loadPlanSchema>;
 
@@ -119,6 +124,8 @@ const downloadSchema = z.object({
   bytesPerSecond: z.number(),
   etaSeconds: z.number().optional(),
   error: appErrorSchema.optional(),
+  /** Failed because the bytes' sha256 did not match the Hub's: its files are deleted; "Delete and download again". */
+  checksumMismatch: z.boolean().optional(),
   /** Once done and verified: the local model to load. */
   modelId: localModelIdSchema.optional(),
   createdAt: z.string(),
@@ -149,6 +156,8 @@ const loadedModelSchema = z.object({
   gpuLayers: z.number().int(),
   /** Requests it answers at once; more wait in order. */
   sequences: z.number().int(),
+  /** CPU threads its context computes with. */
+  threads: z.number().int().optional(),
   /** Requests being answered now, and waiting for a free sequence. */
   busy: z.number().int(),
   waiting: z.number().int(),
@@ -194,6 +203,8 @@ const serverStatusSchema = z.object({
   keySet: z.boolean(),
   last4: z.string().max(4).optional(),
   keySource: z.enum(['none', 'env', 'stored']),
+  /** With a key: whether it outlives this run (false: typed or generated where no keychain keeps it, the web mode). */
+  keyKept: z.boolean().optional(),
   error: appErrorSchema.optional(),
   /** Listening on every interface (0.0.0.0) rather than 127.0.0.1 only; the key is still needed. */
   lan: z.boolean(),
@@ -322,6 +333,8 @@ export const localCalls = {
   }),
   'local.download.pause': call({ input: downloadIdSchema, output: downloadSchema }),
   'local.download.resume': call({ input: downloadIdSchema, output: downloadSchema }),
+  /** A failed download's files deleted (every part), then fetched again from the first byte. */
+  'local.download.restart': call({ input: downloadIdSchema, output: downloadSchema }),
   /** Stops it and deletes its partial files. */
   'local.download.cancel': call({ input: downloadIdSchema, output: downloadSchema }),
   /** Takes a finished, failed or cancelled download off the list. */
@@ -335,6 +348,8 @@ export const localCalls = {
         contextSize: z.number().int().min(128).max(1_048_576).optional(),
         gpuLayers: z.number().int().min(0).max(1000).optional(),
         sequences: z.number().int().min(1).max(16).optional(),
+        /** CPU threads for this load; the engine's setting (`local.threads`) by default. */
+        threads: z.number().int().min(1).max(256).optional(),
       })
       .strict(),
     output: engineStatusSchema,
@@ -376,6 +391,16 @@ export const localCalls = {
       })
       .strict(),
     output: serverStatusSchema,
+  }),
+  /** A new random key for the server, stored like a typed one (refused while HUBDESK_LOCAL_SERVER_KEY sets it). */
+  'local.server.key.generate': call({ input: empty, output: serverStatusSchema }),
+  /**
+   * "Copy key", the only way the key leaves main: the desktop app puts it on the clipboard itself (`copied`); the
+   * web mode has no clipboard of the browser's, so it answers the key once for the page to copy and drop.
+   */
+  'local.server.key.copy': call({
+    input: empty,
+    output: z.object({ copied: z.boolean(), key: z.string().optional() }),
   }),
   /** Ready setups for other apps (SDKs, editors, agents, curl) using one local chat model through the server. */
   'local.server.setups': call({ input: z.object({ model: localModelIdSchema }).strict(), output: appSetupsSchema }),

@@ -19,6 +19,33 @@ describe('the built-in engine: downloads', () => {
     expect(screen.queryByTestId('downloads')).toBeNull();
   });
 
+  it('a checksum refusal offers Delete and download again, with no Cancel and no "0 B of …"; a loaded model no Load', async () => {
+    const list = [
+      download({
+        id: 'bad',
+        file: 'bad.gguf',
+        state: 'failed',
+        receivedBytes: 0,
+        bytesPerSecond: 0,
+        etaSeconds: undefined,
+        checksumMismatch: true,
+        error: { code: 'upstream', message: 'The file’s checksum does not match the Hub’s: the copy was deleted.' },
+      }),
+      download({ id: 'on', file: 'on.gguf', state: 'done', receivedBytes: 1e9, modelId: 'org/tiny-GGUF/on.gguf' }),
+    ];
+    render(<DownloadList downloads={list} loaded={['org/tiny-GGUF/on.gguf']} onLoad={() => {}} />);
+    const bad = within(item('bad.gguf'));
+    expect(bad.getAllByRole('button').map((b) => b.textContent)).toEqual(['Delete and download again', 'Dismiss']);
+    expect(bad.queryByRole('progressbar')).toBeNull();
+    expect(bad.queryByTestId('download-figures')).toBeNull();
+    await userEvent.click(bad.getByRole('button', { name: 'Delete and download again bad.gguf' }));
+    expect((await main.next('local.download.restart')).input).toEqual({ id: 'bad' });
+
+    const on = within(item('on.gguf'));
+    expect(on.getAllByRole('button').map((b) => b.textContent)).toEqual(['Dismiss']);
+    expect(on.getByText('Loaded')).toBeTruthy();
+  });
+
   it('each state: progress, figures and the buttons that fit it', async () => {
     const onLoad = vi.fn();
     const list = [

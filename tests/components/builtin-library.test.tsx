@@ -101,6 +101,51 @@ describe('the built-in engine: models on disk', () => {
     expect(screen.getByTestId('library-summary').textContent).toMatch(/^1 of 4/);
   });
 
+  it('CPU threads at Load: the engine setting pre-filled (not sent unchanged), checked, another count sent', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', { name: 'Load Qwen-Q4_0' }));
+    const form = within(screen.getByTestId('load-form'));
+    const thr = form.getByLabelText('CPU threads') as HTMLInputElement;
+    expect(thr.value).toBe('1');
+    expect(form.getByText(/automatic count is 1 \(every core but one\)\. More threads than free cores/)).toBeTruthy();
+    await userEvent.clear(thr);
+    await userEvent.type(thr, '0');
+    expect(form.getByText('Use between 1 and 256.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Load' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.clear(thr);
+    await userEvent.type(thr, '2');
+    await userEvent.click(screen.getByRole('button', { name: 'Load' }));
+    expect((await main.next('local.load')).input).toMatchObject({ id: mine.id, threads: 2 });
+  });
+
+  it('one memory figure: the badge shows the plan’s total; the Load dialog labels its parts and follows the edits', async () => {
+    const memory = { fileBytes: 900_000_000, kvBytes: 400_000_000, runtimeBytes: 500_000_000 };
+    const withMemory = { ...mine, plan: { ...mine.plan!, memory } };
+    await open({ models: [withMemory], folders: [] });
+    expect(within(row(mine.id)).getByTestId('fit-badge').textContent).toMatch(/^Partial offload · 1\.8 GB(?!\d)/);
+    await userEvent.click(screen.getByRole('button', { name: 'Load Qwen-Q4_0' }));
+    const line = () => screen.getByTestId('load-memory').textContent;
+    expect(line()).toBe('Memory for these settings: about 1.8 GB (file 900 MB + KV cache 400 MB + runtime 500 MB).');
+    // Half the context: half the KV cache; the file and the runtime stay.
+    const ctx = within(screen.getByTestId('load-form')).getByLabelText('Context length (tokens)');
+    await userEvent.clear(ctx);
+    await userEvent.type(ctx, '4096');
+    expect(line()).toBe('Memory for these settings: about 1.6 GB (file 900 MB + KV cache 200 MB + runtime 500 MB).');
+  });
+
+  it('a link to load a model that is loaded already says so and opens no Load form', async () => {
+    useRoute.setState({ page: 'models', params: ['builtin', 'load', mine.id] });
+    render(<ModelsPage />);
+    await (await main.stream('local.downloads.watch')).events({ downloads: [] });
+    const on = { id: mine.id, name: mine.name, contextSize: 8192, gpuLayers: 0, sequences: 1, busy: 0, waiting: 0 };
+    await (
+      await main.next('local.status')
+    ).answer(status({ loaded: [{ ...on, memoryBytes: 1e9, loadedAt: '2026-11-20T10:00:00.000Z', embedding: false }] }));
+    await (await main.next('local.models')).answer(library);
+    expect(screen.getByTestId('already-loaded').textContent).toMatch(/^Qwen-Q4_0 is loaded already/);
+    expect(screen.queryByTestId('load-form')).toBeNull();
+  });
+
   it('Load opens a form pre-filled from the plan; edits are sent; the loaded model shows with its memory, then unloads', async () => {
     await open();
     await userEvent.click(screen.getByRole('button', { name: 'Load Qwen-Q4_0' }));
@@ -139,7 +184,7 @@ describe('the built-in engine: models on disk', () => {
     expect(screen.queryByTestId('load-form')).toBeNull();
     const bar = screen.getByTestId('engine-bar');
     expect(within(bar).getByTestId('engine-backend').textContent).toBe('llama.cpp · cuda');
-    expect(within(bar).getByTestId('loaded-memory').textContent).toBe('1.2 GB in memory');
+    expect(within(bar).getByTestId('loaded-memory').textContent).toBe('1.2 GB in memory (file + KV cache + buffers)');
     expect(within(bar).getByText(/4,096 tokens · 12 GPU layers/)).toBeTruthy();
     expect(within(bar).getByTestId('loaded-activity').textContent).toBe('4 at once');
     expect(within(row(mine.id)).getByText('Loaded')).toBeTruthy();

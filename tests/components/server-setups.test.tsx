@@ -43,7 +43,7 @@ afterEach(cleanup);
 /** The card, with the server running, and its "Use from another app" dialog open on `models`. */
 async function openSetups(models: LocalModels['models']) {
   const user = userEvent.setup();
-  render(<ServerCard />);
+  render(<ServerCard models={models} />);
   await (await main.next('local.server.status')).answer(running);
   await user.click(screen.getByRole('button', { name: 'Show setups…' }));
   const dialog = screen.getByRole('dialog', { name: 'Use from another app' });

@@ -263,7 +263,7 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     expect(errors).toEqual([]);
   });
 
-  it('a download whose bytes do not match the Hub’s checksum fails in words; Try again downloads it', async () => {
+  it('a download whose bytes do not match the Hub’s checksum fails in words; Delete and download again downloads it', async () => {
     hub.cdn.corrupt = true;
     await page.evaluate((h) => (location.hash = h), `#/catalogue/model/${encodeURIComponent(REPO)}`);
     const quants = page.getByTestId('model-quants');
@@ -278,9 +278,9 @@ describe('download a GGUF from its model page and chat with the built-in engine 
     expect(await failed.textContent()).toMatch(/^The download failed: .*(checksum|sha256|match)/i);
     await shots('local-chat-download-failed', true);
     hub.cdn.corrupt = false;
-    // The focus stayed in the panel: Try again is reachable without the mouse.
+    // The focus stayed in the panel: the button is reachable without the mouse, and says what it does.
     await tabTo('local-download');
-    expect(await inline().getByTestId('local-download').textContent()).toBe('Try again');
+    expect(await inline().getByTestId('local-download').textContent()).toBe('Delete and download again');
     await page.keyboard.press('Enter');
     await poll(() => state().textContent(), 60_000).toBe('downloaded');
     expect(await inline().getByTestId('local-chat').getAttribute('href')).toBe(

@@ -80,7 +80,9 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Load', exact: true }).click();
     const bar = page.getByTestId('engine-bar');
     await bar.getByTestId('loaded-memory').waitFor({ timeout: 60_000 });
-    expect(await bar.getByTestId('loaded-memory').textContent()).toMatch(/^[\d.]+ (KB|MB|GB) in memory$/);
+    expect(await bar.getByTestId('loaded-memory').textContent()).toMatch(
+      /^[\d.]+ (KB|MB|GB) in memory \(file \+ KV cache \+ buffers\)$/,
+    );
     expect(await bar.getByTestId('engine-backend').textContent()).toMatch(/^llama\.cpp · /);
     await row(id).getByText('Loaded').waitFor();
     await shots('local-models-loaded');
@@ -107,7 +109,8 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
   it('the local server turns on with a key and shows its URL; the key itself never shows', async () => {
     const card = page.getByTestId('server-card');
     const key = 'e2e-local-key-0123456789';
-    await card.getByLabel('API key').fill(key);
+    await card.getByRole('button', { name: 'Type my own…' }).click();
+    await card.getByLabel('Your key').fill(key);
     await card.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => card.getByTestId('server-key').textContent()).toBe('Set, ending in …6789');
     await card.getByRole('switch', { name: 'Local server' }).click();

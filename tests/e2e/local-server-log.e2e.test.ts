@@ -50,7 +50,8 @@ describe('the local server’s request log (web mode, Chromium)', () => {
     await page.getByTestId('nav-models').click();
     await page.getByRole('tab', { name: 'Built-in engine' }).click();
     const card = page.getByTestId('server-card');
-    await card.getByLabel('API key').fill(key);
+    await card.getByRole('button', { name: 'Type my own…' }).click();
+    await card.getByLabel('Your key').fill(key);
     await card.getByRole('button', { name: 'Save key' }).click();
     await card.getByTestId('server-key').waitFor();
     await card.getByRole('switch', { name: 'Local server' }).click();

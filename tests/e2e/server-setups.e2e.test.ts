@@ -52,7 +52,8 @@ describe('the local server card: Use from another app (web mode, Chromium)', () 
   it('opens the setups for the model on disk, filled with the running server’s address; Copy copies one', async () => {
     await page.goto(`${app.origin}/#/models/builtin`);
     const card = page.getByTestId('server-card');
-    await card.getByLabel('API key').fill(key);
+    await card.getByRole('button', { name: 'Type my own…' }).click();
+    await card.getByLabel('Your key').fill(key);
     await card.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => card.getByTestId('server-key').textContent()).toBe('Set, ending in …6789');
     await card.getByRole('switch', { name: 'Local server' }).click();

@@ -128,15 +128,47 @@ describe('Downloads from the Hub', () => {
     const started = await dl.start({ repo: REPO, file: FILE });
     const d = await until(dl, started.id, settled);
     expect(d.state).toBe('failed');
-    expect(d.error?.message).toMatch(/checksum does not match the Hub's \(sha256 [0-9a-f]{12}…\): it was deleted/);
+    expect(d.error?.message).toMatch(
+      /checksum does not match the Hub's \(sha256 [0-9a-f]{12}…\): the copy was deleted\. Download it again/,
+    );
+    expect(d.error?.message).not.toMatch(/Try again/);
+    // Marked, so the row offers "Delete and download again" and shows no "0 B of …".
+    expect(d).toMatchObject({ checksumMismatch: true, receivedBytes: 0 });
     const path = join(models(), REPO, FILE);
     expect([existsSync(path), existsSync(`${path}.part`)]).toEqual([false, false]);
     expect(existsSync(join(models(), '.hubdesk-downloads.json'))).toBe(false);
 
-    // Fixed on the Hub's side: resume fetches it again, whole.
+    // Fixed on the Hub's side: "Delete and download again" fetches it again, whole, from the first byte.
     hub.cdn.corrupt = false;
-    await dl.resume(d.id);
+    const again = await dl.restart(d.id);
+    expect(again.checksumMismatch).toBeUndefined();
+    expect(await until(dl, d.id, settled)).toMatchObject({ state: 'done', receivedBytes: one.length });
+    expect(hub.cdn.gets().at(-1)?.headers.range).toBeUndefined();
+  });
+
+  it('a split file with one bad part: every part is deleted, and Delete and download again fetches them all', async () => {
+    const dl = downloads();
+    hub.cdn.corrupt = true;
+    const started = await dl.start({ repo: REPO, file: SPLIT[0] });
+    const d = await until(dl, started.id, settled);
+    expect(d).toMatchObject({ state: 'failed', checksumMismatch: true, receivedBytes: 0 });
+    for (const f of SPLIT) expect(existsSync(join(models(), REPO, `${f}.part`))).toBe(false);
+    hub.cdn.corrupt = false;
+    const before = hub.cdn.gets().length;
+    await dl.restart(d.id);
     expect(await until(dl, d.id, settled)).toMatchObject({ state: 'done' });
+    expect(hub.cdn.gets().length - before).toBe(2);
+  });
+
+  it('a file the Hub lists but will not serve is said that way, not "not in the repo"', async () => {
+    const dl = downloads();
+    hub.fail(`/${REPO}/resolve/main/${FILE}`, { status: 404 });
+    const err = await dl.start({ repo: REPO, file: FILE }).catch((e: AppError) => e);
+    expect(err).toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/^The Hub lists tiny-Q8_0\.gguf in acme\/tiny-GGUF but will not serve it \(404\)/),
+    });
+    expect((err as AppError).message).not.toMatch(/is not in/);
   });
 
   it('refuses before any byte when the disk has too little space', async () => {

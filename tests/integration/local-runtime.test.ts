@@ -80,6 +80,12 @@ describe('the built-in engine runtime (real llama.cpp)', () => {
     const again = await rt.load(tiny, { contextSize: 512 });
     expect(again.loaded.map((l) => l.contextSize)).toEqual([512]);
     expect((await rt.load(tiny, { contextSize: 512 })).loaded[0].loadedAt).toBe(again.loaded[0].loadedAt);
+    expect(again.loaded[0].threads).toBe(1);
+    // The Load dialog's CPU threads: another count reloads with it; the engine setting is untouched.
+    const two = await rt.load(tiny, { contextSize: 512, threads: 2 });
+    expect(two.loaded[0].threads).toBe(2);
+    expect(two.loaded[0].loadedAt).not.toBe(again.loaded[0].loadedAt);
+    expect(two.threads).toEqual({ value: 1, auto: false });
     expect((await rt.unload()).loaded).toEqual([]);
   });
 

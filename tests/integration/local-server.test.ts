@@ -35,7 +35,7 @@ describe('local server: off by default, and refusing to start without a key', ()
   it('does not start without a key', async () => {
     const s = await app.client.call('local.server.set', { enabled: true, port });
     expect(s.running).toBe(false);
-    expect(s.error?.message).toMatch(/Set a key for the local server first \(16\+ characters\)/);
+    expect(s.error?.message).toBe('It needs a key first: generate one, or type one of 16+ characters.');
   });
 
   it('reports a port in use', async () => {
@@ -153,7 +153,96 @@ describe('local server: guards', () => {
   });
 });
 
+describe('local server: Generate key and Copy key', () => {
+  it('generates a random key that starts the server; Copy key answers it once in the web mode, never in the status', async () => {
+    const data = tempDir();
+    const p = await closedPort();
+    const web = await startTestApp({
+      dataDir: data.path,
+      local: { home: t.home.path, runtime: { gpu: false, threads: 1 } },
+    });
+    try {
+      await expect(web.client.call('local.server.key.copy', {})).rejects.toMatchObject({
+        message: 'The local server has no key yet: generate or type one first.',
+      });
+      await web.client.call('local.server.set', { enabled: true, port: p });
+      const s = await web.client.call('local.server.key.generate', {});
+      // The web mode has no keychain: the card says the key lasts until restart.
+      expect(s).toMatchObject({ running: true, keySet: true, keySource: 'stored', keyKept: false });
+      const { copied, key } = await web.client.call('local.server.key.copy', {});
+      expect(copied).toBe(false);
+      expect(key).toMatch(/^hd-local-[A-Za-z0-9_-]{32}$/);
+      expect(s.last4).toBe(key!.slice(-4));
+      expect(JSON.stringify(s)).not.toContain(key);
+      const ok = await rawRequest(p, '/v1/models', { key: key! });
+      expect(ok.status).toBe(200);
+      // Regenerate: a new key, and the old one is refused at once.
+      await web.client.call('local.server.key.generate', {});
+      const next = (await web.client.call('local.server.key.copy', {})).key!;
+      expect(next).not.toBe(key);
+      expect((await rawRequest(p, '/v1/models', { key: key! })).status).toBe(401);
+      expect((await rawRequest(p, '/v1/models', { key: next })).status).toBe(200);
+    } finally {
+      await web.close();
+      data.remove();
+    }
+  });
+
+  it('the desktop app puts the key on the clipboard from main: the page gets no key', async () => {
+    const data = tempDir();
+    const clip: string[] = [];
+    const desk = await startTestApp({
+      dataDir: data.path,
+      local: { home: t.home.path, runtime: { gpu: false, threads: 1 }, clipboard: (text) => clip.push(text) },
+    });
+    try {
+      await desk.client.call('local.server.set', { key: KEY });
+      expect(await desk.client.call('local.server.key.copy', {})).toEqual({ copied: true });
+      expect(clip).toEqual([KEY]);
+    } finally {
+      await desk.close();
+      data.remove();
+    }
+  });
+
+  it('refuses to generate over HUBDESK_LOCAL_SERVER_KEY, saying where to change it', async () => {
+    const data = tempDir();
+    const env = await startTestApp({ dataDir: data.path, env: { HUBDESK_LOCAL_SERVER_KEY: KEY } });
+    try {
+      await expect(env.client.call('local.server.key.generate', {})).rejects.toMatchObject({
+        message: /^HUBDESK_LOCAL_SERVER_KEY sets the key: change that variable/,
+      });
+    } finally {
+      await env.close();
+      data.remove();
+    }
+  });
+});
+
 describe('local server at launch', () => {
+  it('left on with a key that lasted one run (no keychain): after a restart it says plainly why it is not running', async () => {
+    const data = tempDir();
+    const launchPort = await closedPort();
+    const local = { home: t.home.path, runtime: { gpu: false as const, threads: 1 }, serve: true };
+    const first = await startTestApp({ dataDir: data.path, local });
+    await first.client.call('local.server.set', { enabled: true, port: launchPort, key: KEY });
+    expect(first.services.local.server.status()).toMatchObject({ running: true, keyKept: false });
+    await first.services.dispose();
+    await first.server.close();
+    const again = await startTestApp({ dataDir: data.path, local });
+    try {
+      await expect.poll(() => again.services.local.server.status().error?.message).toBeDefined();
+      const s = await again.client.call('local.server.status', {});
+      expect(s).toMatchObject({ enabled: true, running: false, keySet: false });
+      expect(s.error?.message).toMatch(
+        /^Its key was set on the page without a keychain to keep it, so it ended when HubDesk restarted\..*HUBDESK_LOCAL_SERVER_KEY/,
+      );
+    } finally {
+      await again.close();
+      data.remove();
+    }
+  });
+
   it('starts with the app when it was left on, with the key from HUBDESK_LOCAL_SERVER_KEY', async () => {
     const data = tempDir();
     const launchPort = await closedPort();

@@ -81,7 +81,10 @@ export interface ServicesOptions {
   /** Hardware probing (tests: captured tool outputs instead of running nvidia-smi / rocm-smi). */
   hardware?: { run?: RunTool; platform?: NodeJS.Platform; arch?: string };
   /** The built-in engine (tests: a home with HF cache fixtures, CPU only with one thread, a full disk). */
-  local?: Pick<LocalOptions, 'home' | 'runtime' | 'freeBytes' | 'serve' | 'spawnEngine' | 'serverConnections'>;
+  local?: Pick<
+    LocalOptions,
+    'home' | 'runtime' | 'freeBytes' | 'serve' | 'spawnEngine' | 'serverConnections' | 'clipboard'
+  >;
 }
 
 export interface Services {

@@ -58,6 +58,7 @@ export function useDownloadActions() {
     start: useAction((input: Input<'local.download.start'>) => api.call('local.download.start', input)),
     pause: useAction((id: string) => api.call('local.download.pause', { id })),
     resume: useAction((id: string) => api.call('local.download.resume', { id })),
+    restart: useAction((id: string) => api.call('local.download.restart', { id })),
     cancel: useAction((id: string) => api.call('local.download.cancel', { id })),
     dismiss: useAction((id: string) => api.call('local.download.dismiss', { id })),
   };
@@ -101,7 +102,26 @@ export function useLocalServer() {
     setFresh(s);
     return s;
   });
-  return { ...q, status: fresh ?? (q.state === 'ok' ? q.data : undefined), set };
+  const generate = useAction(async () => {
+    const s = await api.call('local.server.key.generate', {});
+    setFresh(s);
+    return s;
+  });
+  return { ...q, status: fresh ?? (q.state === 'ok' ? q.data : undefined), set, generate };
+}
+
+/**
+ * "Copy key": the desktop app's main writes the key to the clipboard itself; the web mode answers it once, and it
+ * goes straight to the browser's clipboard, held in no state. True once copied, false where the clipboard refused.
+ */
+export async function copyServerKey(): Promise<boolean> {
+  const { copied, key } = await api.call('local.server.key.copy', {});
+  if (copied) return true;
+  if (!key || !navigator.clipboard) return false;
+  return navigator.clipboard.writeText(key).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** "Use from another app": each app's setup for one local chat model (nothing asked until a model is chosen). */

@@ -31,6 +31,11 @@ const configSchema = z.object({
     .default({ enabled: false, port: 18_080, lan: false, corsOrigins: [], keepBodies: false }),
   /** The local server's key, sealed by the OS keychain; absent without one (then held for this run only). */
   sealedKey: z.string().optional(),
+  /**
+   * A key was set without a keychain to keep it (the web mode): it was lost when HubDesk stopped, so a server left on
+   * says why it did not start again. Never the key itself.
+   */
+  keyForRunOnly: z.boolean().optional(),
 });
 export type LocalConfig = z.infer<typeof configSchema>;
 
@@ -74,14 +79,14 @@ export class LocalConfigStore {
     writeFileAtomic(this.opts.file, JSON.stringify(this.value, null, 2));
   }
 
-  /** The local server's key and where it comes from. */
-  key(): { value?: string; source: 'none' | 'env' | 'stored' } {
-    if (this.opts.envKey) return { value: this.opts.envKey, source: 'env' };
-    if (this.sessionKey) return { value: this.sessionKey, source: 'stored' };
+  /** The local server's key, where it comes from, and whether it outlives this run (`kept`). */
+  key(): { value?: string; source: 'none' | 'env' | 'stored'; kept?: boolean } {
+    if (this.opts.envKey) return { value: this.opts.envKey, source: 'env', kept: true };
+    if (this.sessionKey) return { value: this.sessionKey, source: 'stored', kept: !!this.value.sealedKey };
     const sealed = this.value.sealedKey;
     if (sealed && this.opts.cipher?.available()) {
       try {
-        return { value: this.opts.cipher.decrypt(Buffer.from(sealed, 'base64')), source: 'stored' };
+        return { value: this.opts.cipher.decrypt(Buffer.from(sealed, 'base64')), source: 'stored', kept: true };
       } catch {
         this.opts.log.warn('local server key unreadable; set it again');
       }
@@ -94,7 +99,12 @@ export class LocalConfigStore {
     this.sessionKey = key ?? undefined;
     const sealedKey =
       key && this.opts.cipher?.available() ? Buffer.from(this.opts.cipher.encrypt(key)).toString('base64') : undefined;
-    this.value = { ...this.value, sealedKey };
+    this.value = { ...this.value, sealedKey, keyForRunOnly: !!key && !sealedKey };
     this.write();
+  }
+
+  /** A key set in an earlier run without a keychain, now gone: the reason a server left on is not running. */
+  keyLostAtRestart(): boolean {
+    return !!this.value.keyForRunOnly && !this.sessionKey && !this.opts.envKey;
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import type { Input } from '@shared/contract';
@@ -49,6 +50,8 @@ export interface LocalOptions {
   serverConnections?: Partial<ConnectionLimits>;
   /** Tests: a full disk. */
   freeBytes?: (dir: string) => Promise<number>;
+  /** The desktop app: writes to the OS clipboard, so "Copy key" never sends the key to the page. */
+  clipboard?: (text: string) => void;
 }
 
 /**
@@ -153,6 +156,28 @@ export class LocalService {
     const corsOrigins = patch.corsOrigins ? [...new Set(patch.corsOrigins)] : cur.corsOrigins;
     this.config.update({ server: { ...cur, ...patch, corsOrigins } });
     return this.server.apply();
+  }
+
+  /** A random key (32 characters of base64url after the prefix) in place of the stored one, applied at once. */
+  async generateKey(): Promise<LocalServerStatus> {
+    if (this.config.key().source === 'env')
+      throw new AppError(
+        'conflict',
+        'HUBDESK_LOCAL_SERVER_KEY sets the key: change that variable (and restart HubDesk) to use another.',
+      );
+    this.config.setKey(`hd-local-${randomBytes(24).toString('base64url')}`);
+    return this.server.apply();
+  }
+
+  /** "Copy key": on the OS clipboard from main where there is one (the desktop app), else answered once for the page. */
+  copyKey(): { copied: boolean; key?: string } {
+    const key = this.config.key().value;
+    if (!key) throw new AppError('not_found', 'The local server has no key yet: generate or type one first.');
+    if (this.opts.clipboard) {
+      this.opts.clipboard(key);
+      return { copied: true };
+    }
+    return { copied: false, key };
   }
 
   /** "Use from another app": each app's setup for a chat model, filled with the server's address and its context. */

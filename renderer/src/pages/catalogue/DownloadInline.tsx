@@ -120,7 +120,12 @@ export function DownloadInline({
             disabled={actions.start.busy}
             data-testid="local-download"
           >
-            {download?.state === 'failed' ? 'Try again' : startLabel}
+            {/* Either way the failed try is dismissed (its files deleted) and the file fetched from its first byte. */}
+            {download?.state === 'failed'
+              ? download.checksumMismatch
+                ? 'Delete and download again'
+                : 'Try again'
+              : startLabel}
           </button>
           <span className="mono small muted">{file}</span>
         </p>

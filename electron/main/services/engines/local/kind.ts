@@ -3,7 +3,7 @@ import type { LocalModel } from '@shared/contract/local';
 import type { Snippet } from '@shared/contract/snippets';
 import { LOCAL_SERVER_KEY_ENV } from '@shared/environment';
 import { AppError } from '@shared/errors';
-import { estimateKvShape, fitQuant, kvCacheBytes } from '@shared/fit';
+import { estimateKvShape, fitQuant, kvCacheBytes, memoryForTokens, memoryTotal } from '@shared/fit';
 import type { Turn } from '../../chat/replies/turns';
 import { untilStopped } from '../../http/until-aborted';
 import { openAICode } from '../openai-code';
@@ -15,10 +15,17 @@ const LOCAL_KEY_ENV = LOCAL_SERVER_KEY_ENV;
 
 /**
  * A built-in model's memory before it is loaded: the fit verdict's sum (file + KV cache + runtime) for the context
- * it will load with, the KV shape estimated with the layer count the load plan read from the file.
+ * it will load with, from the load plan's parts (the file's own KV shape, every sequence); without a plan, the KV
+ * shape estimated with the layer count read from the file.
  */
 function needBytes(m: LocalModel, ctx: number | undefined): number {
-  const contextSize = ctx ?? m.plan?.contextSize ?? 4096;
+  const plan = m.plan;
+  // The load plan's figure (the fit verdict's), for the context asked: the same number the library shows.
+  if (plan?.memory) {
+    const seqs = plan.sequences ?? 1;
+    return memoryTotal(memoryForTokens(plan.memory, plan.contextSize * seqs, (ctx ?? plan.contextSize) * seqs));
+  }
+  const contextSize = ctx ?? plan?.contextSize ?? 4096;
   const shape = { ...estimateKvShape(undefined), ...(m.plan?.layers ? { layers: m.plan.layers } : {}) };
   const hw = { ramBytes: Number.MAX_SAFE_INTEGER, vramBytes: 0, unified: false };
   return fitQuant(m.sizeBytes, kvCacheBytes(shape, contextSize), hw, contextSize).needBytes;

@@ -41,14 +41,17 @@ export function loadPlan(facts: GgufFacts, sizeBytes: number, hw: FitHardware | 
     fitQuant(sizeBytes, kvCacheBytes(shape, ctx) * (sequences + 1), hw, ctx, shape).verdict === best
   )
     sequences++;
+  // The verdict and its figure for what the plan loads: every sequence's KV cache, not one.
+  const all = fitQuant(sizeBytes, kvCacheBytes(shape, ctx) * sequences, hw, ctx, shape, sequences);
   return {
     contextSize: ctx,
     maxContext,
     gpuLayers: gpuLayers(fit, hw, layers),
     layers,
     sequences,
-    verdict: fit.verdict,
-    explanation: fit.explanation,
+    verdict: all.verdict,
+    explanation: all.explanation,
+    memory: { fileBytes: all.fileBytes, kvBytes: all.kvBytes, runtimeBytes: all.overheadBytes },
   };
 }
 

@@ -142,9 +142,18 @@ export class Downloads {
     if (job.d.state !== 'paused' && job.d.state !== 'failed') return this.view(job);
     this.allowed();
     await this.checkSpace(job.d.totalBytes - this.bytesOnDisk(job));
-    this.set(job, { state: 'queued', error: undefined });
+    this.set(job, { state: 'queued', error: undefined, checksumMismatch: undefined });
     this.pump();
     return this.view(job);
+  }
+
+  /** "Delete and download again": a failed download's files (any part) deleted, then fetched from the first byte. */
+  async restart(id: string): Promise<Download> {
+    const job = this.job(id);
+    if (job.d.state !== 'failed') return this.view(job);
+    await this.removeParts(job);
+    this.set(job, { receivedBytes: 0, checksumMismatch: undefined });
+    return this.resume(id);
   }
 
   async cancel(id: string): Promise<Download> {
@@ -277,10 +286,12 @@ export class Downloads {
       this.set(job, { state: 'verifying' });
       const bad = job.parts.filter((p, i) => sums[i] !== p.sha256);
       if (bad.length) {
-        await removePartFiles(this.opts.dir, repo, bad);
+        // Every part goes: resuming from the good ones would only fetch the same bad bytes onto them again.
+        await this.removeParts(job);
+        job.d.checksumMismatch = true;
         throw new AppError(
           'upstream',
-          `The file's checksum does not match the Hub's (sha256 ${bad[0].sha256.slice(0, 12)}…): it was deleted. Try again.`,
+          `The file's checksum does not match the Hub's (sha256 ${bad[0].sha256.slice(0, 12)}…): the copy was deleted. Download it again; if it fails the same way, the Hub is serving bytes other than the file it lists.`,
         );
       }
       // Only now do the files take their .gguf names: nothing half-written or unchecked looks usable.
@@ -311,7 +322,7 @@ export class Downloads {
     const attempt = () =>
       fetchPart({
         ...{ url, path: `${at}.part`, size: part.size, fetch: this.opts.fetch, signal },
-        refuse: (res) => hubRefusal(res, repo, part.file, revision),
+        refuse: (res) => hubRefusal(res, repo, part.file, revision, true),
         onProgress: (have) => {
           job.d.receivedBytes = before + have;
           job.meter.add(job.d.receivedBytes);

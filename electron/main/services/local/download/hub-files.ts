@@ -40,8 +40,11 @@ export function resolveUrl(endpoint: string, repo: string, revision: string, fil
   return `${base(endpoint)}/${segments(repo)}/resolve/${encodeURIComponent(revision)}/${segments(file)}`;
 }
 
-/** The Hub's refusal as an error a person can act on. */
-export function hubRefusal(res: Response, repo: string, file: string, revision: string): AppError {
+/**
+ * The Hub's refusal as an error a person can act on. `listed`: the file list named the file (a refusal of its bytes),
+ * so a bare 404 is a file the Hub will not serve, never "not in the repo" beside a table that lists it.
+ */
+export function hubRefusal(res: Response, repo: string, file: string, revision: string, listed = false): AppError {
   const code = res.headers.get('x-error-code') ?? '';
   const status = res.status;
   if (status === 401 || status === 403)
@@ -56,6 +59,12 @@ export function hubRefusal(res: Response, repo: string, file: string, revision: 
     if (code === 'RevisionNotFound') return new AppError('not_found', `${repo} has no revision "${revision}".`);
     if (code === 'RepoNotFound')
       return new AppError('not_found', `${repo} is not on the Hub (or it is private: set your HF token in Settings).`);
+    if (listed)
+      return new AppError(
+        'not_found',
+        `The Hub lists ${file} in ${repo} but will not serve it (404): it may have just been removed or renamed. Reload the model page and choose a file again, or try later.`,
+        { status },
+      );
     return new AppError('not_found', `${file} is not in ${repo}.`, { status });
   }
   if (status === 429) return new AppError('rate_limited', 'The Hub is rate-limiting requests: try again in a minute.');
@@ -161,7 +170,7 @@ export async function hubParts(o: Lookup): Promise<PartInfo[]> {
   const head = await get(first, { method: 'HEAD' }).catch((e: unknown) => {
     throw unreachable(first, e);
   });
-  if (!head.ok) throw hubRefusal(head, o.repo, names[0], o.revision);
+  if (!head.ok) throw hubRefusal(head, o.repo, names[0], o.revision, true);
   return parts;
 }
 

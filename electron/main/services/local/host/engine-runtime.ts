@@ -31,6 +31,8 @@ export interface LoadOptions {
   gpuLayers?: number;
   /** Parallel sequences; the plan's (what memory allows) by default. */
   sequences?: number;
+  /** CPU threads for this load (the Load dialog); the engine's setting by default. */
+  threads?: number;
 }
 
 interface Entry {
@@ -41,6 +43,7 @@ interface Entry {
   contextSize: number;
   gpuLayers: number;
   sequences: number;
+  threads: number;
   memoryBytes: number;
   loadedAt: string;
   /** Its sequences, and the requests waiting for one. */
@@ -160,6 +163,7 @@ export class EngineRuntime {
       contextSize: e.contextSize,
       gpuLayers: e.gpuLayers,
       sequences: e.sequences,
+      threads: e.threads,
       busy: e.queue.busy,
       waiting: e.queue.waiting,
       memoryBytes: e.memoryBytes,
@@ -223,7 +227,7 @@ export class EngineRuntime {
     const key = crashKey(model.id, { contextSize, gpuLayers });
     const refused = this.crashes.refusal(key);
     if (refused) throw this.crashLoop(name, contextSize, gpuLayers);
-    const threads = this.threads();
+    const threads = want.threads ? { value: want.threads, auto: false } : this.threads();
     let loaded: HostLoaded;
     try {
       ({ loaded } = await this.host.request<{ op: 'load'; loaded: HostLoaded }>({
@@ -257,6 +261,7 @@ export class EngineRuntime {
       contextSize: loaded.contextSize,
       gpuLayers: loaded.gpuLayers,
       sequences: loaded.sequences,
+      threads: loaded.threads,
       memoryBytes: loaded.memoryBytes,
       loadedAt: new Date().toISOString(),
       queue: new Sequences(loaded.sequences),
@@ -429,6 +434,7 @@ function differs(cur: LoadOptions, want: LoadOptions): boolean {
   return (
     (want.contextSize !== undefined && want.contextSize !== cur.contextSize) ||
     (want.gpuLayers !== undefined && want.gpuLayers !== cur.gpuLayers) ||
-    (want.sequences !== undefined && want.sequences !== cur.sequences)
+    (want.sequences !== undefined && want.sequences !== cur.sequences) ||
+    (want.threads !== undefined && want.threads !== cur.threads)
   );
 }

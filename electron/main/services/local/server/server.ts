@@ -69,6 +69,7 @@ export class LocalServer {
       keySet: !!key.value,
       ...(key.value ? { last4: key.value.slice(-4) } : {}),
       keySource: key.source,
+      ...(key.value ? { keyKept: !!key.kept } : {}),
       ...(this.error ? { error: this.error.toJSON() } : {}),
     };
   }
@@ -90,7 +91,12 @@ export class LocalServer {
     }
     if (!key || key.length < MIN_KEY) {
       await this.stop();
-      this.error = new AppError('invalid_input', `Set a key for the local server first (${MIN_KEY}+ characters).`);
+      this.error = new AppError(
+        'invalid_input',
+        this.opts.config.keyLostAtRestart()
+          ? 'Its key was set on the page without a keychain to keep it, so it ended when HubDesk restarted. Generate or type a key to start it again; to keep one across restarts, start HubDesk with HUBDESK_LOCAL_SERVER_KEY set.'
+          : `It needs a key first: generate one, or type one of ${MIN_KEY}+ characters.`,
+      );
       return this.status();
     }
     // The key is read per request from here: a new key takes effect without a restart.

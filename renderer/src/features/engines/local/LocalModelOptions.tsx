@@ -1,8 +1,11 @@
+import { useId } from 'react';
 import { isTextModel } from '@shared/chat-model';
 import type { LocalModel, LocalSource } from '@shared/contract/local';
 import { useLocalLibrary } from '../../../hooks/local';
+import { memoryTotal, verdictLabels } from '@shared/fit';
 import { formatBytes } from '../../../lib/format';
 import { hrefFor } from '../../../store/route';
+import './fit-short.css';
 
 const sourceLabels: Record<LocalSource, string> = {
   downloaded: 'Downloaded by HubDesk',
@@ -69,11 +72,31 @@ export function LocalModelOptions({ model, onPick }: { model: string; onPick(id:
           </optgroup>
         ))}
       </select>
-      {current?.plan?.explanation && (
-        <span className="help local-model-info" data-testid="local-model-info">
-          {current.plan.explanation}
+      {current?.plan?.explanation && <FitShort plan={current.plan} />}
+    </>
+  );
+}
+
+/**
+ * The header's fit line: the verdict and the one memory figure; the whole arithmetic (file + KV cache + runtime,
+ * compared with what) is the tip, on hover and on focus, as in the library.
+ */
+function FitShort({ plan }: { plan: NonNullable<LocalModel['plan']> }) {
+  const tip = useId();
+  return (
+    <span
+      className="help local-model-info"
+      data-testid="local-model-info"
+      tabIndex={plan.explanation ? 0 : undefined}
+      aria-describedby={plan.explanation ? tip : undefined}
+    >
+      {plan.verdict ? verdictLabels[plan.verdict] : 'Fit estimate'}
+      {plan.memory && ` · needs about ${formatBytes(memoryTotal(plan.memory))}`}
+      {plan.explanation && (
+        <span role="tooltip" id={tip} className="local-model-tip">
+          {plan.explanation}
         </span>
       )}
-    </>
+    </span>
   );
 }

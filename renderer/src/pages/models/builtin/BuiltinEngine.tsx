@@ -56,11 +56,18 @@ export function BuiltinEngine() {
   const shown = useMemo(() => (models ?? []).filter((m) => matches(m, filter)), [models, filter]);
   const diskBytes = (models ?? []).reduce((n, m) => n + m.sizeBytes, 0);
   const loaded = engine.status?.loaded ?? [];
+  // A link to load a model that is loaded already (a finished download, the recommendation) says so, not a second Load.
+  const alreadyLoaded = !!loadTarget && loaded.some((l) => l.id === loadTarget.id);
 
   return (
     <div className="builtin" data-testid="builtin">
       <EngineBar engine={engine} />
-      <DownloadList downloads={downloads} error={downloadsError} onLoad={(id) => go('models', 'builtin', 'load', id)} />
+      <DownloadList
+        downloads={downloads}
+        error={downloadsError}
+        loaded={loaded.map((l) => l.id)}
+        onLoad={(id) => go('models', 'builtin', 'load', id)}
+      />
       <div className="builtin-grid">
         <div className="builtin-main">
           {!library ? (
@@ -108,6 +115,11 @@ export function BuiltinEngine() {
                   “{routedLoad}” is not on disk (yet): rescan, or check its folder below.
                 </p>
               )}
+              {alreadyLoaded && routedLoad !== undefined && (
+                <p className="help" role="status" data-testid="already-loaded">
+                  {loadTarget.name} is loaded already: chat with it, or unload it to load it with other settings.
+                </p>
+              )}
               {shown.length === 0 ? (
                 <Empty title="No model matches">Nothing matches “{filter}”.</Empty>
               ) : (
@@ -133,10 +145,10 @@ export function BuiltinEngine() {
               rescanning={lib.rescan.busy}
             />
           )}
-          <ServerCard />
+          <ServerCard models={library?.models} />
         </aside>
       </div>
-      {loadTarget && <LoadDialog model={loadTarget} engine={engine} onClose={closeLoad} />}
+      {loadTarget && !alreadyLoaded && <LoadDialog model={loadTarget} engine={engine} onClose={closeLoad} />}
       {deleting && <DeleteLocalDialog model={deleting} actions={actions} onClose={() => setDeleting(undefined)} />}
     </div>
   );

@@ -12,16 +12,24 @@ type Actions = ReturnType<typeof useDownloadActions>;
 export function DownloadList({
   downloads,
   error,
+  loaded = [],
   onLoad,
 }: {
   downloads?: Download[];
   error?: AppErrorShape;
+  /** The ids of the models loaded now: a finished download of one offers no Load. */
+  loaded?: string[];
   /** A finished download: open its load form. */
   onLoad: (modelId: string) => void;
 }) {
   const actions = useDownloadActions();
   if (!error && (!downloads || downloads.length === 0)) return null;
-  const failed = actions.pause.error ?? actions.resume.error ?? actions.cancel.error ?? actions.dismiss.error;
+  const failed =
+    actions.pause.error ??
+    actions.resume.error ??
+    actions.restart.error ??
+    actions.cancel.error ??
+    actions.dismiss.error;
   return (
     <section className="card downloads" aria-labelledby="downloads-title" data-testid="downloads">
       <div className="card-head">
@@ -35,7 +43,13 @@ export function DownloadList({
       )}
       <ul className="download-list">
         {(downloads ?? []).map((d) => (
-          <DownloadRow key={d.id} d={d} actions={actions} onLoad={onLoad} />
+          <DownloadRow
+            key={d.id}
+            d={d}
+            actions={actions}
+            loaded={!!d.modelId && loaded.includes(d.modelId)}
+            onLoad={onLoad}
+          />
         ))}
       </ul>
       <ErrorLine error={failed} />
@@ -43,10 +57,23 @@ export function DownloadList({
   );
 }
 
-function DownloadRow({ d, actions, onLoad }: { d: Download; actions: Actions; onLoad: (id: string) => void }) {
+function DownloadRow({
+  d,
+  actions,
+  loaded,
+  onLoad,
+}: {
+  d: Download;
+  actions: Actions;
+  loaded: boolean;
+  onLoad: (id: string) => void;
+}) {
   const pct = percent(d.receivedBytes, d.totalBytes);
   const moving = d.state === 'downloading';
-  const busy = [actions.pause, actions.resume, actions.cancel, actions.dismiss].some((a) => a.busy);
+  const busy = [actions.pause, actions.resume, actions.restart, actions.cancel, actions.dismiss].some((a) => a.busy);
+  // A failed download with nothing on disk (a checksum refusal deletes its files) has nothing to cancel or to show as
+  // "0 B of …": only what to do next.
+  const nothingKept = d.state === 'failed' && (d.checksumMismatch || d.receivedBytes === 0);
   const btn = (label: string, run: () => unknown, extra = '') => (
     <button
       className={`btn btn-sm ${extra}`.trim()}
@@ -70,10 +97,15 @@ function DownloadRow({ d, actions, onLoad }: { d: Download; actions: Actions; on
         <span className="spacer" />
         {(d.state === 'downloading' || d.state === 'queued') && btn('Pause', () => actions.pause.run(d.id))}
         {d.state === 'paused' && btn('Resume', () => actions.resume.run(d.id))}
-        {d.state === 'failed' && btn('Retry', () => actions.resume.run(d.id))}
+        {d.state === 'failed' &&
+          (d.checksumMismatch
+            ? btn('Delete and download again', () => actions.restart.run(d.id))
+            : btn('Retry', () => actions.resume.run(d.id)))}
         {['queued', 'downloading', 'paused', 'failed'].includes(d.state) &&
+          !nothingKept &&
           btn('Cancel', () => actions.cancel.run(d.id), 'btn-danger')}
-        {d.state === 'done' && d.modelId && (
+        {d.state === 'done' && loaded && <span className="badge badge-ok">Loaded</span>}
+        {d.state === 'done' && d.modelId && !loaded && (
           <button className="btn btn-sm btn-primary" onClick={() => onLoad(d.modelId!)}>
             Load
           </button>
@@ -81,7 +113,7 @@ function DownloadRow({ d, actions, onLoad }: { d: Download; actions: Actions; on
         {['done', 'failed', 'cancelled'].includes(d.state) &&
           btn('Dismiss', () => actions.dismiss.run(d.id), 'btn-ghost')}
       </div>
-      {d.state !== 'done' && d.state !== 'cancelled' && (
+      {d.state !== 'done' && d.state !== 'cancelled' && !nothingKept && (
         <div className="download-progress">
           <div
             className="bar"

@@ -1,4 +1,5 @@
 import type { EngineStatus } from '@shared/contract/local';
+import { plural } from '@shared/plural';
 import type { AppErrorShape } from '@shared/errors';
 import { formatAge, formatBytes } from '../../../lib/format';
 import { ErrorLine } from '../Modal';
@@ -78,7 +79,13 @@ export function EngineBar({ engine }: { engine: EngineControl }) {
                 <span className={m.busy || m.waiting ? 'loaded-busy' : undefined} data-testid="loaded-activity">
                   {formatActivity(m)}
                 </span>{' '}
-                · <span data-testid="loaded-memory">{formatBytes(m.memoryBytes)} in memory</span>
+                {m.threads ? `· ${plural(m.threads, 'CPU thread')} ` : ''}·{' '}
+                <span
+                  data-testid="loaded-memory"
+                  title="What llama.cpp holds for it: the file's weights, the KV cache of every sequence and its compute buffers"
+                >
+                  {formatBytes(m.memoryBytes)} in memory (file + KV cache + buffers)
+                </span>
                 {m.unloadAt ? ` · unloads ${formatUntil(m.unloadAt)}` : ''}
               </span>
               <span className="spacer" />

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { LoadedModel, LocalFolder, LocalModel } from '@shared/contract/local';
 import { plural } from '@shared/plural';
 import { isTextModel } from '@shared/chat-model';
-import { verdictLabels } from '@shared/fit';
+import { memoryTotal, verdictLabels } from '@shared/fit';
 import { formatBytes } from '../../../lib/format';
 import { catalogueHref, newChatHref } from '../../../store/route';
 import { sourceLabels } from './format';
@@ -32,6 +32,7 @@ function Verdict({ plan }: { plan: NonNullable<LocalModel['plan']> }) {
       data-verdict={plan.verdict}
     >
       {verdictLabels[plan.verdict]}
+      {plan.memory && ` · ${formatBytes(memoryTotal(plan.memory))}`}
       {plan.explanation && (
         <span role="tooltip" id={tip} className="fit-tip">
           {plan.explanation}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { LocalModel } from '@shared/contract/local';
+import { memoryForTokens, memoryLine } from '@shared/fit';
 import { useLibraryActions } from '../../../hooks/local';
 import { formatBytes } from '../../../lib/format';
 import { ConfirmDelete, ErrorLine, Modal } from '../Modal';
@@ -9,6 +10,7 @@ import type { EngineControl } from './types';
 const MIN_CTX = 128;
 const MAX_CTX = 1_048_576;
 const MAX_SEQUENCES = 16;
+const MAX_THREADS = 256;
 
 /** Whole number in [min, max], or the reason it is not. */
 function check(text: string, min: number, max: number): string | undefined {
@@ -34,11 +36,16 @@ export function LoadDialog({
   const [ctx, setCtx] = useState(String(plan?.contextSize ?? Math.min(4096, maxCtx)));
   const [gpu, setGpu] = useState(String(plan?.gpuLayers ?? 0));
   const [seq, setSeq] = useState(String(plan?.sequences ?? 1));
+  const setting = engine.status?.threads;
+  const [thr, setThr] = useState(String(setting?.value ?? 1));
   const ctxError = check(ctx, MIN_CTX, maxCtx);
   const gpuError = check(gpu, 0, maxLayers);
   const seqError = check(seq, 1, MAX_SEQUENCES);
-  const invalid = !!(ctxError || gpuError || seqError);
+  const thrError = check(thr, 1, MAX_THREADS);
+  const invalid = !!(ctxError || gpuError || seqError || thrError);
   const { load } = engine;
+  // The engine's setting applies unless this load asks for another count.
+  const threads = Number(thr) === setting?.value ? undefined : Number(thr);
   const submit = async () => {
     if (invalid) return;
     const s = await load.run({
@@ -46,6 +53,7 @@ export function LoadDialog({
       contextSize: Number(ctx),
       gpuLayers: Number(gpu),
       sequences: Number(seq),
+      ...(threads !== undefined ? { threads } : {}),
     });
     if (s) onClose();
   };
@@ -91,6 +99,24 @@ export function LoadDialog({
           error={seqError}
           hint={`Each has its own context${ctxError ? '' : ` of ${formatTokens(Number(ctx))} tokens`}, so memory grows with each.`}
         />
+        <NumberField
+          id="load-threads"
+          className="load-threads"
+          label="CPU threads"
+          value={thr}
+          onChange={setThr}
+          error={thrError}
+          hint={threadsHint(setting)}
+        />
+        {plan?.memory && !ctxError && !seqError && (
+          <p className="help" data-testid="load-memory">
+            Memory for these settings:{' '}
+            {memoryLine(
+              memoryForTokens(plan.memory, plan.contextSize * (plan.sequences ?? 1), Number(ctx) * Number(seq)),
+            )}
+            .
+          </p>
+        )}
         <p className="help" data-testid="load-plan">
           {plan?.explanation ??
             'No fit estimate for this file: start with a short context and raise it if the model loads.'}{' '}
@@ -100,6 +126,16 @@ export function LoadDialog({
       <ErrorLine error={load.error} />
     </Modal>
   );
+}
+
+/** What the threads field's number means: the engine's setting, and why more is not faster. */
+function threadsHint(setting?: { value: number; auto: boolean }): string {
+  const from = setting
+    ? setting.auto
+      ? `The engine's automatic count is ${setting.value} (every core but one).`
+      : `The engine's setting is ${setting.value}.`
+    : '';
+  return `${from} More threads than free cores make replies slower, not faster: llama.cpp's threads wait on each other.`.trim();
 }
 
 function NumberField({

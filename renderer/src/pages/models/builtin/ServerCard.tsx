@@ -1,21 +1,21 @@
 import { useEffect, useState } from 'react';
+import type { LocalModel } from '@shared/contract/local';
 import { useLocalServer } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
 import { ServerAppsDialog } from './ServerApps';
 import { RequestLog } from './RequestLog';
 import { ServerAccess } from './ServerAccess';
-
-const MIN_KEY = 16;
+import { ServerKey } from './ServerKey';
+import { ServerSamples } from './ServerSamples';
 
 /**
  * The local OpenAI-compatible server: off by default; on with a key; its URL, its port, a curl to try it, and the
  * setups of other apps for it.
  */
-export function ServerCard() {
+export function ServerCard({ models }: { models?: LocalModel[] }) {
   const server = useLocalServer();
   const { status, set } = server;
   const [port, setPort] = useState('');
-  const [key, setKey] = useState('');
   const [apps, setApps] = useState(false);
   useEffect(() => {
     if (status) setPort(String(status.port));
@@ -23,8 +23,6 @@ export function ServerCard() {
 
   const portNum = Number(port);
   const portError = /^\d+$/.test(port) && portNum >= 1024 && portNum <= 65_535 ? undefined : 'Use 1024–65535.';
-  const keyError = key && key.trim().length < MIN_KEY ? `Use at least ${MIN_KEY} characters.` : undefined;
-  const base = status?.url ?? `http://127.0.0.1:${status?.port ?? 'PORT'}/v1`;
 
   return (
     <section className="card server-card" aria-labelledby="server-title" data-testid="server-card">
@@ -63,7 +61,12 @@ export function ServerCard() {
                 Running at <code data-testid="server-url">{status.url}</code>
               </>
             ) : status.enabled ? (
-              'On, not running.'
+              // Why it is not running is the error line below; without one it is on its way up.
+              status.error ? (
+                'Not running.'
+              ) : (
+                'Starting…'
+              )
             ) : (
               'Off. Turn it on to let other apps on this machine use the built-in engine through an OpenAI-compatible API (127.0.0.1 only).'
             )}
@@ -95,51 +98,8 @@ export function ServerCard() {
             </div>
             {portError && <p className="field-error">{portError}</p>}
           </form>
-          {status.keySet ? (
-            <div className="field">
-              <span className="field-label">API key</span>
-              <p className="secret-state" data-testid="server-key">
-                Set, ending in <span className="mono">…{status.last4}</span>
-                {status.keySource === 'env' && ' (from HUBDESK_LOCAL_SERVER_KEY)'}
-              </p>
-              {status.keySource === 'stored' && (
-                <button className="btn btn-sm" onClick={() => void set.run({ key: null })} disabled={set.busy}>
-                  Forget key
-                </button>
-              )}
-            </div>
-          ) : (
-            <form
-              className="field"
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (key.trim() && !keyError) void set.run({ key: key.trim() }).then((s) => s && setKey(''));
-              }}
-            >
-              <label htmlFor="server-key">API key</label>
-              <div className="field-row">
-                <input
-                  id="server-key"
-                  type="password"
-                  autoComplete="off"
-                  value={key}
-                  onChange={(e) => setKey(e.target.value)}
-                  aria-invalid={keyError ? true : undefined}
-                />
-                <button className="btn" type="submit" disabled={!key.trim() || !!keyError || set.busy}>
-                  Save key
-                </button>
-              </div>
-              <p className={keyError ? 'field-error' : 'help'}>
-                {keyError ??
-                  'Required: apps send it as a Bearer token. Kept encrypted by the OS keychain (without one, for this run only: set HUBDESK_LOCAL_SERVER_KEY to keep it); only its last four characters are shown.'}
-              </p>
-            </form>
-          )}
-          <p className="help">Try it (with the key in the environment variable):</p>
-          <pre className="server-curl" data-testid="server-curl">
-            <code>{`curl ${base}/models -H "Authorization: Bearer $HUBDESK_LOCAL_SERVER_KEY"`}</code>
-          </pre>
+          <ServerKey status={status} server={server} />
+          <ServerSamples status={status} models={models} />
           <div className="field">
             <span className="field-label">Use from another app</span>
             <p className="help">
@@ -158,7 +118,7 @@ export function ServerCard() {
           />
         </>
       )}
-      <ErrorLine error={set.error} />
+      <ErrorLine error={set.error ?? server.generate.error} />
       {apps && <ServerAppsDialog onClose={() => setApps(false)} />}
     </section>
   );
