@@ -107,12 +107,17 @@ export function MessageList({
   // the position first, while layout is clean: the virtualizer's own listener may re-render rows synchronously.
   useLayoutEffect(() => {
     const el = scrollRef.current!;
+    let top = el.scrollTop;
     const onScroll = () => {
       const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
       // The bottom of a window that stops short of the end is not the end: nothing to follow there.
       const atEnd = atBottom && !pagingRef.current?.hasNewer;
-      stick.current = atEnd;
-      setAway(!atEnd);
+      // Only a move up stops following: a scroll event is dispatched a frame late, when a streaming reply may have
+      // grown past the bottom before the list caught up, which is not the reader leaving.
+      if (atEnd) stick.current = true;
+      else if (el.scrollTop < top) stick.current = false;
+      top = el.scrollTop;
+      setAway(!stick.current);
       if (!atEnd) loadIfNearEdge();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
@@ -168,6 +173,20 @@ export function MessageList({
   // if it was following: once that frame is laid out (before it is painted), as scrolling reads the height.
   const last = messages.at(-1);
   const count = messages.length;
+  // What one has just sent is followed even from further up: a user message among those added after the last one
+  // (a page of later messages also adds some, but only to a window that did not reach the end).
+  // Declared ahead of the effect below, which then brings the view down.
+  const hasNewer = !!paging?.hasNewer;
+  const seen = useRef({ last: last?.id, hasNewer });
+  useLayoutEffect(() => {
+    const before = seen.current;
+    seen.current = { last: messages.at(-1)?.id, hasNewer };
+    if (before.last === seen.current.last || before.hasNewer || stick.current) return;
+    const from = messages.findIndex((m) => m.id === before.last);
+    if (from < 0 || !messages.slice(from + 1).some((m) => m.role === 'user')) return;
+    stick.current = true;
+    setAway(false);
+  }, [messages, hasNewer]);
   useLayoutEffect(() => {
     if (!stick.current || !count) return;
     return afterLayout(() => {
