@@ -180,6 +180,33 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await page.getByTestId('conv-item').count()).toBe(1);
   });
 
+  it('an empty "New chat" left without a word (for another conversation, another page) is not kept; one with a draft is', async () => {
+    const items = page.getByTestId('conv-item');
+    const titles = () => page.locator('.conv-title').allTextContents();
+    const newChat = async () => {
+      await page.getByTestId('new-chat').click();
+      await expect.poll(() => items.count()).toBe(2);
+      await expect.poll(() => page.getByTestId('thread-title').textContent()).toBe('New chat');
+    };
+    await newChat();
+    await page.locator('.conv-item:not(.active) .conv-open').click();
+    await expect.poll(titles).toEqual(['Explain how rainbows form']);
+    await newChat();
+    await page.getByTestId('nav-catalogue').click();
+    await page.getByTestId('nav-chat').click();
+    await expect.poll(titles).toEqual(['Explain how rainbows form']);
+    // Something typed and not sent is writing: it stays, and goes once the draft is cleared and the chat left.
+    await newChat();
+    await page.getByTestId('composer').fill('Half a thought');
+    await page.locator('.conv-item:not(.active) .conv-open').click();
+    await page.getByTestId('msg-user').first().waitFor();
+    expect(await titles()).toEqual(['New chat', 'Explain how rainbows form']);
+    await page.locator('.conv-open', { hasText: 'New chat' }).click();
+    await page.getByTestId('composer').fill('');
+    await page.locator('.conv-item:not(.active) .conv-open').click();
+    await expect.poll(titles).toEqual(['Explain how rainbows form']);
+  });
+
   it('"Open as code" (in the header\'s Export menu, by keyboard) shows the conversation as a runnable snippet in Monaco', async () => {
     // A menu button: ↓ opens it on its first item, Escape closes it onto the button, Enter runs an item.
     const menu = page.getByRole('button', { name: 'Export', exact: true });
