@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { afterLayout } from '../../lib/after-paint';
@@ -85,10 +85,15 @@ export function MessageList({
   const innerRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  /** Where the list was last put, by the reader or by following: a scroll event above it is the reader moving up. */
+  const lastTop = useRef(0);
   const [away, setAway] = useState(false);
+  // Called after layout (a ResizeObserver step) or on a click: reading the position then forces none.
   const toBottom = useCallback(() => {
     const el = scrollRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
   }, []);
 
   // Read by the scroll listener, which is set up once.
@@ -107,7 +112,6 @@ export function MessageList({
   // the position first, while layout is clean: the virtualizer's own listener may re-render rows synchronously.
   useLayoutEffect(() => {
     const el = scrollRef.current!;
-    let top = el.scrollTop;
     const onScroll = () => {
       const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
       // The bottom of a window that stops short of the end is not the end: nothing to follow there.
@@ -115,8 +119,8 @@ export function MessageList({
       // Only a move up stops following: a scroll event is dispatched a frame late, when a streaming reply may have
       // grown past the bottom before the list caught up, which is not the reader leaving.
       if (atEnd) stick.current = true;
-      else if (el.scrollTop < top) stick.current = false;
-      top = el.scrollTop;
+      else if (el.scrollTop < lastTop.current) stick.current = false;
+      lastTop.current = el.scrollTop;
       setAway(!stick.current);
       if (!atEnd) loadIfNearEdge();
     };
@@ -131,6 +135,12 @@ export function MessageList({
     measureElement: rowHeight,
     overscan: 6,
     getItemKey: (i) => messages[i].id,
+    // Its own scrolling (to the last row, whose end it may still place above a reply that has grown since) is not
+    // the reader moving up.
+    scrollToFn: (offset, options, instance) => {
+      elementScroll(offset, options, instance);
+      lastTop.current = Math.min(lastTop.current, offset);
+    },
   });
 
   useEffect(() => {
@@ -190,7 +200,8 @@ export function MessageList({
   useLayoutEffect(() => {
     if (!stick.current || !count) return;
     return afterLayout(() => {
-      if (stick.current) v.scrollToIndex(count - 1, { align: 'end' });
+      if (!stick.current) return;
+      v.scrollToIndex(count - 1, { align: 'end' });
     });
   }, [count, last?.id, v]);
 
