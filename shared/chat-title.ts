@@ -29,9 +29,22 @@ const FILLER = new RegExp(
       'i want',
       'i need',
       'help me(?: to)?',
+      'tell me',
     ].join('|') +
     ')(?=$|[\\s,.:;!?-])[\\s,.:;!?-]*',
   'i',
+);
+
+/**
+ * Words a phrase goes on after: a title cut short does not end on one ("Tell me a story about a" says less than
+ * "A story about a dragon" and reads as broken).
+ */
+const DANGLING = new Set(
+  (
+    'a an the of to for by with about from into onto in on at as than and or but nor so that which who whom whose ' +
+    'what when where how why if is are was were be been being my your our their his her its this these those me ' +
+    'very more most some any each every no not'
+  ).split(' '),
 );
 
 /** Markdown and links down to their words: fences and URLs go, link and emphasis text stays. */
@@ -75,6 +88,17 @@ export function chatTitle(text: string): string {
     if (!words.length) continue;
     const kept = words.slice(0, MAX_WORDS);
     while (kept.length > 1 && kept.join(' ').length > MAX_CHARS) kept.pop();
+    if (kept.length < words.length)
+      while (
+        kept.length > 1 &&
+        DANGLING.has(
+          kept
+            .at(-1)!
+            .toLowerCase()
+            .replace(/[^\p{L}]/gu, ''),
+        )
+      )
+        kept.pop();
     // A question asked as it is keeps its "?"; "Can you explain X?" becomes "Explain X", without one.
     const whole = kept.length === words.length && rest === sentence && rest.endsWith('?');
     let title = kept.join(' ').slice(0, MAX_CHARS);

@@ -70,6 +70,8 @@ export type EndpointSave = z.infer<typeof endpointSaveSchema>;
 const doctorCheckSchema = z.object({
   name: z.enum(['reach', 'models', 'chat', 'streaming', 'tools', 'reasoning', 'usage', 'context']),
   ok: z.boolean(),
+  /** Not seen in the doctor's one-token reply: unknown rather than failing (a model may reason on longer answers). */
+  unseen: z.boolean().optional(),
   detail: z.string().max(2000),
 });
 

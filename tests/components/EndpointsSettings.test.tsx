@@ -36,6 +36,7 @@ const works: DoctorReport = {
     { name: 'reach', ok: true, detail: 'answered in 3 ms' },
     { name: 'streaming', ok: true, detail: 'tokens arrive as they are written' },
     { name: 'tools', ok: false, detail: 'the model answered without calling the tool' },
+    { name: 'reasoning', ok: false, unseen: true, detail: 'Not seen in a one-token reply.' },
   ],
   models: 1,
   elapsedMs: 420,
@@ -139,6 +140,10 @@ describe('Settings → Endpoints', () => {
     const report = screen.getByTestId('doctor-report');
     expect(within(report).getByRole('status').textContent).toBe('Works · 1 model');
     expect(report.textContent).toMatch(/✗fails: Tool calls the model answered without calling the tool/);
+    // Not seen is not a failure: its own mark and words, not the red cross.
+    const reasoning = within(report).getByText('Reasoning').closest('li')!;
+    expect(reasoning.className).toBe('check-unseen');
+    expect(reasoning.textContent).toBe('–not seen: Reasoning Not seen in a one-token reply.');
   });
 
   it('an endpoint from the environment is read-only: Test, but no Edit, Remove or Remove key', async () => {

@@ -145,4 +145,24 @@ describe('the message list reads layout only after it is done', () => {
     // Not followed: the user's place is kept.
     expect(list.scrollTop).toBe(100);
   });
+
+  it('Send from further up follows the new question and its reply: no "Latest" over them', () => {
+    const messages = [0, 1, 2, 3].map((i) => msg(i));
+    const { rerender, getByTestId, queryByTestId } = render(
+      <MessageList messages={messages} busy={false} actions={actions} />,
+    );
+    frame();
+    const list = getByTestId('message-list');
+    list.scrollTop = 100;
+    frame();
+    expect(getByTestId('jump-latest')).toBeTruthy();
+    // The question and the reply's first message arrive together (one batch of stream events).
+    contentHeight = 2600;
+    const sent = [...messages, msg(4, 'And one more'), { ...msg(5, ''), status: 'streaming' as const }];
+    rerender(<MessageList messages={sent} busy actions={actions} />);
+    frame();
+    frame();
+    expect(queryByTestId('jump-latest')).toBeNull();
+    expect(list.scrollTop).toBe(contentHeight - 500);
+  });
 });

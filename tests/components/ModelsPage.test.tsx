@@ -10,6 +10,7 @@ const { ModelsPage } = await import('../../renderer/src/pages/models/ModelsPage'
 const { usePulls } = await import('../../renderer/src/store/pulls');
 const { useStatus } = await import('../../renderer/src/store/status');
 const { StatusBar } = await import('../../renderer/src/app/StatusBar');
+const { useRoute } = await import('../../renderer/src/store/route');
 
 const local = (name: string, size = 2_000_000_000): LocalModel => ({
   name,
@@ -168,15 +169,38 @@ describe('Local models page', () => {
     );
   });
 
-  it('a pull that fails because Ollama is down does not repeat the page’s error', async () => {
+  it('Ollama down: "Pull a model" is off and says why; a pull that fails so says why in short, not a bare "failed"', async () => {
     render(<ModelsPage />);
     await (await main.next('ollama.list')).fail(down);
-    await pullFromForm('qwen3:8b');
+    const button = screen.getByRole('button', { name: 'Pull a model' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute('aria-describedby')).toBe('pull-off');
+    expect(screen.getByTestId('pull-off').textContent).toBe('Ollama is not running: start it to pull a model.');
+    // The code is not words: no stray "unavailable" under the message.
+    expect(document.body.textContent).not.toMatch(/unavailable/);
+
+    // A pull started elsewhere (the catalogue's "Run locally") while Ollama is down.
+    usePulls.getState().pull('qwen3:8b');
     await (await main.stream('ollama.pull')).fail(down);
     await vi.waitFor(() => expect(job('qwen3:8b').dataset.state).toBe('error'));
-    expect(within(job('qwen3:8b')).getByText('failed')).toBeTruthy();
-    expect(within(job('qwen3:8b')).queryByRole('alert')).toBeNull();
+    expect(within(job('qwen3:8b')).getByRole('alert').textContent).toBe(
+      'Could not pull: Ollama is not running (see below).',
+    );
     expect(screen.getAllByText(down.message)).toHaveLength(1);
+  });
+
+  it('a pull form opened by its address while Ollama is down keeps Pull off, saying why', async () => {
+    window.location.hash = '#/models/pull/llama3.2';
+    useRoute.setState({ page: 'models', params: ['pull', 'llama3.2'] });
+    try {
+      render(<ModelsPage />);
+      await (await main.next('ollama.list')).fail(down);
+      const form = screen.getByTestId('pull-form');
+      expect((within(form).getByRole('button', { name: 'Pull' }) as HTMLButtonElement).disabled).toBe(true);
+      expect(form.textContent).toContain('Ollama is not running: start it to pull a model.');
+    } finally {
+      useRoute.setState({ page: 'models', params: [] });
+    }
   });
 
   it('at most two transfers run at once; the third waits, and starts when one ends', async () => {

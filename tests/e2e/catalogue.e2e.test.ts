@@ -101,6 +101,9 @@ describe('catalogue in Chromium (web mode)', () => {
     for (const width of [1400, 1024]) {
       await page.setViewportSize({ width, height: 900 });
       await page.evaluate(() => window.scrollTo(0, 0));
+      // "Runs on this machine" is on the first screen, not below two screens of task links (issue #40 item 15).
+      const runs = (await start.getByTestId('runs-here').boundingBox())!;
+      expect(runs.y, `at ${width} px`).toBeLessThan(900 - 100);
       await screenshot(page, `catalogue-start-online-${width}`);
       await start.getByTestId('runs-here').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await screenshot(page, `catalogue-start-online-${width}-runs`);

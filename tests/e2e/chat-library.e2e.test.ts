@@ -55,7 +55,8 @@ describe('chat models and the conversations archive (web mode, Chromium)', () =>
       });
       await items().filter({ hasText: title }).waitFor();
     }
-    await expect.poll(() => items().count()).toBe(3);
+    // The first chat, left empty when an import opened, is not kept (issue #40 item 10).
+    await expect.poll(() => items().count()).toBe(2);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export all' }).click(),
@@ -63,22 +64,18 @@ describe('chat models and the conversations archive (web mode, Chromium)', () =>
     expect(download.suggestedFilename()).toMatch(/^hubdesk-conversations-.*\.json$/);
     const text = readFileSync((await download.path())!, 'utf8');
     const archive = JSON.parse(text) as { conversations: { meta: { title: string } }[] };
-    expect(archive.conversations.map((c) => c.meta.title).sort()).toEqual([
-      'First archived',
-      'New chat',
-      'Second archived',
-    ]);
+    expect(archive.conversations.map((c) => c.meta.title).sort()).toEqual(['First archived', 'Second archived']);
 
     await page
       .getByTestId('import-file')
       .setInputFiles({ name: 'all.json', mimeType: 'application/json', buffer: Buffer.from(text) });
     // They are all still here: copies only on the user's word.
     const again = page.getByRole('group', { name: 'Already imported' });
-    await again.getByText(/^3 of these conversations are already here: .* Import again as a copy\?$/).waitFor();
+    await again.getByText(/^2 of these conversations are already here: .* Import again as a copy\?$/).waitFor();
     await screenshot(page, 'chat-import-again');
     await again.getByRole('button', { name: 'Import a copy' }).click();
-    await page.getByRole('status').filter({ hasText: 'Imported 3 conversations.' }).waitFor();
-    await expect.poll(() => items().count()).toBe(6);
+    await page.getByRole('status').filter({ hasText: 'Imported 2 conversations.' }).waitFor();
+    await expect.poll(() => items().count()).toBe(4);
     await screenshot(page, 'chat-import-archive');
     expect(errors).toEqual([]);
   });

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { syntheticExport } from '../fixtures/conversation';
 import { startRouterFixture, type RouterFixture } from '../fixtures/router';
+import { checkBothThemes } from './a11y';
 import { openApp, screenshot, type WebApp } from './harness';
 
 const ANSWER =
@@ -180,6 +181,33 @@ describe('chat in Chromium against the Ollama fixture', () => {
     expect(await page.getByTestId('conv-item').count()).toBe(1);
   });
 
+  it('an empty "New chat" left without a word (for another conversation, another page) is not kept; one with a draft is', async () => {
+    const items = page.getByTestId('conv-item');
+    const titles = () => page.locator('.conv-title').allTextContents();
+    const newChat = async () => {
+      await page.getByTestId('new-chat').click();
+      await expect.poll(() => items.count()).toBe(2);
+      await expect.poll(() => page.getByTestId('thread-title').textContent()).toBe('New chat');
+    };
+    await newChat();
+    await page.locator('.conv-item:not(.active) .conv-open').click();
+    await expect.poll(titles).toEqual(['Explain how rainbows form']);
+    await newChat();
+    await page.getByTestId('nav-catalogue').click();
+    await page.getByTestId('nav-chat').click();
+    await expect.poll(titles).toEqual(['Explain how rainbows form']);
+    // Something typed and not sent is writing: it stays, and goes once the draft is cleared and the chat left.
+    await newChat();
+    await page.getByTestId('composer').fill('Half a thought');
+    await page.locator('.conv-item:not(.active) .conv-open').click();
+    await page.getByTestId('msg-user').first().waitFor();
+    expect(await titles()).toEqual(['New chat', 'Explain how rainbows form']);
+    await page.locator('.conv-open', { hasText: 'New chat' }).click();
+    await page.getByTestId('composer').fill('');
+    await page.locator('.conv-item:not(.active) .conv-open').click();
+    await expect.poll(titles).toEqual(['Explain how rainbows form']);
+  });
+
   it('"Open as code" (in the header\'s Export menu, by keyboard) shows the conversation as a runnable snippet in Monaco', async () => {
     // A menu button: ↓ opens it on its first item, Escape closes it onto the button, Enter runs an item.
     const menu = page.getByRole('button', { name: 'Export', exact: true });
@@ -328,6 +356,37 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await items.filter({ hasText: 'Why is the sky blue?' }).click();
     await page.getByTestId('thread-title').getByText('Why is the sky blue?').waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('the engine picker is one Tab stop; the arrow keys move between engines and choose one', async () => {
+    const group = page.getByTestId('thread').getByRole('radiogroup', { name: 'Backend' });
+    const radios = group.getByRole('radio');
+    const checked = group.getByRole('radio', { checked: true });
+    const viewport = page.viewportSize()!;
+    const labels = await radios.allTextContents();
+    expect(labels.length).toBeGreaterThan(1);
+    expect(await checked.textContent()).toBe('Ollama');
+    // One Tab stop: the checked engine; Tab from it leaves the group.
+    expect(await radios.evaluateAll((rs) => rs.filter((r) => (r as HTMLElement).tabIndex === 0).length)).toBe(1);
+    await checked.focus();
+    await page.keyboard.press('Tab');
+    expect(await group.evaluate((g) => g.contains(document.activeElement))).toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Ollama');
+    // → chooses the next engine and moves focus to it; ← comes back.
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => checked.textContent()).toBe(labels[1]);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(labels[1]);
+    for (const width of [1400, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await screenshot(page, `chat-engine-picker-${width}`);
+    }
+    expect(await checkBothThemes(page, 'chat engine picker')).toEqual([]);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => checked.textContent()).toBe('Ollama');
+    // Back on Ollama, with the model the later tests chat with.
+    await page.getByTestId('model-select').selectOption('llama3.2:latest');
+    await page.setViewportSize(viewport);
   });
 
   it('sidebar: rename, pin, search, export → import, a refused import, delete with undo', async () => {

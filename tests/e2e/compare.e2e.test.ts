@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { tempDir } from '../helpers/app';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
-import { axeViolations } from './a11y';
+import { axeViolations, checkBothThemes } from './a11y';
 import { launchBrowser, screenshot, startWebApp, watchErrors, type WebApp } from './harness';
 
 const A = 'llama3.2:latest';
@@ -146,15 +146,31 @@ describe('Compare in Chromium against the Ollama fixture', () => {
     const editors = page.getByTestId('pane-editor');
     expect(await editors.nth(0).getByLabel('Model', { exact: true }).inputValue()).toBe(A);
     expect(await editors.nth(1).getByLabel('Model', { exact: true }).inputValue()).toBe(B);
+    const plan = page.getByTestId('compare-plan');
+    await expect.poll(() => plan.textContent()).toContain('fit in memory together');
     await page.getByRole('switch', { name: /Blind/ }).check();
+    // Until the vote the plan says how the panes run, not which model fits where (issue #40 item 11).
+    await expect
+      .poll(() => plan.textContent())
+      .toBe('Run together: The panes answer together; why is shown after your vote.');
     await send('Which is better?');
     await allDone();
     const labels = await page.getByTestId('pane-label').allTextContents();
     expect(labels.sort()).toEqual(['Model A', 'Model B']);
     expect(await page.getByTestId('compare-run').textContent()).not.toContain(A);
+    expect(await plan.textContent()).not.toMatch(/GB|fit|llama|qwen/);
+    expect((await page.getByTestId('pane-figures').allTextContents()).join(' ')).not.toMatch(/load/);
+    expect(await checkBothThemes(page, 'blind comparison before the vote')).toEqual([]);
     await screenshot(page, 'compare-blind');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.getByTestId('blind-vote').scrollIntoViewIfNeeded();
+    await screenshot(page, 'compare-blind-1024');
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByTestId('blind-vote').getByRole('button', { name: 'A is better' }).click();
     await page.getByTestId('blind-vote').waitFor({ state: 'detached' });
+    // The vote says it all: the plan's reason with it, and above.
+    expect(await page.getByTestId('compare-voted').textContent()).toMatch(/fit in memory together \(.* GB/);
+    await expect.poll(() => plan.textContent()).toContain('fit in memory together');
     const revealed = await page.getByTestId('pane-label').allTextContents();
     expect(revealed.join(' ')).toContain(A);
     expect(revealed.join(' ')).toContain(B);

@@ -19,6 +19,7 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
   const cache = join(home.path, 'hf-cache');
   const mine = join(home.path, 'my ggufs');
   const id = 'org/tiny-GGUF/tiny-Q8_0.gguf';
+  const LONG_REPO = 'bartowski/DeepSeek-R1-Distill-Qwen-14B-Uncensored-abliterated-GGUF';
   let app: WebApp;
   let browser: Browser;
   let page: Page;
@@ -26,6 +27,10 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
 
   beforeAll(async () => {
     hfCacheRepo(cache, 'org/tiny-GGUF', { 'tiny-Q8_0.gguf': tinyGguf({ seed: 3, name: 'Tiny' }) });
+    // A repo id as long as real ones, to see where it wraps.
+    hfCacheRepo(cache, LONG_REPO, {
+      'DeepSeek-R1-Distill-Qwen-14B-Uncensored-abliterated-Q4_K_M.gguf': tinyGguf({ seed: 4, name: 'Long' }),
+    });
     folderFiles(mine, { 'other-Q4_0.gguf': tinyGguf({ seed: 5 }) });
     mkdirSync(data.path, { recursive: true });
     writeFileSync(join(data.path, 'local.json'), JSON.stringify({ threads: 1 }));
@@ -71,6 +76,32 @@ describe('the built-in engine on Local models (web mode, Chromium)', () => {
     expect(await row(id).getByRole('link', { name: 'org/tiny-GGUF' }).getAttribute('href')).toBe(
       '#/catalogue/model/org%2Ftiny-GGUF',
     );
+    // The repo id wraps only where it may (after "/", "-"), never mid-word, at either width (issue #40 item 15).
+    for (const width of [1024, 1400]) {
+      await page.setViewportSize({ width, height: 900 });
+      const cut = await row(`${LONG_REPO}/DeepSeek-R1-Distill-Qwen-14B-Uncensored-abliterated-Q4_K_M.gguf`)
+        .locator('.lib-repo a')
+        .evaluate((a) => {
+          const text = a.firstChild as Text;
+          const r = document.createRange();
+          const lines: string[] = [];
+          let top: number | undefined;
+          let from = 0;
+          for (let i = 0; i < text.length; i++) {
+            r.setStart(text, i);
+            r.setEnd(text, i + 1);
+            const t = r.getBoundingClientRect().top;
+            if (top !== undefined && t - top > 2) {
+              lines.push(text.data.slice(from, i));
+              from = i;
+            }
+            top = t;
+          }
+          return [...lines, text.data.slice(from)];
+        });
+      expect(cut.join(''), `at ${width} px`).toBe(LONG_REPO);
+      for (const line of cut.slice(0, -1)) expect(line, `at ${width} px: ${cut.join(' | ')}`).toMatch(/[/-]$/);
+    }
     await shots('local-models-builtin');
 
     await row(id).getByRole('button', { name: 'Load tiny-Q8_0' }).click();

@@ -131,6 +131,18 @@ describe('streaming Markdown in Chromium', () => {
     expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
     await page.getByTestId('jump-latest').click();
     await expect.poll(() => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
+
+    // Scrolled up again, then Send: the list follows the new question and its reply; nothing hides them.
+    ollama.chatScript = () => ({ content: REPLY });
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await page.getByTestId('jump-latest').waitFor();
+    await page.getByTestId('composer').fill('And a short one');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('msg-assistant').nth(1).and(page.locator('[data-status="complete"]')).waitFor();
+    await expect.poll(() => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
+    expect(await page.getByTestId('jump-latest').count()).toBe(0);
+    await expect.poll(() => page.getByText('And a short one').isVisible()).toBe(true);
+    await screenshot(page, 'chat-follows-send');
     expect(errors).toEqual([]);
   });
 

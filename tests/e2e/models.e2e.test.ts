@@ -262,6 +262,10 @@ describe('local models (web mode, Chromium)', () => {
     await page.getByRole('heading', { name: 'Ollama is not running' }).waitFor();
     await page.getByText('Run ollama serve in a terminal').waitFor();
     expect(await page.getByTestId('ollama-download').getAttribute('href')).toBe('https://ollama.com/download');
+    // Nothing can be pulled: the button is off and says why; no error code under the message.
+    expect(await page.getByRole('button', { name: 'Pull a model' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('pull-off').textContent()).toBe('Ollama is not running: start it to pull a model.');
+    expect(await page.getByRole('alert').first().textContent()).not.toContain('unavailable');
     await page.getByTestId('ollama-status').click();
     expect(await page.getByTestId('status-ollama-download').getAttribute('href')).toBe('https://ollama.com/download');
     for (const width of [1400, 1024]) {

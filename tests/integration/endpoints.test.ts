@@ -80,9 +80,24 @@ describe('endpoints: adding a server by its address', () => {
     server.models.unshift({ id: 'text-embedding-x', contextLength: 2048, type: 'embeddings', loaded: true });
     const { endpoint, report } = await add(server.url, { preset: 'lmstudio' });
     expect(check(report, 'reasoning')).toMatchObject({ ok: true });
+    expect(check(report, 'reasoning')!.unseen).toBeUndefined();
     expect((server.requestsTo('/v1/chat/completions')[0].body as { model: string }).model).toBe('qwen/qwen3-8b');
     const { models } = await app!.client.call('endpoints.models', { id: endpoint.id });
     expect(models.find((m) => m.id === 'text-embedding-x')).toMatchObject({ type: 'embeddings' });
+  });
+
+  it('no reasoning in the one-token reply is "not seen", told apart from a failing check', async () => {
+    const server = await serve(startOpenAIServer('llama.cpp'));
+    const { report } = await add(server.url, { preset: 'llama.cpp' });
+    expect(report.ok).toBe(true);
+    expect(check(report, 'reasoning')).toEqual({
+      name: 'reasoning',
+      ok: false,
+      unseen: true,
+      detail: 'Not seen in a one-token reply: a reasoning model may still show it on longer answers.',
+    });
+    // The checks that did run and pass are not "unseen".
+    expect(report.checks.filter((c) => c.unseen).map((c) => c.name)).toEqual(['reasoning']);
   });
 
   it('a long model list (OpenRouter sends over a megabyte) is read whole', async () => {
@@ -130,6 +145,19 @@ describe('endpoints: the doctor says what is wrong', () => {
     expect(endpoint.baseUrl).toBe(`http://127.0.0.1:${port}`);
     print('a dead address', report);
   });
+
+  // Fetch (undici's, as Node's) refuses these before connecting: "fetch failed", caused by "bad port".
+  for (const port of [6000, 9])
+    it(`port ${port}, a "bad port" of the Fetch standard: said in words, with another port to use`, async () => {
+      const { report } = await add(`http://127.0.0.1:${port}/v1`, { preset: 'llama.cpp' });
+      expect(report.ok).toBe(false);
+      expect(report.problem).toMatchObject({ code: 'invalid_input' });
+      expect(report.problem!.message).toBe(
+        `Port ${port} is one browsers and Node refuse to call (a "bad port" of the Fetch standard): run the server on another port, such as 8080, and change the address.`,
+      );
+      expect(report.problem!.message).not.toMatch(/fetch failed/);
+      expect(check(report, 'reach')).toMatchObject({ ok: false });
+    });
 
   it('an unknown host', async () => {
     const { report } = await add('http://no-such-host.invalid:8080');

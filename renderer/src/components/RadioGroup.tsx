@@ -10,6 +10,7 @@ export function RadioGroup<T extends string>({
   value,
   onChange,
   testid,
+  className = 'segmented',
   children,
 }: {
   label: string;
@@ -17,6 +18,7 @@ export function RadioGroup<T extends string>({
   value: T | undefined;
   onChange(value: T): void;
   testid?: (value: T) => string | undefined;
+  className?: string;
   /** A choice's content. */
   children: (value: T) => ReactNode;
 }) {
@@ -32,7 +34,7 @@ export function RadioGroup<T extends string>({
     e.currentTarget.querySelector<HTMLElement>(`[data-value="${CSS.escape(to)}"]`)?.focus();
   };
   return (
-    <div className="segmented" role="radiogroup" aria-label={label} onKeyDown={onKeyDown}>
+    <div className={className} role="radiogroup" aria-label={label} onKeyDown={onKeyDown}>
       {items.map((v) => (
         <button
           key={v}

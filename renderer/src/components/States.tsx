@@ -44,10 +44,8 @@ export function ErrorState({
       </div>
       <h2>{title}</h2>
       <p className="state-body">{error.message}</p>
-      <p className="muted small">
-        {error.code}
-        {error.status ? ` · HTTP ${error.status}` : ''}
-      </p>
+      {/* The status a person can look up; the error's code ("unavailable") is for the program, not for them. */}
+      {error.status ? <p className="muted small">HTTP {error.status}</p> : null}
       {onRetry && (
         <button className="btn" onClick={onRetry}>
           Try again

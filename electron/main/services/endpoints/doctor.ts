@@ -281,7 +281,10 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
     checks.push({
       name: 'reasoning',
       ok: probe.reasoning,
-      detail: probe.reasoning ? 'Sends reasoning apart from the reply.' : 'Not seen (in a one-token reply).',
+      ...(probe.reasoning ? {} : { unseen: true }),
+      detail: probe.reasoning
+        ? 'Sends reasoning apart from the reply.'
+        : 'Not seen in a one-token reply: a reasoning model may still show it on longer answers.',
     });
     checks.push({
       name: 'usage',

@@ -1,7 +1,7 @@
 import type { EndpointPreset } from '@shared/contract/endpoints';
 import { AppError } from '@shared/errors';
 import { networkCause } from '../http/network-cause';
-import { companyNetworkProblem } from '../net/network-words';
+import { badPortProblem, companyNetworkProblem } from '../net/network-words';
 import { serverMessage } from '../http/server-message';
 import { startHints } from './presets';
 
@@ -22,6 +22,8 @@ export interface Deadline {
 /** Why a request to `url` could not be answered (the deadline, a refused port, DNS, TLS…), in words to act on. */
 export function networkProblem(e: unknown, url: string, preset: EndpointPreset, deadline?: Deadline): AppError {
   const { host, hostname, protocol } = new URL(url);
+  const badPort = badPortProblem(e, url);
+  if (badPort) return badPort;
   const company = companyNetworkProblem(e, host);
   if (company && !deadline?.signal.aborted) return company;
   const { kind, code } = networkCause(e);

@@ -57,6 +57,26 @@ export function companyNetworkProblem(e: unknown, asked: string): AppError | und
   return undefined;
 }
 
+/**
+ * The words for an address fetch refuses to call before connecting: a "bad port" of the Fetch standard (6000, 9,
+ * 25…), which undici reports as `TypeError: fetch failed` caused by `Error: bad port`. Undefined for other errors.
+ */
+export function badPortProblem(e: unknown, url: string): AppError | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 5 && cur; i++) {
+    if ((cur as Error).message === 'bad port') {
+      const port = new URL(url).port;
+      return new AppError(
+        'invalid_input',
+        `Port ${port} is one browsers and Node refuse to call (a "bad port" of the Fetch standard): run the server on another port, such as 8080, and change the address.`,
+        { details: { reason: 'bad-port', port } },
+      );
+    }
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 function requestHost(e: unknown): string | undefined {
   let cur: unknown = e;
   for (let i = 0; i < 5 && cur; i++) {

@@ -3,6 +3,7 @@ import { Empty, Loading } from '../../components/States';
 import { useStartChat } from '../../hooks/chat';
 import { newChatOf } from '../../lib/engines';
 import { conversationToReopen, useChat } from '../../store/chat';
+import { dropIfUntouched } from '../../store/chat-untouched';
 import { hrefFor, useRoute } from '../../store/route';
 import { useStatus } from '../../store/status';
 import { LocalOffer } from './LocalOffer';
@@ -43,6 +44,16 @@ export function ChatPage() {
   useEffect(() => {
     if (routeId !== 'new') void open(routeId);
   }, [routeId, open]);
+  // Left without a word written (another conversation, another page): an empty "New chat" is not kept. After the
+  // route has settled, so an effect run twice (StrictMode) or a reload of the same address keeps it.
+  useEffect(() => {
+    if (!routeId || routeId === 'new') return;
+    return () =>
+      void setTimeout(() => {
+        const r = useRoute.getState();
+        if (r.page !== 'chat' || r.params[0] !== routeId) void dropIfUntouched(routeId);
+      });
+  }, [routeId]);
   useEffect(() => {
     const [backend, model] = [newBackend, newModel];
     if (!backend || !model) return;

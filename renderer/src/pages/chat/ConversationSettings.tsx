@@ -1,5 +1,6 @@
 import type { ConversationMeta } from '@shared/contract/chat';
 import { modelMismatch } from '@shared/chat-model';
+import { RadioGroup } from '../../components/RadioGroup';
 import { canCallTools, engineChoices, engineUi, usePickerLists } from '../../features/engines/registry';
 import { useConversationSave } from './conversation-save';
 import { MoreSettings } from './MoreSettings';
@@ -26,6 +27,7 @@ export function ConversationSettings({
   const engine = engineUi(meta.backend);
   const { ConversationPicker: Picker, ConversationNotes: Notes } = engine;
   const chosen = engine.choiceKey(meta);
+  const choices = engineChoices(lists.endpoints ?? []);
 
   // A conversation saved before engines and models were matched can still hold an Ollama tag on the router.
   const mismatch = modelMismatch(meta.backend, meta.model);
@@ -33,20 +35,20 @@ export function ConversationSettings({
   return (
     <div className="conv-settings" data-testid="conv-settings">
       <div className="conv-settings-row">
-        <div className="segmented segmented-wrap" role="radiogroup" aria-label="Backend">
-          {engineChoices(lists.endpoints ?? []).map((b) => (
-            <button
-              key={b.key}
-              role="radio"
-              aria-checked={b.key === chosen}
-              className={b.key === chosen ? 'on' : ''}
-              // The model goes along only if the other engine can use it; otherwise it is chosen there.
-              onClick={() => b.key !== chosen && void save(b.patch(meta.model, lists.endpointLists))}
-            >
-              {b.label}
-            </button>
-          ))}
-        </div>
+        {/* One Tab stop; the arrow keys move between engines and choose one (a WAI-ARIA radio group). */}
+        <RadioGroup
+          label="Backend"
+          className="segmented segmented-wrap"
+          items={choices.map((b) => b.key)}
+          value={chosen}
+          onChange={(key) => {
+            const b = choices.find((c) => c.key === key);
+            // The model goes along only if the other engine can use it; otherwise it is chosen there.
+            if (b && key !== chosen) void save(b.patch(meta.model, lists.endpointLists));
+          }}
+        >
+          {(key) => choices.find((c) => c.key === key)?.label}
+        </RadioGroup>
         <Picker meta={meta} lists={lists} save={save} />
         <ToolSourcesPicker
           meta={meta}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { ChatMessage } from '@shared/contract/chat';
 import type { AppErrorShape } from '@shared/errors';
 import { afterLayout } from '../../lib/after-paint';
@@ -85,10 +85,15 @@ export function MessageList({
   const innerRef = useRef<HTMLDivElement>(null);
   const windowRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  /** Where the list was last put, by the reader or by following: a scroll event above it is the reader moving up. */
+  const lastTop = useRef(0);
   const [away, setAway] = useState(false);
+  // Called after layout (a ResizeObserver step) or on a click: reading the position then forces none.
   const toBottom = useCallback(() => {
     const el = scrollRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
   }, []);
 
   // Read by the scroll listener, which is set up once.
@@ -111,8 +116,12 @@ export function MessageList({
       const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
       // The bottom of a window that stops short of the end is not the end: nothing to follow there.
       const atEnd = atBottom && !pagingRef.current?.hasNewer;
-      stick.current = atEnd;
-      setAway(!atEnd);
+      // Only a move up stops following: a scroll event is dispatched a frame late, when a streaming reply may have
+      // grown past the bottom before the list caught up, which is not the reader leaving.
+      if (atEnd) stick.current = true;
+      else if (el.scrollTop < lastTop.current) stick.current = false;
+      lastTop.current = el.scrollTop;
+      setAway(!stick.current);
       if (!atEnd) loadIfNearEdge();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
@@ -126,6 +135,12 @@ export function MessageList({
     measureElement: rowHeight,
     overscan: 6,
     getItemKey: (i) => messages[i].id,
+    // Its own scrolling (to the last row, whose end it may still place above a reply that has grown since) is not
+    // the reader moving up.
+    scrollToFn: (offset, options, instance) => {
+      elementScroll(offset, options, instance);
+      lastTop.current = Math.min(lastTop.current, offset);
+    },
   });
 
   useEffect(() => {
@@ -168,10 +183,25 @@ export function MessageList({
   // if it was following: once that frame is laid out (before it is painted), as scrolling reads the height.
   const last = messages.at(-1);
   const count = messages.length;
+  // What one has just sent is followed even from further up: a user message among those added after the last one
+  // (a page of later messages also adds some, but only to a window that did not reach the end).
+  // Declared ahead of the effect below, which then brings the view down.
+  const hasNewer = !!paging?.hasNewer;
+  const seen = useRef({ last: last?.id, hasNewer });
+  useLayoutEffect(() => {
+    const before = seen.current;
+    seen.current = { last: messages.at(-1)?.id, hasNewer };
+    if (before.last === seen.current.last || before.hasNewer || stick.current) return;
+    const from = messages.findIndex((m) => m.id === before.last);
+    if (from < 0 || !messages.slice(from + 1).some((m) => m.role === 'user')) return;
+    stick.current = true;
+    setAway(false);
+  }, [messages, hasNewer]);
   useLayoutEffect(() => {
     if (!stick.current || !count) return;
     return afterLayout(() => {
-      if (stick.current) v.scrollToIndex(count - 1, { align: 'end' });
+      if (!stick.current) return;
+      v.scrollToIndex(count - 1, { align: 'end' });
     });
   }, [count, last?.id, v]);
 

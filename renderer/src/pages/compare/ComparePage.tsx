@@ -116,7 +116,8 @@ export function ComparePage() {
         )}
       </div>
       <SharedSettings disabled={running} />
-      <PlanLine set={toSet(set)} ready={missing < 0} />
+      {/* Blind: until the vote on its run (the plan said in full with the vote). */}
+      <PlanLine set={toSet(set)} ready={missing < 0} blind={set.blind && !run?.vote} />
       <PromptBox ready={missing < 0} why={why} />
       {run && (
         <section className="cmp-run" aria-label="Answers" data-testid="compare-run">
@@ -143,6 +144,7 @@ export function ComparePage() {
             <p className="cmp-voted" data-testid="compare-voted">
               Your vote:{' '}
               {run.vote.winner === null ? 'a tie' : `${run.slots[run.vote.winner]?.label ?? 'one answer'} is better`}.
+              {run.blind && run.plan && <span className="muted"> {run.plan.reason}</span>}
             </p>
           )}
           {finished && <RunActions run={run} onSaved={bump} />}

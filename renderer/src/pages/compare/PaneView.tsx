@@ -64,11 +64,10 @@ export function PaneView({
   const state = stateWords(slot, run.repeat);
   const complete = slot.answers.filter((a) => a.status === 'complete').length;
   const useMedian = run.repeat > 1 && slot.median;
-  // A model that failed to load has no load time to show.
-  const figures = figureParts(
-    useMedian ? slot.median : answer?.figures,
-    answer?.status === 'error' && !answer.figures ? undefined : slot.loadMs,
-  );
+  // A model that failed to load has no load time to show; a blind run shows none before the vote (main sends none
+  // then either: only a pane on this machine would have one).
+  const hideLoad = (answer?.status === 'error' && !answer.figures) || (run.blind && !run.vote);
+  const figures = figureParts(useMedian ? slot.median : answer?.figures, hideLoad ? undefined : slot.loadMs);
   return (
     <article className="cmp-pane" data-testid="compare-pane" data-state={slot.state} aria-label={slot.label}>
       <header className="cmp-pane-head">

@@ -84,6 +84,10 @@ function OllamaModels() {
   }, [models, filter, sort]);
 
   const selectedModel = models?.find((m) => m.name === selected);
+  // Nothing can be pulled while Ollama is not running: the button is off and says why.
+  const noOllama = error?.code === 'unavailable';
+  const pullOff = noOllama ? 'Ollama is not running: start it to pull a model.' : undefined;
+
   const afterChange = () => {
     setDialog(undefined);
     void load();
@@ -93,23 +97,33 @@ function OllamaModels() {
     <section className="page models-page">
       <header className="page-header">
         <h1>Local models</h1>
-        <button className="btn btn-primary" onClick={() => setPullOpen(true)} disabled={formOpen}>
+        <button
+          className="btn btn-primary"
+          onClick={() => setPullOpen(true)}
+          disabled={formOpen || noOllama}
+          aria-describedby={pullOff ? 'pull-off' : undefined}
+        >
           Pull a model
         </button>
+        {pullOff && (
+          <span className="muted small" id="pull-off" data-testid="pull-off">
+            {pullOff}
+          </span>
+        )}
         <button className="btn" onClick={() => void load()}>
           Refresh
         </button>
       </header>
       <EngineTabs value="ollama" />
       <div role="tabpanel" id={enginePanelId} aria-labelledby={engineTabLabel('ollama')}>
-        {formOpen && <PullForm initial={routedPull ?? ''} onDone={closeForm} />}
-        <JobsPanel shown={error?.message} />
+        {formOpen && <PullForm initial={routedPull ?? ''} onDone={closeForm} off={pullOff} />}
+        <JobsPanel down={noOllama ? error.message : undefined} />
 
         {error ? (
           <>
             <ErrorState
               error={error}
-              title={error.code === 'unavailable' ? 'Ollama is not running' : 'Could not list local models'}
+              title={noOllama ? 'Ollama is not running' : 'Could not list local models'}
               onRetry={() => void load()}
               action={error.code === 'unavailable' && <OllamaInstall />}
             />

@@ -6,7 +6,8 @@ import { ChatWithModel } from '../../features/engines/ChatWithModel';
 import { formatDuration, formatSpeed } from './format';
 import { PullNameBox } from './PullSuggestions';
 
-export function PullForm({ initial, onDone }: { initial: string; onDone: () => void }) {
+/** `off`: why nothing can be pulled now (Ollama is not running); Pull is off and the form says so. */
+export function PullForm({ initial, onDone, off }: { initial: string; onDone: () => void; off?: string }) {
   const [name, setName] = useState(initial);
   const [touched, setTouched] = useState(false);
   const pull = usePulls((s) => s.pull);
@@ -18,7 +19,7 @@ export function PullForm({ initial, onDone }: { initial: string; onDone: () => v
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (!name.trim() || modelNameProblem(name)) return;
+    if (off || !name.trim() || modelNameProblem(name)) return;
     pull(name);
     onDone();
   };
@@ -30,16 +31,16 @@ export function PullForm({ initial, onDone }: { initial: string; onDone: () => v
         <label htmlFor="pull-name">Model</label>
         <div className="field-row">
           <PullNameBox value={name} onChange={setName} inputRef={input} invalid={!!problem} />
-          <button className="btn btn-primary" type="submit" disabled={!!problem}>
+          <button className="btn btn-primary" type="submit" disabled={!!problem || !!off}>
             Pull
           </button>
           <button className="btn btn-ghost" type="button" onClick={onDone}>
             Close
           </button>
         </div>
-        {problem ? (
+        {problem || off ? (
           <p className="field-error" id="pull-help">
-            {problem}
+            {problem ?? off}
           </p>
         ) : (
           <p className="help" id="pull-help">
@@ -78,7 +79,8 @@ const stateLabel: Record<Job['state'], string> = {
 
 const verb: Record<Job['kind'], string> = { pull: 'Pull', push: 'Push', create: 'Create' };
 
-function JobCard({ job, shown }: { job: Job; shown?: string }) {
+/** `down`: the page's "Ollama is not running" message, shown in full below the transfers. */
+function JobCard({ job, down }: { job: Job; down?: string }) {
   const { cancel, dismiss, pull, push } = usePulls();
   const t = jobTotals(job);
   const pct = percent(t.completed, t.total);
@@ -141,11 +143,17 @@ function JobCard({ job, shown }: { job: Job; shown?: string }) {
             ? null
             : job.status}
       </p>
-      {/* The page already says it (e.g. "Ollama is not running"): the card's "failed" badge is enough. */}
-      {job.state === 'error' && job.error && job.error.message !== shown && (
+      {/* Never a bare "failed": why, in short when the page already says it in full. */}
+      {job.state === 'error' && job.error && (
         <p className="field-error job-error" role="alert">
-          {job.error.message}
-          {job.error.status ? ` (HTTP ${job.error.status})` : ''}
+          {job.error.message === down ? (
+            `Could not ${verb[job.kind].toLowerCase()}: Ollama is not running (see below).`
+          ) : (
+            <>
+              {job.error.message}
+              {job.error.status ? ` (HTTP ${job.error.status})` : ''}
+            </>
+          )}
         </p>
       )}
       {job.state === 'cancelled' && job.kind === 'pull' && (
@@ -179,10 +187,10 @@ function JobCard({ job, shown }: { job: Job; shown?: string }) {
 }
 
 /**
- * Every pull, push and create of this session, newest last; finished ones stay until dismissed. `shown` is an error
- * the page already shows, so a job that failed the same way does not repeat it.
+ * Every pull, push and create of this session, newest last; finished ones stay until dismissed. `down` is the page's
+ * "Ollama is not running" message: a job that failed that way says so in short rather than repeating it.
  */
-export function JobsPanel({ shown }: { shown?: string }) {
+export function JobsPanel({ down }: { down?: string }) {
   const jobs = usePulls((s) => s.jobs);
   const clearFinished = usePulls((s) => s.clearFinished);
   if (jobs.length === 0) return null;
@@ -199,7 +207,7 @@ export function JobsPanel({ shown }: { shown?: string }) {
       </div>
       <ul className="job-list">
         {jobs.map((j) => (
-          <JobCard key={j.id} job={j} shown={shown} />
+          <JobCard key={j.id} job={j} down={down} />
         ))}
       </ul>
     </section>

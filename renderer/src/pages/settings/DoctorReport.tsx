@@ -32,11 +32,11 @@ export function DoctorReportView({ report }: { report: DoctorReport }) {
       )}
       <ul className="doctor-checks">
         {report.checks.map((c) => (
-          <li key={c.name} className={c.ok ? 'check-ok' : 'check-bad'}>
+          <li key={c.name} className={c.ok ? 'check-ok' : c.unseen ? 'check-unseen' : 'check-bad'}>
             <span className="check-mark" aria-hidden="true">
-              {c.ok ? '✓' : '✗'}
+              {c.ok ? '✓' : c.unseen ? '–' : '✗'}
             </span>
-            <span className="sr-only">{c.ok ? 'works: ' : 'fails: '}</span>
+            <span className="sr-only">{c.ok ? 'works: ' : c.unseen ? 'not seen: ' : 'fails: '}</span>
             <span>
               <strong>{checkLabels[c.name]}</strong>
               {/* The problem above already says it in full. */}
