@@ -61,14 +61,19 @@ describe('chat with a document larger than the context (Ollama fixture with an e
     await ollama?.stop();
   });
 
-  it('attaching is enough: the installed embedding model is taken, shown in the strip where it can be changed', async () => {
-    await page.getByTestId('nav-chat').click();
+  /** A new chat with the Ollama model, and the file attached through Attach → Files…, as a person does. */
+  async function attachInNewChat() {
     await page.getByTestId('new-chat').click();
     await page.getByTestId('model-select').selectOption('llama3.2:latest');
     await page.getByRole('button', { name: 'Attach' }).click();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('menuitem', { name: 'Files…' }).click();
     await (await chooser).setFiles(file);
+  }
+
+  it('attaching is enough: the installed embedding model is taken, shown in the strip where it can be changed', async () => {
+    await page.getByTestId('nav-chat').click();
+    await attachInNewChat();
 
     // No setting touched: the file is indexed to ready with the only embedding model there is.
     const strip = page.getByTestId('doc-strip');
@@ -166,12 +171,7 @@ describe('chat with a document larger than the context (Ollama fixture with an e
   it('when indexing cannot go on the strip says why and offers the way on; words-only answers say so', async () => {
     // The embedding model is gone from Ollama (removed outside HubDesk): a new chat's file cannot be embedded.
     ollama.models = ollama.models.filter((m) => !m.name.startsWith('nomic-embed-text'));
-    await page.getByTestId('new-chat').click();
-    await page.getByTestId('model-select').selectOption('llama3.2:latest');
-    await page.getByRole('button', { name: 'Attach' }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('menuitem', { name: 'Files…' }).click();
-    await (await chooser).setFiles(file);
+    await attachInNewChat();
     const strip = page.getByTestId('doc-strip');
     const stopped = strip.getByTestId('doc-stopped');
     await stopped.waitFor({ timeout: 60_000 });

@@ -43,7 +43,7 @@ function FitBadge({ fit }: { fit: FitResult }) {
         onFocus={place}
       >
         {verdictLabels[fit.verdict]}
-        <span role="tooltip" id={tip} className="fit-tip">
+        <span role="tooltip" id={tip} className="fit-tip tip-popover">
           {fit.explanation}
         </span>
       </span>

@@ -93,7 +93,7 @@ function FitShort({ plan }: { plan: NonNullable<LocalModel['plan']> }) {
       {plan.verdict ? verdictLabels[plan.verdict] : 'Fit estimate'}
       {plan.memory && ` · needs about ${formatBytes(memoryTotal(plan.memory))}`}
       {plan.explanation && (
-        <span role="tooltip" id={tip} className="local-model-tip">
+        <span role="tooltip" id={tip} className="local-model-tip tip-popover">
           {plan.explanation}
         </span>
       )}

@@ -34,7 +34,7 @@ function Verdict({ plan }: { plan: NonNullable<LocalModel['plan']> }) {
       {verdictLabels[plan.verdict]}
       {plan.memory && ` · ${formatBytes(memoryTotal(plan.memory))}`}
       {plan.explanation && (
-        <span role="tooltip" id={tip} className="fit-tip">
+        <span role="tooltip" id={tip} className="fit-tip tip-popover">
           {plan.explanation}
         </span>
       )}
