@@ -24,21 +24,28 @@ function Verdict({ plan }: { plan: NonNullable<LocalModel['plan']> }) {
   const tip = useId();
   if (!plan.verdict) return <span className="muted small">—</span>;
   return (
-    <span
-      className={`fit-badge fit-${plan.verdict}`}
-      tabIndex={0}
-      aria-describedby={plan.explanation ? tip : undefined}
-      data-testid="fit-badge"
-      data-verdict={plan.verdict}
-    >
-      {verdictLabels[plan.verdict]}
-      {plan.memory && ` · ${formatBytes(memoryTotal(plan.memory))}`}
-      {plan.explanation && (
-        <span role="tooltip" id={tip} className="fit-tip tip-popover">
-          {plan.explanation}
-        </span>
+    <>
+      <span
+        className={`fit-badge fit-${plan.verdict}`}
+        tabIndex={0}
+        aria-describedby={plan.explanation ? tip : undefined}
+        data-testid="fit-badge"
+        data-verdict={plan.verdict}
+      >
+        {verdictLabels[plan.verdict]}
+        {plan.explanation && (
+          <span role="tooltip" id={tip} className="fit-tip tip-popover">
+            {plan.explanation}
+          </span>
+        )}
+      </span>
+      {/* The figure under the badge, not in it: a wide badge pushed the row's buttons out of the column. */}
+      {plan.memory && (
+        <div className="muted small lib-fit-memory" data-testid="fit-memory">
+          {formatBytes(memoryTotal(plan.memory))} in memory
+        </div>
       )}
-    </span>
+    </>
   );
 }
 
@@ -60,103 +67,113 @@ export function LibraryTable({
 }) {
   const isLoaded = new Set(loaded.map((l) => l.id));
   return (
-    <table className="table library-table" data-testid="library-table">
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th>Hub repo</th>
-          <th>Quant</th>
-          <th className="num">Size</th>
-          <th>Found in</th>
-          <th>Fit</th>
-          <th>
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {models.map((m) => (
-          <tr key={m.id} data-model={m.id} data-testid="library-row" className={m.problem ? 'row-problem' : undefined}>
-            <td>
-              <div className="lib-name">
-                <span className="mono" title={m.path}>
-                  {m.name}
-                </span>
-                {m.verified && (
-                  <span className="verified" title="sha256 matches the Hub's" aria-label="verified">
-                    ✓
-                  </span>
-                )}
-                {m.embedding && <span className="badge">Embeddings</span>}
-                {m.reranker && <span className="badge">Reranker</span>}
-                {isLoaded.has(m.id) && <span className="badge badge-ok">Loaded</span>}
-              </div>
-              {m.problem ? (
-                <p className="field-error" data-testid="model-problem">
-                  {m.problem}
-                </p>
-              ) : (
-                (m.title || m.parts > 1) && (
-                  <p className="muted small lib-sub">
-                    {[m.title, m.parts > 1 ? `${m.parts} parts` : ''].filter(Boolean).join(' · ')}
-                  </p>
-                )
-              )}
-            </td>
-            <td className="lib-repo">
-              {m.repo ? <a href={catalogueHref('model', m.repo)}>{m.repo}</a> : <span className="muted">—</span>}
-            </td>
-            <td>{m.quant ?? '—'}</td>
-            <td className="num">{formatBytes(m.sizeBytes)}</td>
-            <td>
-              <span className={`badge src-${m.source}`} title={m.folder} data-testid="source">
-                {sourceLabels[m.source]}
-              </span>
-            </td>
-            <td>{m.plan && !m.problem ? <Verdict plan={m.plan} /> : <span className="muted small">—</span>}</td>
-            <td className="row-actions">
-              {m.problem ? null : isLoaded.has(m.id) ? (
-                <button
-                  className="btn btn-sm"
-                  onClick={() => onUnload(m)}
-                  disabled={busy}
-                  aria-label={`Unload ${m.name}`}
-                >
-                  Unload
-                </button>
-              ) : (
-                <button
-                  className="btn btn-sm btn-primary"
-                  onClick={() => onLoad(m)}
-                  disabled={busy}
-                  aria-label={`Load ${m.name}`}
-                >
-                  Load
-                </button>
-              )}
-              {!m.problem && isTextModel(m) && (
-                <a
-                  className="btn btn-sm btn-ghost"
-                  href={newChatHref('local', m.id)}
-                  aria-label={`Chat with ${m.name}`}
-                >
-                  Chat
-                </a>
-              )}
-              {m.deletable && (
-                <button
-                  className="btn btn-sm btn-ghost btn-danger"
-                  onClick={() => onDelete(m)}
-                  aria-label={`Delete ${m.name}`}
-                >
-                  Delete
-                </button>
-              )}
-            </td>
+    // Scrolls inside its column when it cannot fit, never under the panel beside it.
+    <div className="library-scroll">
+      <table className="table library-table" data-testid="library-table">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Hub repo</th>
+            <th>Quant</th>
+            <th className="num">Size</th>
+            <th>Found in</th>
+            <th>Fit</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {models.map((m) => (
+            <tr
+              key={m.id}
+              data-model={m.id}
+              data-testid="library-row"
+              className={m.problem ? 'row-problem' : undefined}
+            >
+              <td>
+                <div className="lib-name">
+                  <span className="mono" title={m.path}>
+                    {m.name}
+                  </span>
+                  {m.verified && (
+                    <span className="verified" title="sha256 matches the Hub's" aria-label="verified">
+                      ✓
+                    </span>
+                  )}
+                  {m.embedding && <span className="badge">Embeddings</span>}
+                  {m.reranker && <span className="badge">Reranker</span>}
+                  {isLoaded.has(m.id) && <span className="badge badge-ok">Loaded</span>}
+                </div>
+                {m.problem ? (
+                  <p className="field-error" data-testid="model-problem">
+                    {m.problem}
+                  </p>
+                ) : (
+                  (m.title || m.parts > 1) && (
+                    <p className="muted small lib-sub">
+                      {[m.title, m.parts > 1 ? `${m.parts} parts` : ''].filter(Boolean).join(' · ')}
+                    </p>
+                  )
+                )}
+              </td>
+              <td className="lib-repo">
+                {m.repo ? <a href={catalogueHref('model', m.repo)}>{m.repo}</a> : <span className="muted">—</span>}
+              </td>
+              <td>{m.quant ?? '—'}</td>
+              <td className="num">{formatBytes(m.sizeBytes)}</td>
+              <td>
+                <span className={`badge src-${m.source}`} title={m.folder} data-testid="source">
+                  {sourceLabels[m.source]}
+                </span>
+              </td>
+              <td>{m.plan && !m.problem ? <Verdict plan={m.plan} /> : <span className="muted small">—</span>}</td>
+              <td className="row-actions">
+                <div className="row-buttons">
+                  {m.problem ? null : isLoaded.has(m.id) ? (
+                    <button
+                      className="btn btn-sm"
+                      onClick={() => onUnload(m)}
+                      disabled={busy}
+                      aria-label={`Unload ${m.name}`}
+                    >
+                      Unload
+                    </button>
+                  ) : (
+                    <button
+                      className="btn btn-sm btn-primary"
+                      onClick={() => onLoad(m)}
+                      disabled={busy}
+                      aria-label={`Load ${m.name}`}
+                    >
+                      Load
+                    </button>
+                  )}
+                  {!m.problem && isTextModel(m) && (
+                    <a
+                      className="btn btn-sm btn-ghost"
+                      href={newChatHref('local', m.id)}
+                      aria-label={`Chat with ${m.name}`}
+                    >
+                      Chat
+                    </a>
+                  )}
+                  {m.deletable && (
+                    <button
+                      className="btn btn-sm btn-ghost btn-danger"
+                      onClick={() => onDelete(m)}
+                      aria-label={`Delete ${m.name}`}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
