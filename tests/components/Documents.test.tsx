@@ -9,6 +9,7 @@ import { heldMain as main } from '../helpers/held-main';
 vi.mock('../../renderer/src/api', () => import('../helpers/held-main').then((m) => m.mockedApi(false)));
 const { Citations } = await import('../../renderer/src/pages/chat/documents/Citations');
 const { ConversationDocs } = await import('../../renderer/src/pages/chat/documents/ConversationDocs');
+const { DocumentsPanel } = await import('../../renderer/src/pages/chat/documents/DocumentsPanel');
 const { useDocuments } = await import('../../renderer/src/store/documents');
 
 const doc = (patch: Partial<DocumentInfo> = {}): DocumentInfo => ({
@@ -157,5 +158,36 @@ describe('Documents of a conversation', () => {
     await userEvent.click(await screen.findByRole('button', { name: /1 document/ }));
     expect(screen.getByTestId('upload-row').textContent).toContain('This file is empty');
     expect(main.waiting('docs.uploadPart')).toEqual([]);
+  });
+});
+
+describe('Stop and Resume on a base', () => {
+  /** The panel as the chat shows it: its base read from the store, where every action's answer lands. */
+  function Panel() {
+    const b = useDocuments((s) => s.bases['c_1']?.find((x) => x.id === 'b_own'));
+    return <DocumentsPanel base={b} />;
+  }
+
+  it('shows what main says of the base: Stop while it indexes, Resume once main answers it paused, and back', async () => {
+    useDocuments.getState().setBases('c_1', [base([doc()])]);
+    render(<Panel />);
+    await userEvent.click(screen.getByRole('button', { name: 'Stop indexing' }));
+    const cancel = await main.next('docs.cancel');
+    expect(cancel.input).toEqual({ base: 'b_own' });
+    // Until main answers, the panel does not claim it stopped.
+    expect(screen.queryByRole('button', { name: 'Resume indexing' })).toBeNull();
+    await cancel.answer({ base: { ...base([doc()]), paused: true } });
+    await userEvent.click(screen.getByRole('button', { name: 'Resume indexing' }));
+    await (await main.next('docs.resume')).answer({ base: { ...base([doc()]), paused: false } });
+    expect(screen.getByRole('button', { name: 'Stop indexing' })).toBeTruthy();
+  });
+
+  it('a Stop main refuses leaves the base indexing, with the refusal in words', async () => {
+    useDocuments.getState().setBases('c_1', [base([doc()])]);
+    render(<Panel />);
+    await userEvent.click(screen.getByRole('button', { name: 'Stop indexing' }));
+    await (await main.next('docs.cancel')).fail({ code: 'not_found', message: 'This base was deleted.' });
+    expect(screen.getByRole('button', { name: 'Stop indexing' })).toBeTruthy();
+    expect(screen.getByText('This base was deleted.')).toBeTruthy();
   });
 });

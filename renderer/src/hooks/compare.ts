@@ -73,6 +73,10 @@ export function useSaveSet() {
   return useAction((name: string, set: CompareSetInput) => api.call('compare.sets.save', { name, set }));
 }
 
-export function useDeleteSet() {
-  return useAction((id: string) => api.call('compare.sets.delete', { id }));
+export function useDeleteSet(onDone: () => void) {
+  return useAction(async (id: string) => {
+    const r = await api.call('compare.sets.delete', { id });
+    onDone();
+    return r;
+  });
 }

@@ -6,7 +6,7 @@ import { SideList } from './SideList';
 /** The saved comparison sets: open one (its panes and settings) or delete it. */
 export function SavedSets({ version, onChange }: { version: number; onChange(): void }) {
   const q = useSavedSets(version);
-  const del = useDeleteSet();
+  const del = useDeleteSet(onChange);
   const [opened, setOpened] = useState<string>();
   return (
     <section className="card cmp-side" aria-labelledby="cmp-saved" data-testid="saved-sets">
@@ -28,11 +28,7 @@ export function SavedSets({ version, onChange }: { version: number; onChange(): 
               >
                 Open<span className="sr-only"> {s.name}</span>
               </button>
-              <button
-                className="btn btn-ghost btn-xs"
-                disabled={del.busy}
-                onClick={() => void del.run(s.id).then((r) => r && onChange())}
-              >
+              <button className="btn btn-ghost btn-xs" disabled={del.busy} onClick={() => void del.run(s.id)}>
                 Delete<span className="sr-only"> {s.name}</span>
               </button>
             </li>

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { DocumentInfo, KnowledgeBase } from '@shared/contract/documents';
 import { useDocActions } from '../../../hooks/documents';
 import { useDocuments, type Upload } from '../../../store/documents';
@@ -87,8 +86,8 @@ export function DocumentsPanel({ base, uploads = [] }: { base?: KnowledgeBase; u
   const { removeSource, cancel, resume } = useDocActions();
   const docs = base?.documents ?? [];
   const busy = docs.some(indexing);
-  // Stopped here: what is embedded stays, and Resume goes on from there.
-  const [stopped, setStopped] = useState(false);
+  // Stopped (main's word, from the base the action put in the store): what is embedded stays, Resume goes on.
+  const stopped = !!base?.paused;
   if (!docs.length && !uploads.length)
     return <p className="muted small doc-empty">No documents yet: attach files or a folder, or drop files here.</p>;
   const sources = base?.sources ?? [];
@@ -103,19 +102,11 @@ export function DocumentsPanel({ base, uploads = [] }: { base?: KnowledgeBase; u
       {base && (busy || stopped) && (
         <div className="doc-panel-actions">
           {!stopped ? (
-            <button
-              className="btn btn-xs"
-              disabled={cancel.busy}
-              onClick={() => void cancel.run(base.id).then((b) => b && setStopped(true))}
-            >
+            <button className="btn btn-xs" disabled={cancel.busy} onClick={() => void cancel.run(base.id)}>
               Stop indexing
             </button>
           ) : (
-            <button
-              className="btn btn-xs"
-              disabled={resume.busy}
-              onClick={() => void resume.run(base.id).then((b) => b && setStopped(false))}
-            >
+            <button className="btn btn-xs" disabled={resume.busy} onClick={() => void resume.run(base.id)}>
               Resume indexing
             </button>
           )}
