@@ -228,6 +228,8 @@ describe('a company network: proxy and CA', () => {
     writeFileSync(notPem, 'this is a key, not a certificate');
     const pem = await failure(a.client.call('settings.update', { caFile: notPem }));
     expect(pem.message).toContain('holds no PEM certificate');
+    const folder = await failure(a.client.call('settings.update', { caFile: dir.path }));
+    expect(folder.message).toContain('is not a file');
     // Nothing changed: the CA file kept, no proxy set, the Hub still answers.
     expect((await a.client.call('settings.get', {})).values.caFile).toBe(ca.caFile);
     expect((await a.client.call('hub.model', { id: REPO })).model.id).toBe(REPO);

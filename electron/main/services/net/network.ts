@@ -180,12 +180,17 @@ export class Network {
     if (this.built?.key === key && !refresh) return this.built;
     const { ca, sources } = trustedCas(this.opts.env, s.caFile);
     const old = this.built;
+    // Read again but unchanged (Settings → Network shown, a test): the same dispatchers, their connections kept.
+    if (old?.key === key && sameList(old.ca, ca)) return (this.built = { ...old, trust: sources });
     this.built = { key, ca, trust: sources, direct: directAgent(ca), proxies: new Map() };
     // Requests already under way finish on the old dispatchers.
     if (old) void Promise.allSettled([old.direct.close(), ...[...old.proxies.values()].map((p) => p.close())]);
     return this.built;
   }
 }
+
+const sameList = (a?: string[], b?: string[]) =>
+  a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]));
 
 const directAgent = (ca?: string[]) => new Agent(ca ? { connect: { ca } } : {});
 /** Credentials in the proxy's URL become its Proxy-Authorization (undici reads them from the URI). */

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import tls from 'node:tls';
 import { AppError } from '@shared/errors';
 
@@ -8,6 +8,9 @@ type Env = Record<string, string | undefined>;
 /** Node 22.15+ (and Electron 45's Node 24) read the OS trust store and NODE_EXTRA_CA_CERTS from code; Node 20 cannot. */
 type GetCa = (type: 'default' | 'system' | 'bundled' | 'extra') => string[];
 const getCa = (tls as unknown as { getCACertificates?: GetCa }).getCACertificates;
+
+/** Far above any real CA bundle (the whole public root set is about 200 KB). */
+const MAX_PEM_BYTES = 4 * 1024 * 1024;
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -28,8 +31,19 @@ export interface TrustSources {
 export function readPemFile(path: string, what: string): string[] {
   let text: string;
   try {
+    // Read on main when a setting changes: a device, a folder or a file far larger than any CA bundle is refused
+    // before a byte is read (a bundle of every public root is about 200 KB).
+    const st = statSync(path);
+    if (!st.isFile())
+      throw new AppError('invalid_input', `${what} ${path} is not a file: give the path of a .pem or .crt file.`);
+    if (st.size > MAX_PEM_BYTES)
+      throw new AppError(
+        'invalid_input',
+        `${what} ${path} is ${Math.round(st.size / 1024 / 1024)} MB: a certificate file is a few KB, so this is not one.`,
+      );
     text = readFileSync(path, 'utf8');
   } catch (e) {
+    if (e instanceof AppError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new AppError(
       'invalid_input',
