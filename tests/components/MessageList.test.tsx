@@ -12,6 +12,7 @@ import { MessageList } from '../../renderer/src/pages/chat/MessageList';
 let phase: 'script' | 'layout' | 'scroll' = 'script';
 const forced: string[] = [];
 let contentHeight = 2000;
+let rowSize = 300;
 const observers = new Set<FakeRO>();
 class FakeRO {
   targets = new Set<Element>();
@@ -31,7 +32,7 @@ class FakeRO {
   deliver() {
     if (!this.targets.size) return;
     const entries = [...this.targets].map((target) => {
-      const blockSize = target.classList.contains('msg-row') ? 300 : contentHeight;
+      const blockSize = target.classList.contains('msg-row') ? rowSize : contentHeight;
       return { target, borderBoxSize: [{ blockSize, inlineSize: 800 }] } as unknown as ResizeObserverEntry;
     });
     this.cb(entries, this as unknown as ResizeObserver);
@@ -107,6 +108,7 @@ afterEach(() => {
   observers.clear();
   scrolled.clear();
   contentHeight = 2000;
+  rowSize = 300;
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
@@ -164,5 +166,30 @@ describe('the message list reads layout only after it is done', () => {
     frame();
     expect(queryByTestId('jump-latest')).toBeNull();
     expect(list.scrollTop).toBe(contentHeight - 500);
+  });
+
+  it('a list that gets shorter while followed (a row measured below its estimate) keeps following', () => {
+    const messages = [0, 1, 2, 3].map((i) => msg(i));
+    const { getByTestId, queryByTestId } = render(<MessageList messages={messages} busy actions={actions} />);
+    frame();
+    frame();
+    const list = getByTestId('message-list');
+    expect(list.scrollTop).toBe(1500);
+    // The rows are measured 100 px shorter: the list's total shrinks, and the browser clamps the position to the
+    // shorter list; the reply grows again before that scroll event is dispatched, so it arrives 100 px up.
+    rowSize = 275;
+    frame();
+    contentHeight = 1900;
+    list.scrollTop = 1400;
+    contentHeight = 2000;
+    frame();
+    // The clamp is not the reader moving up: no "Latest", and the view is at the bottom again.
+    expect(queryByTestId('jump-latest')).toBeNull();
+    expect(list.scrollTop).toBe(1500);
+    // A real move up still stops following.
+    list.scrollTop = 1300;
+    frame();
+    expect(getByTestId('jump-latest')).toBeTruthy();
+    expect(list.scrollTop).toBe(1300);
   });
 });

@@ -596,6 +596,51 @@ describe('chat in Chromium against the Ollama fixture', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(errors).toEqual([]);
   });
+
+  it('"New chat" leaves the open conversation at once: a question typed while main starts the new one goes to it; a failed start says why and retries', async () => {
+    // The conversation open: the one the 500 was in.
+    await page.getByTestId('msg-user').first().waitFor();
+    const before = await page.getByTestId('msg-user').allTextContents();
+    const title = (await page.getByTestId('thread-title').textContent()) ?? '';
+    // Main is slow to make the conversation: the page does not keep the old one's composer meanwhile.
+    await page.route('**/api/call/chat.create', async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('composer').fill('Typed right after New chat');
+    await page.getByTestId('composer').press('Enter');
+    await assistant().and(page.locator('[data-status="complete"]')).waitFor();
+    const sent = await page.getByTestId('msg-user').allTextContents();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('Typed right after New chat');
+    await page.unroute('**/api/call/chat.create');
+    // Back is the conversation left, not a second new chat.
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('msg-user').allTextContents()).toEqual(before);
+    expect(await page.getByTestId('thread-title').textContent()).toBe(title);
+
+    // Main cannot make it: the page says so, with Try again, never a spinner forever.
+    let refuse = true;
+    await page.route('**/api/call/chat.create', (route) =>
+      refuse
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'unavailable', message: 'The chat store is busy.' } }),
+          })
+        : route.continue(),
+    );
+    await page.getByTestId('new-chat').click();
+    const failed = page.getByRole('alert').filter({ hasText: 'The chat could not be started' });
+    await failed.getByText('The chat store is busy.').waitFor();
+    await screenshot(page, 'chat-new-failed');
+    refuse = false;
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('thread-title').getByText('New chat', { exact: true }).waitFor();
+    expect(await page.getByTestId('msg-user').count()).toBe(0);
+    await page.unroute('**/api/call/chat.create');
+  });
 });
 
 describe('provider chat in Chromium against the router fixture', () => {

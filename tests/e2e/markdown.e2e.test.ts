@@ -129,8 +129,13 @@ describe('streaming Markdown in Chromium', () => {
     await page.getByTestId('jump-latest').waitFor();
     await page.getByTestId('msg-assistant').last().and(page.locator('[data-status="complete"]')).waitFor();
     expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
+    // The button takes no room: hiding it (as Send and "Latest" do) must not shorten the list, or the browser's clamp
+    // of the scroll position reads as the reader moving up.
+    const withButton = await list.evaluate((el) => el.scrollHeight);
     await page.getByTestId('jump-latest').click();
     await expect.poll(() => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
+    await expect.poll(() => page.getByTestId('jump-latest').count()).toBe(0);
+    expect(await list.evaluate((el) => el.scrollHeight)).toBe(withButton);
 
     // Scrolled up again, then Send: the list follows the new question and its reply; nothing hides them.
     ollama.chatScript = () => ({ content: REPLY });

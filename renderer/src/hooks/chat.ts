@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { modelMismatch } from '@shared/chat-model';
 import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
 import type { Output } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
-import { engineFacts, type SendBlock } from '../lib/engines';
+import { engineFacts, newChatOf, type SendBlock } from '../lib/engines';
 import { useChat } from '../store/chat';
-import { useRoute } from '../store/route';
+import { dropIfUntouched } from '../store/chat-untouched';
+import { hrefFor, useRoute } from '../store/route';
 import { useSettings } from '../store/settings';
 import { useEndpointList } from './endpoints';
 import { useQuery, type Query } from './query';
@@ -90,11 +91,49 @@ export function useSendBlock(meta: Pick<ConversationMeta, 'backend' | 'model' | 
   return engine.blocked?.(meta, { endpoints, view });
 }
 
-/** "New chat": starts a conversation (with the model `create` picks) and opens it. */
-export function useStartChat(): () => Promise<void> {
+/**
+ * "New chat": the page leaves the open conversation at once for `#/chat/new`, which starts one (useNewChat), so what
+ * is typed while main creates it is not sent to the conversation left.
+ */
+export function useStartChat(): () => void {
   const go = useRoute((s) => s.go);
-  return useCallback(async () => {
-    const meta = await useChat.getState().create();
-    go('chat', meta.id);
-  }, [go]);
+  return useCallback(() => go('chat', 'new'), [go]);
+}
+
+/** One conversation per address, even when an effect runs twice (StrictMode) or the page re-renders mid-way. */
+let starting: string | undefined;
+
+/**
+ * On `#/chat/new` (the model `create` picks) or `#/chat/new/<backend>/<model>` (see newChatHref): starts the
+ * conversation, then shows it in place of that address, so Back does not start another. `params` is the address
+ * after `new`, undefined on any other. What went wrong is returned, with a retry when trying again can help.
+ */
+export function useNewChat(params: readonly string[] | undefined): { error?: AppErrorShape; retry?: () => void } {
+  const [failed, setFailed] = useState<{ key: string; error: AppErrorShape; retry: boolean }>();
+  const [attempt, setAttempt] = useState(0);
+  const key = params && JSON.stringify(params);
+  useEffect(() => {
+    if (key === undefined || starting === key) return;
+    const parts = JSON.parse(key) as string[];
+    const init = parts.length ? newChatOf(parts) : {};
+    if (!init) {
+      const message = `This link does not name a model to chat with (${parts.join('/')}).`;
+      setFailed({ key, error: { code: 'invalid_input', message }, retry: false });
+      return;
+    }
+    starting = key;
+    setFailed(undefined);
+    const address = location.hash;
+    void useChat
+      .getState()
+      .create(init)
+      .then(
+        // Left meanwhile (another conversation, another page): the person is not taken back, nor an empty chat kept.
+        (meta) => (location.hash === address ? location.replace(hrefFor('chat', meta.id)) : dropIfUntouched(meta.id)),
+        (e: unknown) => setFailed({ key, error: e as AppErrorShape, retry: true }),
+      )
+      .finally(() => (starting = undefined));
+  }, [key, attempt]);
+  const shown = failed?.key === key ? failed : undefined;
+  return { error: shown?.error, retry: shown?.retry ? () => setAttempt((n) => n + 1) : undefined };
 }

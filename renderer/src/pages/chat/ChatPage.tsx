@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import { Empty, Loading } from '../../components/States';
-import { useStartChat } from '../../hooks/chat';
-import { newChatOf } from '../../lib/engines';
+import { Empty, ErrorState, Loading } from '../../components/States';
+import { useNewChat, useStartChat } from '../../hooks/chat';
 import { conversationToReopen, useChat } from '../../store/chat';
 import { dropIfUntouched } from '../../store/chat-untouched';
 import { hrefFor, useRoute } from '../../store/route';
@@ -10,8 +9,6 @@ import { LocalOffer } from './LocalOffer';
 import { Sidebar } from './Sidebar';
 import { Thread } from './Thread';
 import './chat.css';
-
-let startingChat: string | undefined;
 
 /**
  * Loaded with the page's code while the app is idle (see App): the conversation list, so main opens its chat store
@@ -29,14 +26,10 @@ export function ChatPage() {
   const routeId = params[0] ?? reopen;
   const { loadList, open } = useChat.getState();
   const listLoading = useChat((s) => s.listLoading);
-  const create = useChat((s) => s.create);
-  const go = useRoute((s) => s.go);
   const startChat = useStartChat();
   const noOllama = useStatus((s) => s.ollama?.reachable === false);
 
-  // `#/chat/new/<backend>/<model>` (see newChatHref) starts a conversation with that model, then shows it.
-  const newChat = routeId === 'new' ? newChatOf(params.slice(1)) : undefined;
-  const [newBackend, newModel] = [newChat?.backend, newChat?.model];
+  const starting = useNewChat(routeId === 'new' ? params.slice(1) : undefined);
   useEffect(() => void loadList(), [loadList]);
   useEffect(() => {
     if (reopen) location.replace(hrefFor('chat', reopen));
@@ -54,26 +47,17 @@ export function ChatPage() {
         if (r.page !== 'chat' || r.params[0] !== routeId) void dropIfUntouched(routeId);
       });
   }, [routeId]);
-  useEffect(() => {
-    const [backend, model] = [newBackend, newModel];
-    if (!backend || !model) return;
-    const key = `${backend}/${model}`;
-    if (startingChat === key) return; // one conversation per link, even when an effect runs twice
-    startingChat = key;
-    void (async () => {
-      try {
-        go('chat', (await create({ backend, model })).id);
-      } finally {
-        startingChat = undefined;
-      }
-    })();
-  }, [newBackend, newModel, create, go]);
-
   return (
     <div className="chat-page">
       <Sidebar currentId={routeId} />
       {routeId === 'new' ? (
-        <Loading label="Starting a new chat…" />
+        starting.error ? (
+          <div className="thread-empty">
+            <ErrorState title="The chat could not be started" error={starting.error} onRetry={starting.retry} />
+          </div>
+        ) : (
+          <Loading label="Starting a new chat…" />
+        )
       ) : routeId ? (
         <Thread id={routeId} key={routeId} />
       ) : (
@@ -85,7 +69,7 @@ export function ChatPage() {
               <Empty
                 title="No conversations yet"
                 action={
-                  <button className="btn btn-primary" onClick={() => void startChat()}>
+                  <button className="btn btn-primary" onClick={startChat}>
                     New chat
                   </button>
                 }

@@ -87,6 +87,11 @@ export function MessageList({
   const stick = useRef(true);
   /** Where the list was last put, by the reader or by following: a scroll event above it is the reader moving up. */
   const lastTop = useRef(0);
+  /**
+   * How much shorter the list has become since the last scroll event (a row measured smaller than its estimate): a
+   * move up it explains is the browser clamping the position to the shorter list, not the reader.
+   */
+  const shrunk = useRef(0);
   const [away, setAway] = useState(false);
   // Called after layout (a ResizeObserver step) or on a click: reading the position then forces none.
   const toBottom = useCallback(() => {
@@ -118,8 +123,11 @@ export function MessageList({
       const atEnd = atBottom && !pagingRef.current?.hasNewer;
       // Only a move up stops following: a scroll event is dispatched a frame late, when a streaming reply may have
       // grown past the bottom before the list caught up, which is not the reader leaving.
+      const up = lastTop.current - el.scrollTop;
+      const clamped = up <= shrunk.current + 1;
+      shrunk.current = 0;
       if (atEnd) stick.current = true;
-      else if (el.scrollTop < lastTop.current) stick.current = false;
+      else if (up > 0 && !clamped) stick.current = false;
       lastTop.current = el.scrollTop;
       setAway(!stick.current);
       if (!atEnd) loadIfNearEdge();
@@ -155,6 +163,13 @@ export function MessageList({
     return () => ro.disconnect();
   }, [toBottom]);
 
+  const total = v.getTotalSize();
+  const lastTotal = useRef(total);
+  useLayoutEffect(() => {
+    if (total < lastTotal.current) shrunk.current += lastTotal.current - total;
+    lastTotal.current = total;
+  }, [total]);
+
   // Earlier messages were put in front: move down by what they added, so the rows in view stay where they were
   // (rows not measured yet count at their estimate; the virtualizer corrects for them as they are measured).
   // The height is the virtualizer's total (the inner box's), not the element's: a streaming reply re-renders the list
@@ -166,7 +181,7 @@ export function MessageList({
       prev.current = { firstId, height: NaN };
       return;
     }
-    const height = v.getTotalSize();
+    const height = total;
     if (prev.current.firstId && firstId !== prev.current.firstId && !Number.isNaN(prev.current.height)) {
       const at = messages.findIndex((m) => m.id === prev.current.firstId);
       if (at > 0) scrollRef.current!.scrollTop += height - prev.current.height;
@@ -232,7 +247,7 @@ export function MessageList({
   return (
     <div className="msg-scroll" ref={scrollRef} onClick={(e) => void onClick(e)} data-testid="message-list">
       {paging?.dir === 'older' && (paging.loading || paging.error) && <PageStatus paging={paging} />}
-      <div className="msg-inner" ref={innerRef} style={{ height: v.getTotalSize() }}>
+      <div className="msg-inner" ref={innerRef} style={{ height: total }}>
         <div className="msg-window" ref={windowRef} style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => (
             <div
@@ -254,17 +269,19 @@ export function MessageList({
       </div>
       {paging?.dir === 'newer' && (paging.loading || paging.error) && <PageStatus paging={paging} />}
       {away && (
-        <button
-          className="btn jump-latest"
-          data-testid="jump-latest"
-          onClick={() => {
-            stick.current = true;
-            if (paging?.hasNewer) paging.latest();
-            else toBottom();
-          }}
-        >
-          ↓ Latest
-        </button>
+        <div className="jump-latest-dock">
+          <button
+            className="btn jump-latest"
+            data-testid="jump-latest"
+            onClick={() => {
+              stick.current = true;
+              if (paging?.hasNewer) paging.latest();
+              else toBottom();
+            }}
+          >
+            ↓ Latest
+          </button>
+        </div>
       )}
     </div>
   );

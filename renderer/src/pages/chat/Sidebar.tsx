@@ -131,7 +131,7 @@ export function Sidebar({ currentId }: { currentId?: string }) {
     <aside className="conv-sidebar" aria-label="Conversations">
       <div className="conv-head">
         <h1>Chat</h1>
-        <button className="btn btn-primary" data-testid="new-chat" onClick={() => void startChat()}>
+        <button className="btn btn-primary" data-testid="new-chat" onClick={startChat}>
           New chat
         </button>
       </div>
