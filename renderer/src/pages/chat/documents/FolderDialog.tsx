@@ -1,15 +1,12 @@
-import { useState } from 'react';
 import type { DocTarget } from '@shared/contract/documents';
 import { useDocActions } from '../../../hooks/documents';
+import { useFieldAction } from '../../../hooks/field-action';
 import { DocDialog } from './DocDialog';
 
 /** A file or folder by its path on this computer: indexed where it is, never copied (the browser cannot pick one). */
 export function FolderDialog({ target, onClose }: { target: DocTarget; onClose(): void }) {
-  const [path, setPath] = useState('');
   const { attachPath } = useDocActions();
-  const submit = async () => {
-    if (path.trim() && (await attachPath.run(target, path.trim()))) onClose();
-  };
+  const path = useFieldAction((text) => attachPath.run(target, text), { onDone: onClose });
   return (
     <DocDialog
       title="Attach a folder"
@@ -20,23 +17,18 @@ export function FolderDialog({ target, onClose }: { target: DocTarget; onClose()
           <button className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn btn-primary" disabled={!path.trim() || attachPath.busy} onClick={() => void submit()}>
+          <button className="btn btn-primary" disabled={!path.ready || attachPath.busy} onClick={path.submit}>
             {attachPath.busy ? 'Attaching…' : 'Attach'}
           </button>
         </>
       }
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <form onSubmit={path.onSubmit}>
         <label className="doc-field">
           <span>Folder or file path on this computer</span>
           <input
-            value={path}
-            onChange={(e) => setPath(e.target.value)}
+            value={path.value}
+            onChange={(e) => path.setValue(e.target.value)}
             placeholder="/home/me/notes"
             spellCheck={false}
             aria-describedby="doc-folder-help"

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { KnowledgeBase } from '@shared/contract/documents';
 import { Loading } from '../../../components/States';
+import { useFieldAction } from '../../../hooks/field-action';
 import { useDocActions, useDocsWatch } from '../../../hooks/documents';
 import { useDocuments } from '../../../store/documents';
 import { AttachButton } from './AttachButton';
@@ -63,11 +64,8 @@ function BaseCard({ base }: { base: KnowledgeBase }) {
 export function KnowledgeBasesDialog({ onClose }: { onClose(): void }) {
   const { bases, error } = useDocsWatch();
   const { create } = useDocActions();
-  const [name, setName] = useState('');
+  const name = useFieldAction(create.run);
   const named = (bases ?? []).filter((b) => !b.conversation);
-  const add = async () => {
-    if (name.trim() && (await create.run(name.trim()))) setName('');
-  };
   return (
     <DocDialog
       title="Knowledge bases"
@@ -79,20 +77,14 @@ export function KnowledgeBasesDialog({ onClose }: { onClose(): void }) {
         </button>
       }
     >
-      <form
-        className="doc-kb-new"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void add();
-        }}
-      >
+      <form className="doc-kb-new" onSubmit={name.onSubmit}>
         <input
           aria-label="New knowledge base name"
           placeholder="New knowledge base, e.g. Project notes"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
+          value={name.value}
+          onChange={(e) => name.setValue(e.target.value)}
         />
-        <button className="btn btn-primary" disabled={!name.trim() || create.busy}>
+        <button className="btn btn-primary" disabled={!name.ready || create.busy}>
           Create
         </button>
       </form>

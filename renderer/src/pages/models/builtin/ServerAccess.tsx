@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useFieldAction } from '../../../hooks/field-action';
 import type { LocalServerStatus } from '@shared/contract/local';
 import { normalizeOrigin, ORIGIN_HINT } from '@shared/server-origin';
 
@@ -17,11 +17,17 @@ export function ServerAccess({
   onChange: (change: Change) => Promise<unknown>;
   busy: boolean;
 }) {
-  const [origin, setOrigin] = useState('');
-  const typed = origin.trim();
-  const normalized = typed ? normalizeOrigin(typed) : undefined;
-  const originError = typed && !normalized ? `Not an origin: ${ORIGIN_HINT}.` : undefined;
-  const already = !!normalized && status.corsOrigins.includes(normalized);
+  /** The origin typed, as the server compares them, when it is one and not allowed yet. */
+  const newOrigin = (text: string) => {
+    const normalized = normalizeOrigin(text);
+    return normalized && !status.corsOrigins.includes(normalized) ? normalized : undefined;
+  };
+  const origin = useFieldAction((text) => onChange({ corsOrigins: [...status.corsOrigins, newOrigin(text)!] }), {
+    valid: (text) => !!newOrigin(text),
+  });
+  const typed = origin.value.trim();
+  const originError = typed && !normalizeOrigin(typed) ? `Not an origin: ${ORIGIN_HINT}.` : undefined;
+  const already = !!typed && !originError && !origin.ready;
 
   return (
     <div className="server-access" data-testid="server-access">
@@ -58,14 +64,7 @@ export function ServerAccess({
         </ul>
       )}
 
-      <form
-        className="field"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!normalized || already) return;
-          void onChange({ corsOrigins: [...status.corsOrigins, normalized] }).then((s) => s && setOrigin(''));
-        }}
-      >
+      <form className="field" onSubmit={origin.onSubmit}>
         <label htmlFor="server-origin">Allowed origins</label>
         {status.corsOrigins.length > 0 && (
           <ul className="server-origins" data-testid="server-origins">
@@ -91,12 +90,12 @@ export function ServerAccess({
             placeholder="http://localhost:5173"
             autoComplete="off"
             spellCheck={false}
-            value={origin}
-            onChange={(e) => setOrigin(e.target.value)}
+            value={origin.value}
+            onChange={(e) => origin.setValue(e.target.value)}
             aria-invalid={originError ? true : undefined}
             aria-describedby="server-origin-help"
           />
-          <button className="btn" type="submit" disabled={!normalized || already || busy}>
+          <button className="btn" type="submit" disabled={!origin.ready || busy}>
             Allow
           </button>
         </div>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { LocalServerStatus } from '@shared/contract/local';
+import { useFieldAction } from '../../../hooks/field-action';
 import { copyServerKey, type useLocalServer } from '../../../hooks/local';
 import { CopyButton } from './CopyButton';
 
@@ -14,9 +15,12 @@ type Server = ReturnType<typeof useLocalServer>;
 export function ServerKey({ status, server }: { status: LocalServerStatus; server: Server }) {
   const { set, generate } = server;
   const [typing, setTyping] = useState(false);
-  const [key, setKey] = useState('');
+  const key = useFieldAction((text) => set.run({ key: text }), {
+    valid: (text) => text.length >= MIN_KEY,
+    onDone: () => setTyping(false),
+  });
   const busy = set.busy || generate.busy;
-  const keyError = key && key.trim().length < MIN_KEY ? `Use at least ${MIN_KEY} characters.` : undefined;
+  const keyError = key.value && !key.ready ? `Use at least ${MIN_KEY} characters.` : undefined;
   const forRun = status.keySet && status.keySource === 'stored' && status.keyKept === false;
 
   return (
@@ -65,30 +69,19 @@ export function ServerKey({ status, server }: { status: LocalServerStatus; serve
         </div>
       )}
       {!status.keySet && typing && (
-        <form
-          className="field"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (key.trim() && !keyError)
-              void set.run({ key: key.trim() }).then((s) => {
-                if (!s) return;
-                setKey('');
-                setTyping(false);
-              });
-          }}
-        >
+        <form className="field" onSubmit={key.onSubmit}>
           <label htmlFor="server-key">Your key</label>
           <div className="field-row">
             <input
               id="server-key"
               type="password"
               autoComplete="off"
-              value={key}
-              onChange={(e) => setKey(e.target.value)}
+              value={key.value}
+              onChange={(e) => key.setValue(e.target.value)}
               aria-invalid={keyError ? true : undefined}
               aria-describedby="server-key-help"
             />
-            <button className="btn" type="submit" disabled={!key.trim() || !!keyError || busy}>
+            <button className="btn" type="submit" disabled={!key.ready || busy}>
               Save key
             </button>
           </div>
