@@ -3,7 +3,8 @@ import { MODEL_LIBRARIES_UI_ELEMENTS, PIPELINE_DATA } from '@huggingface/tasks';
 import type { ModelRecord } from '@shared/model-record';
 import { CatalogueService } from '../../electron/main/services/catalogue/service';
 import { createLogger } from '../../electron/main/services/log';
-import { SnippetEngine, toModelData } from '../../electron/main/services/snippets/engine';
+import { SnippetEngine } from '../../electron/main/services/snippets/engine';
+import { toModelData } from '../../electron/main/services/snippets/model-data';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
 
 /** One model record per pipeline type (every task the library may support), transformers-backed, chat where it applies. */

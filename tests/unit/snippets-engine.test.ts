@@ -3,7 +3,8 @@ import { snippets as inference } from '@huggingface/inference';
 import { LOCAL_APPS, MODEL_LIBRARIES_UI_ELEMENTS, PIPELINE_DATA, type ModelData } from '@huggingface/tasks';
 import type { ModelRecord, ProviderMappingEntry } from '@shared/model-record';
 import type { SnippetOptions } from '@shared/contract/snippets';
-import { SnippetEngine, runLocalApp } from '../../electron/main/services/snippets/engine';
+import { SnippetEngine } from '../../electron/main/services/snippets/engine';
+import { runLocalApp } from '../../electron/main/services/snippets/local-app-section';
 import type { Logger } from '../../electron/main/services/log';
 
 type Line = { level: string; msg: string; data?: Record<string, unknown> };

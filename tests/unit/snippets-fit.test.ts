@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRecord } from '@shared/model-record';
-import {
-  fallbackQuant,
-  SnippetEngine,
-  fillPlaceholders,
-  unservedWarning,
-} from '../../electron/main/services/snippets/engine';
+import { SnippetEngine } from '../../electron/main/services/snippets/engine';
+import { unservedWarning } from '../../electron/main/services/snippets/inference-section';
+import { fallbackQuant, fillPlaceholders } from '../../electron/main/services/snippets/local-app-section';
 
 const gguf: ModelRecord = {
   id: 'unsloth/Llama-3.2-1B-Instruct-GGUF',

@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { AppError } from '@shared/errors';
-import type { HubFreshness } from '@shared/contract/hub';
-import { writeFileAtomic } from '../fs/atomic-write';
 import { MAX_BACKOFF_MS, withRetry } from '../http/retry';
-import { CappedReadError, capWords, readJsonCapped } from '../http/read-json-capped';
+import { readJsonCapped } from '../http/read-json-capped';
 import { timeoutFetch } from '../http/timeout-fetch';
+import { HubAnswerCache, type CacheEntry, type HubAnswer } from './answer-cache';
+import { bodyError, ERROR_MAX_BYTES, readCappedText } from './body-read';
 import { HUB_BODY_TIMEOUT_MS } from './caps';
 import type { Logger } from '../log';
 import { hubNetworkError, hubStatusError, parseRetryAfter, type HubRequestContext } from './errors';
@@ -40,87 +37,6 @@ interface HubClientOptions {
   now?: () => number;
 }
 
-interface CacheEntry {
-  url: string;
-  etag?: string;
-  fetchedAt: string;
-  link?: string;
-  body: unknown;
-}
-
-export interface HubAnswer {
-  body: unknown;
-  /** The `Link` header, for pagination. */
-  link?: string;
-  freshness: HubFreshness;
-}
-
-/** A text body capped in size (the cap keeps a 5 MB README from being read whole). */
-export interface CappedText {
-  text: string;
-  truncated: boolean;
-  /** The file's full size, from Content-Length, when the Hub sent it. */
-  size?: number;
-}
-
-async function readCappedText(res: Response, maxBytes: number, timeoutMs: number): Promise<CappedText> {
-  const length = Number(res.headers.get('content-length') ?? NaN);
-  const size = Number.isFinite(length) ? length : undefined;
-  const reader = res.body?.getReader();
-  if (!reader) return { text: '', truncated: false, size };
-  const chunks: Uint8Array[] = [];
-  let got = 0;
-  let truncated = false;
-  // A stalled body ends the read like a cut one (raced: a cancelled read can stay pending, nodejs/node#56917).
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CappedReadError('timeout', timeoutMs, 'stalled')), timeoutMs);
-  });
-  expired.catch(() => {});
-  for (;;) {
-    const { done, value } = await Promise.race([reader.read(), expired]).catch((e: unknown) => {
-      clearTimeout(timer);
-      void reader.cancel().catch(() => {});
-      throw e;
-    });
-    if (done) break;
-    chunks.push(value);
-    got += value.byteLength;
-    if (got > maxBytes) {
-      truncated = true;
-      void reader.cancel().catch(() => {});
-      break;
-    }
-  }
-  clearTimeout(timer);
-  let bytes = Buffer.concat(chunks);
-  if (truncated) {
-    bytes = bytes.subarray(0, maxBytes);
-    const nl = bytes.lastIndexOf(10);
-    if (nl > 0) bytes = bytes.subarray(0, nl + 1);
-  }
-  // A multi-byte character cut at the cap decodes to U+FFFD rather than failing.
-  return { text: new TextDecoder('utf-8').decode(bytes), truncated, size: size ?? (truncated ? undefined : got) };
-}
-
-/** The bytes of an error answer read for its message. */
-const ERROR_MAX_BYTES = 64 * 1024;
-
-/** Why a body could not be read, in words. */
-function bodyError(e: unknown, host: string, what: string): AppError {
-  if (e instanceof CappedReadError && e.kind === 'too-large')
-    return new AppError(
-      'upstream',
-      `The Hub at ${host} sent more than ${capWords(e.limit)} for the ${what}: not read.`,
-    );
-  if (e instanceof CappedReadError && e.kind === 'timeout')
-    return new AppError(
-      'timeout',
-      `The Hub at ${host} did not finish its answer for the ${what} within ${e.limit / 1000} s.`,
-    );
-  return new AppError('upstream', `The Hub at ${host} sent an unreadable answer for the ${what}.`);
-}
-
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
@@ -132,8 +48,10 @@ export class HubClient {
   private readonly fetch: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly cache: HubAnswerCache;
 
   constructor(private readonly opts: HubClientOptions) {
+    this.cache = new HubAnswerCache(opts.cacheDir, opts.log);
     this.fetch = timeoutFetch(opts.timeoutMs ?? 15_000, opts.fetch);
     this.sleep = opts.sleep ?? defaultSleep;
     this.now = opts.now ?? Date.now;
@@ -143,34 +61,12 @@ export class HubClient {
     return this.opts.endpoint().replace(/\/+$/, '');
   }
 
-  private cacheFile(url: string, authed: boolean): string {
-    const key = createHash('sha256')
-      .update(`${authed ? 'auth' : 'anon'} ${url}`)
-      .digest('hex');
-    return join(this.opts.cacheDir, `${key}.json`);
-  }
-
-  private readCache(file: string): CacheEntry | undefined {
-    if (!existsSync(file)) return undefined;
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private fromCache(entry: CacheEntry, source: HubFreshness['source'], reason?: string): HubAnswer {
-    const freshness: HubFreshness = { source, fetchedAt: entry.fetchedAt };
-    if (reason) freshness.reason = reason;
-    return { body: entry.body, link: entry.link, freshness };
-  }
-
   /** The cached answer for a path, without any network. */
   cached(pathAndQuery: string): HubAnswer | undefined {
     const url = this.host + pathAndQuery;
     const authed = this.opts.authed();
-    const entry = this.readCache(this.cacheFile(url, authed)) ?? this.readCache(this.cacheFile(url, !authed));
-    return entry ? this.fromCache(entry, 'cache', 'Live Hub access is off.') : undefined;
+    const entry = this.cache.read(this.cache.file(url, authed)) ?? this.cache.read(this.cache.file(url, !authed));
+    return entry ? this.cache.answer(entry, 'cache', 'Live Hub access is off.') : undefined;
   }
 
   /** GETs a JSON answer, reading at most `maxBytes` of it (caps.ts: one per kind of answer). */
@@ -210,8 +106,8 @@ export class HubClient {
     const url = host + pathAndQuery;
     const authed = this.opts.authed();
     const ctx: HubRequestContext = { host, what, tokenSet: authed };
-    const file = this.cacheFile(url, authed);
-    const entry = this.readCache(file);
+    const file = this.cache.file(url, authed);
+    const entry = this.cache.read(file);
     const headers: Record<string, string> = { Accept: accept };
     if (entry?.etag) headers['If-None-Match'] = entry.etag;
 
@@ -228,8 +124,8 @@ export class HubClient {
           if (res.status === 304 && entry) {
             await res.body?.cancel();
             const fresh: CacheEntry = { ...entry, fetchedAt: new Date(this.now()).toISOString() };
-            this.writeCache(file, fresh);
-            return this.fromCache(fresh, 'revalidated');
+            this.cache.write(file, fresh);
+            return this.cache.answer(fresh, 'revalidated');
           }
           if (res.ok) {
             let body: unknown;
@@ -245,7 +141,7 @@ export class HubClient {
             const link = res.headers.get('link');
             if (etag) fresh.etag = etag;
             if (link) fresh.link = link;
-            this.writeCache(file, fresh);
+            this.cache.write(file, fresh);
             return { body, link: link ?? undefined, freshness: { source: 'network', fetchedAt: fresh.fetchedAt } };
           }
           const retryAfter = parseRetryAfter(res.headers.get('retry-after'), this.now());
@@ -290,15 +186,7 @@ export class HubClient {
     const fallback =
       entry &&
       (err.code === 'unavailable' || err.code === 'timeout' || err.code === 'rate_limited' || err.code === 'upstream');
-    if (fallback) return this.fromCache(entry, 'cache', err.message);
+    if (fallback) return this.cache.answer(entry, 'cache', err.message);
     throw err;
-  }
-
-  private writeCache(file: string, entry: CacheEntry): void {
-    try {
-      writeFileAtomic(file, JSON.stringify(entry));
-    } catch (e) {
-      this.opts.log.warn('hub cache not written', { reason: String(e) });
-    }
   }
 }

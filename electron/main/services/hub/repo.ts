@@ -11,7 +11,9 @@ import {
   type TreeEntry,
 } from '@shared/contract/hub-repo';
 import { HUB_INFO_MAX_BYTES, HUB_SEARCH_MAX_BYTES, HUB_TREE_MAX_BYTES } from './caps';
-import type { CappedText, HubAnswer, HubClient } from './client';
+import type { HubAnswer } from './answer-cache';
+import type { CappedText } from './body-read';
+import type { HubClient } from './client';
 import { nextLink } from './links';
 
 /** READMEs larger than this are cut (with a note on the page): 1 MB is far more than any card needs. */

@@ -9,7 +9,8 @@ import {
   type HubSort,
 } from '@shared/contract/hub-search';
 import { HUB_SEARCH_MAX_BYTES } from './caps';
-import type { HubAnswer, HubClient } from './client';
+import type { HubAnswer } from './answer-cache';
+import type { HubClient } from './client';
 import { nextLink } from './links';
 
 /** The Hub's `sort` key for each order (`sortFor` turns Spaces' "downloads" into likes). */
