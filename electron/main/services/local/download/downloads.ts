@@ -1,37 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Download } from '@shared/contract/local';
 import { AppError } from '@shared/errors';
 import { hubOffError } from '@shared/hub-off';
-import type { Logger } from '../../log';
-import { hubParts, hubRefusal, partNames, resolveUrl, type PartInfo } from './hub-files';
-import { formatBytes } from '@shared/format-bytes';
+import { hubParts, partNames } from './hub-files';
 import { SpeedMeter } from './meter';
-import { allOnDisk, checkSpace, filePath, partBytes, removePartFiles } from './disk-space';
-import { fetchPart, retryCuts } from './part-fetch';
-import { readManifest, recordDownload } from '../manifest';
+import { allOnDisk, checkSpace, partBytes, removePartFiles } from './disk-space';
+import { DownloadRun, type Job, type RunOptions } from './download-run';
+import { readManifest } from '../manifest';
 import { QueueWriter, readQueue } from './store';
 
-export interface DownloadsOptions {
-  /** `<data dir>/models`: files go to `<dir>/<repo>/<file>`; the manifest of verified downloads sits beside them. */
-  dir: string;
-  /** The Hub endpoint (HF_ENDPOINT / Settings). */
-  endpoint: () => string;
-  /** The key-bound fetch: it puts the HF token on requests to the Hub endpoint only, never after a redirect away. */
-  fetch: typeof fetch;
-  log: Logger;
-  /** Told when a download is verified and usable (the library rescans). */
-  onDone?: (d: Download) => void;
+export interface DownloadsOptions extends RunOptions {
   /** Free bytes on the disk holding `dir` (tests: a full disk). */
   freeBytes?: (dir: string) => Promise<number>;
-  /** How many downloads run at once; the rest wait in the queue. */
-  concurrency?: number;
-  /** Tries again after a connection cut this many times without progress before failing (default 4). */
-  retries?: number;
-  /** The first wait before trying again, doubled each time (default 1 s). */
-  retryDelayMs?: number;
   /** Whether the user allows live Hub access (Settings → Hub access): nothing is fetched without it. */
   enabled?: () => boolean;
   /** The wait for each of the Hub's file-list answers and the HEAD (default 30 s; tests: less). */
@@ -42,14 +22,6 @@ const OFF = 'Live Hub access is off: choose "Use the Hub" in Settings → Hub ac
 
 const ACTIVE = new Set(['queued', 'downloading', 'verifying']);
 
-interface Job {
-  d: Download;
-  parts: PartInfo[];
-  ctrl?: AbortController;
-  running?: Promise<void>;
-  meter: SpeedMeter;
-}
-
 /** The download queue: Range requests with pause and resume, split files together, sha256 checked before use. */
 export class Downloads {
   private jobs: Job[];
@@ -59,6 +31,7 @@ export class Downloads {
   private trailing?: ReturnType<typeof setTimeout>;
   private readonly queue: QueueWriter;
   private readonly starting = new Map<string, Promise<Download>>();
+  private readonly run: DownloadRun;
 
   constructor(private readonly opts: DownloadsOptions) {
     this.queue = new QueueWriter(opts.dir, opts.log);
@@ -68,6 +41,15 @@ export class Downloads {
       if (ACTIVE.has(d.state)) job.d.state = 'paused';
       if (job.d.state !== 'done') job.d.receivedBytes = this.bytesOnDisk(job);
       return job;
+    });
+    this.run = new DownloadRun(opts, {
+      jobs: () => this.jobs,
+      disposed: () => this.disposed,
+      set: (job, patch) => this.set(job, patch),
+      changed: (persist) => this.changed(persist),
+      view: (job) => this.view(job),
+      bytesOnDisk: (job) => this.bytesOnDisk(job),
+      removeParts: (job) => this.removeParts(job),
     });
   }
 
@@ -127,13 +109,13 @@ export class Downloads {
     // A finished, failed or cancelled try of the same file gives way to the new one.
     this.jobs = this.jobs.filter((j) => !same(j));
     this.add(job);
-    this.pump();
+    this.run.pump();
     return this.view(job);
   }
 
   async pause(id: string): Promise<Download> {
     const job = this.job(id);
-    if (ACTIVE.has(job.d.state)) await this.stop(job, 'paused');
+    if (ACTIVE.has(job.d.state)) await this.run.stop(job, 'paused');
     return this.view(job);
   }
 
@@ -143,7 +125,7 @@ export class Downloads {
     this.allowed();
     await this.checkSpace(job.d.totalBytes - this.bytesOnDisk(job));
     this.set(job, { state: 'queued', error: undefined, checksumMismatch: undefined });
-    this.pump();
+    this.run.pump();
     return this.view(job);
   }
 
@@ -159,7 +141,7 @@ export class Downloads {
   async cancel(id: string): Promise<Download> {
     const job = this.job(id);
     if (job.d.state === 'done' || job.d.state === 'cancelled') return this.view(job);
-    await this.stop(job, 'cancelled');
+    await this.run.stop(job, 'cancelled');
     await this.removeParts(job);
     this.set(job, { receivedBytes: 0 });
     return this.view(job);
@@ -186,7 +168,7 @@ export class Downloads {
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.trailing);
-    await Promise.all(this.jobs.filter((j) => ACTIVE.has(j.d.state)).map((j) => this.stop(j, 'paused')));
+    await Promise.all(this.jobs.filter((j) => ACTIVE.has(j.d.state)).map((j) => this.run.stop(j, 'paused')));
     await this.queue.flushed();
   }
 
@@ -236,107 +218,12 @@ export class Downloads {
     for (const fn of this.listeners) fn();
   }
 
-  private path(repo: string, file: string): string {
-    return filePath(this.opts.dir, repo, file);
-  }
-
   private bytesOnDisk(job: Job): number {
     return partBytes(this.opts.dir, job.d.repo, job.parts);
   }
 
   private async checkSpace(needed: number): Promise<void> {
     await checkSpace(this.opts.dir, needed, this.opts.freeBytes);
-  }
-
-  private pump(): void {
-    if (this.disposed) return;
-    const limit = this.opts.concurrency ?? 1;
-    for (const job of this.jobs) {
-      if (this.jobs.filter((j) => j.running).length >= limit) return;
-      if (job.d.state !== 'queued' || job.running) continue;
-      job.ctrl = new AbortController();
-      job.meter.reset();
-      this.set(job, { state: 'downloading' });
-      job.running = this.run(job, job.ctrl.signal).finally(() => {
-        job.running = undefined;
-        job.ctrl = undefined;
-        this.pump();
-      });
-    }
-  }
-
-  /** Sets the state first, so the run sees it was stopped on purpose, then waits for its files to be closed. */
-  private async stop(job: Job, state: 'paused' | 'cancelled'): Promise<void> {
-    this.set(job, { state });
-    job.ctrl?.abort(new AppError('aborted', `The download was ${state}.`));
-    await job.running;
-  }
-
-  private async run(job: Job, signal: AbortSignal): Promise<void> {
-    const { repo, revision } = job.d;
-    try {
-      const sums: string[] = [];
-      let before = 0;
-      for (const part of job.parts) {
-        const at = this.path(repo, part.file);
-        mkdirSync(dirname(at), { recursive: true });
-        sums.push(await this.withRetries(job, signal, before, part, at));
-        before += part.size;
-      }
-      this.set(job, { state: 'verifying' });
-      const bad = job.parts.filter((p, i) => sums[i] !== p.sha256);
-      if (bad.length) {
-        // Every part goes: resuming from the good ones would only fetch the same bad bytes onto them again.
-        await this.removeParts(job);
-        job.d.checksumMismatch = true;
-        throw new AppError(
-          'upstream',
-          `The file's checksum does not match the Hub's (sha256 ${bad[0].sha256.slice(0, 12)}…): the copy was deleted. Download it again; if it fails the same way, the Hub is serving bytes other than the file it lists.`,
-        );
-      }
-      // Only now do the files take their .gguf names: nothing half-written or unchecked looks usable.
-      for (const p of job.parts) await rename(`${this.path(repo, p.file)}.part`, this.path(repo, p.file));
-      const first = job.parts[0].file;
-      const downloadedAt = new Date().toISOString();
-      recordDownload(this.opts.dir, this.opts.log, {
-        ...{ repo, revision, file: first, parts: job.parts.map((p) => p.file) },
-        ...{ sha256: job.parts.map((p) => p.sha256), size: job.d.totalBytes, downloadedAt },
-      });
-      this.set(job, { state: 'done', receivedBytes: job.d.totalBytes, modelId: `${repo}/${first}` });
-      this.opts.log.info('download verified', { repo, file: first, bytes: job.d.totalBytes });
-      this.opts.onDone?.(this.view(job));
-    } catch (e) {
-      if (signal.aborted) return;
-      const error =
-        e instanceof AppError ? e : new AppError('internal', `The download failed: ${(e as Error).message}`);
-      if (job.d.state === 'verifying') this.set(job, { receivedBytes: this.bytesOnDisk(job) });
-      this.opts.log.warn('download failed', { repo, file: job.d.file, reason: error.message });
-      this.set(job, { state: 'failed', error: error.toJSON() });
-    }
-  }
-
-  /** One part, tried again with Range after a cut (waiting longer each time) while it keeps failing to progress. */
-  private withRetries(job: Job, signal: AbortSignal, before: number, part: PartInfo, at: string): Promise<string> {
-    const { repo, revision } = job.d;
-    const url = resolveUrl(this.opts.endpoint(), repo, revision, part.file);
-    const attempt = () =>
-      fetchPart({
-        ...{ url, path: `${at}.part`, size: part.size, fetch: this.opts.fetch, signal },
-        refuse: (res) => hubRefusal(res, repo, part.file, revision, true),
-        onProgress: (have) => {
-          job.d.receivedBytes = before + have;
-          job.meter.add(job.d.receivedBytes);
-          this.changed(false);
-        },
-      });
-    const got = () => `${formatBytes(job.d.receivedBytes)} of ${formatBytes(job.d.totalBytes)}`;
-    return retryCuts({
-      ...{ attempt, signal, retries: this.opts.retries ?? 4, delayMs: this.opts.retryDelayMs ?? 1000 },
-      progress: () => job.d.receivedBytes,
-      stopped: (why) => new AppError('unavailable', `The download stopped at ${got()}: ${why}.`),
-      onRetry: (failures) =>
-        this.opts.log.info('download cut; trying again', { file: part.file, at: job.d.receivedBytes, failures }),
-    });
   }
 
   private removeParts(job: Job): Promise<void> {

@@ -1,24 +1,10 @@
-import type {
-  ChatHistoryItem,
-  ChatWrapper,
-  ChatModelFunctions,
-  Llama,
-  LlamaChat,
-  LlamaCompletion,
-  LlamaContext,
-  LlamaContextSequence,
-  LlamaEmbeddingContext,
-  LlamaGrammar,
-  LlamaModel,
-  LlamaRankingContext,
-} from 'node-llama-cpp';
+import type { Llama, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
 import type {
   HostComplete,
   HostGenerate,
   HostGenerated,
-  HostGrammar,
   HostLoad,
   HostLoaded,
   HostModel,
@@ -26,40 +12,23 @@ import type {
 } from '../host/protocol';
 import { defaultThreads } from '../host/threads';
 import { llamaErrors, startLlama } from './llama';
+import { countTokens, generateReply } from './chat-reply';
 import { completeText } from './complete';
-import { roomAfter } from './context-room';
+import { embedTexts } from './embeddings';
+import { GrammarCache } from './grammars';
 import { loadError } from './load-errors';
+import type { OpenModel } from './open-model';
+import { rankDocuments } from './ranking';
 
 // Runs in the engine host only: the one module set that imports node-llama-cpp. Main decides what is loaded, with
 // which settings and which sequence each generation uses; this executes it.
 
-export interface OpenModel {
-  model: LlamaModel;
-  contextSize: number;
-  /** The chat context with its sequences, absent for an embedding model or a reranker. */
-  context?: LlamaContext;
-  /** Each slot's sequence, taken from the context on first use; its chat and its completion share it. */
-  sequences: (LlamaContextSequence | undefined)[];
-  /** One LlamaChat per sequence, kept between turns so a shared history prefix is not evaluated again. */
-  chats: (LlamaChat | undefined)[];
-  completions: (LlamaCompletion | undefined)[];
-  /** The template LlamaChat resolves for the model, kept for counting without a sequence. */
-  wrapper?: ChatWrapper;
-  embedding?: Promise<LlamaEmbeddingContext>;
-  /** A reranker's only context. */
-  ranking?: LlamaRankingContext;
-  threads?: number;
-}
-
 /** Without a load plan, a context no longer than this (the model's trained length may be far larger). */
 const DEFAULT_CONTEXT = 4096;
 
-/** Grammars kept compiled (an agent sends the same schema with every request). */
-const GRAMMAR_CACHE = 16;
-
 export class HostModels {
   private readonly open = new Map<string, OpenModel>();
-  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  private readonly grammars = new GrammarCache(() => this.start());
 
   constructor(private readonly opts: { log: Logger; gpu: false | 'auto' }) {}
 
@@ -145,88 +114,15 @@ export class HostModels {
     return e;
   }
 
-  /** A compiled grammar, from the cache when the same one was asked before (least recently used goes first). */
-  private async grammar(g: HostGrammar): Promise<LlamaGrammar> {
-    const key = JSON.stringify(g);
-    let p = this.grammars.get(key);
-    if (p) this.grammars.delete(key);
-    else {
-      const llama = await this.start();
-      p = g.type === 'json' ? llama.getGrammarFor('json') : llama.createGrammarForJsonSchema(g.schema as never);
-      p.catch(() => this.grammars.delete(key));
-    }
-    this.grammars.set(key, p);
-    if (this.grammars.size > GRAMMAR_CACHE) this.grammars.delete(this.grammars.keys().next().value!);
-    return p;
-  }
-
-  /**
-   * How many tokens the rendered history is (the template, the functions' documentation and all): refused when it
-   * leaves no room to answer, so a client is told rather than answered from a silently shortened prompt.
-   */
-  private promptRoom(chat: LlamaChat, req: HostGenerate, contextSize: number): number {
-    return roomAfter(renderedTokens(chat.chatWrapper, chat.model, req), contextSize, req.model.name);
-  }
-
-  /** The tokens a history renders to with the model's own template, as a reply would evaluate it. */
+  /** The tokens a history renders to, as a reply would evaluate it (`countTokens`). */
   async count(req: Pick<HostGenerate, 'model' | 'history' | 'functions'>): Promise<number> {
-    const e = this.entry(req.model);
-    if (!e.wrapper) {
-      const { resolveChatWrapper } = await import('node-llama-cpp');
-      e.wrapper = resolveChatWrapper(e.model);
-    }
-    return renderedTokens(e.wrapper, e.model, req);
+    return countTokens(this.entry(req.model), req);
   }
 
-  /** One reply on the sequence main chose, its pieces streamed through `emit`. */
+  /** One reply on the sequence main chose (`generateReply`). */
   async generate(req: HostGenerate, emit: (p: HostPiece) => void, signal: AbortSignal): Promise<HostGenerated> {
     const e = this.entry(req.model);
-    const sequence = this.sequence(e, req.model, req.slot);
-    const context = sequence.context;
-    let chat = e.chats[req.slot];
-    if (!chat || chat.disposed) {
-      const { LlamaChat } = await import('node-llama-cpp');
-      chat = e.chats[req.slot] = new LlamaChat({ contextSequence: sequence });
-    }
-    const o = req.options;
-    // Without a limit a model that never ends would shift its context forever.
-    let maxTokens = o.maxTokens ?? context.contextSize;
-    if (req.fitContext) maxTokens = Math.min(maxTokens, this.promptRoom(chat, req, context.contextSize));
-    const grammar = req.grammar ? await this.grammar(req.grammar) : undefined;
-    const before = chat.sequence.tokenMeter.getState();
-    const res = await chat.generateResponse(req.history as ChatHistoryItem[], {
-      signal,
-      stopOnAbortSignal: true,
-      maxTokens,
-      temperature: o.temperature,
-      ...(o.topP !== undefined ? { topP: o.topP } : {}),
-      ...(o.seed !== undefined ? { seed: o.seed } : {}),
-      ...(o.stop?.length ? { customStopTriggers: o.stop } : {}),
-      ...(o.noThoughts ? { budgets: { thoughtTokens: 0 } } : {}),
-      ...(grammar
-        ? { grammar }
-        : req.functions
-          ? {
-              functions: req.functions as ChatModelFunctions,
-              onFunctionCallParamsChunk: () => emit(['call', '', 0]),
-            }
-          : {}),
-      onResponseChunk: (c) => {
-        if (!c.text) return;
-        const tokens = c.tokens.length;
-        if (c.type === undefined) emit(['text', c.text, tokens]);
-        else if (c.segmentType === 'thought' && !o.noThoughts) emit(['thought', c.text, tokens]);
-      },
-    });
-    const after = chat.sequence.tokenMeter.getState();
-    const trigger = res.metadata.stopReason === 'customStopTrigger' ? res.metadata.customStopTrigger : undefined;
-    return {
-      stopReason: signal.aborted ? 'abort' : res.metadata.stopReason,
-      ...(trigger ? { stopTrigger: trigger.filter((t) => typeof t === 'string').join('') } : {}),
-      functionCalls: (res.functionCalls ?? []).map((fc) => ({ functionName: fc.functionName, params: fc.params })),
-      inputTokens: after.usedInputTokens - before.usedInputTokens,
-      outputTokens: after.usedOutputTokens - before.usedOutputTokens,
-    };
+    return generateReply(e, this.sequence(e, req.model, req.slot), req, { grammars: this.grammars, emit, signal });
   }
 
   /** A plain-text completion (or fill-in-the-middle) on the sequence main chose. */
@@ -238,56 +134,18 @@ export class HostModels {
       const { LlamaCompletion } = await import('node-llama-cpp');
       completion = e.completions[req.slot] = new LlamaCompletion({ contextSequence: sequence });
     }
-    const grammar = req.grammar ? await this.grammar(req.grammar) : undefined;
+    const grammar = req.grammar ? await this.grammars.get(req.grammar) : undefined;
     return completeText(completion, sequence, req, { grammar, emit, signal });
   }
 
-  /** One vector per text, from the model's embedding context (opened on first use for a chat model). */
+  /** One vector per text (`embedTexts`). */
   async embed(model: HostModel, texts: string[]): Promise<number[][]> {
-    const e = this.entry(model);
-    e.embedding ??= e.model.createEmbeddingContext({ contextSize: e.contextSize, threads: e.threads });
-    const ctx = await e.embedding.catch((err: unknown) => {
-      e.embedding = undefined;
-      throw loadError(err, { name: model.name, contextSize: e.contextSize, log: [], stage: 'context' });
-    });
-    const out: number[][] = [];
-    for (const text of texts) {
-      try {
-        out.push(Array.from((await ctx.getEmbeddingFor(text)).vector));
-      } catch (err) {
-        throw new AppError(
-          'invalid_input',
-          `${model.name} could not embed this text (${(err as Error).message}): split it into shorter pieces.`,
-        );
-      }
-    }
-    return out;
+    return embedTexts(this.entry(model), model, texts);
   }
 
-  /**
-   * One relevance score (0–1) per document, in their order. A document that does not fit the context with the query
-   * is refused, never cut; the message names the longest one and the tokens it needs.
-   */
+  /** One relevance score (0–1) per document, in their order (`rankDocuments`). */
   async rank(model: HostModel, query: string, documents: string[]): Promise<{ scores: number[]; tokens: number }> {
-    const e = this.entry(model);
-    if (!e.ranking) throw new AppError('invalid_input', `${model.name} is not a reranker.`);
-    const ranking = e.ranking;
-    const lengths = documents.map((d) => ranking.calculateInputLength(query, d));
-    const longest = lengths.reduce((at, n, i) => (n > lengths[at] ? i : at), 0);
-    if (documents.length && lengths[longest] >= ranking.contextSize)
-      throw new AppError(
-        'invalid_input',
-        `Document ${longest} and the query are ${lengths[longest]} tokens, more than the ${ranking.contextSize} tokens of ${model.name}'s context: split it into shorter pieces.`,
-        {
-          details: {
-            wireCode: 'exceed_context_size_error',
-            index: longest,
-            tokens: lengths[longest],
-            contextSize: ranking.contextSize,
-          },
-        },
-      );
-    return { scores: await ranking.rankAll(query, documents), tokens: lengths.reduce((a, n) => a + n, 0) };
+    return rankDocuments(this.entry(model), model, query, documents);
   }
 
   /** How many tokens `text` is for this model. */
@@ -300,18 +158,4 @@ export class HostModels {
   async dispose(): Promise<void> {
     for (const id of [...this.open.keys()]) await this.unload(id);
   }
-}
-
-/** The tokens `history` renders to (the template, the functions' documentation and all). */
-function renderedTokens(
-  wrapper: ChatWrapper,
-  model: LlamaModel,
-  req: Pick<HostGenerate, 'history' | 'functions'>,
-): number {
-  const state = wrapper.generateContextState({
-    chatHistory: req.history as ChatHistoryItem[],
-    ...(req.functions ? { availableFunctions: req.functions as ChatModelFunctions } : {}),
-    documentFunctionParams: true,
-  });
-  return state.contextText.tokenize(model.tokenizer).length;
 }

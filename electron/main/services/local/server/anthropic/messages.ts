@@ -5,7 +5,8 @@ import { QUEUE_LIMIT } from '../completions';
 import { openEventStream, sendJson, toHttpError } from '../http';
 import type { RequestRecord } from '../request-log';
 import { anthropicError, sendAnthropicError } from './errors';
-import { toFormat, toParams, toTools, toTurns, type MessagesRequest } from './wire';
+import { toFormat, toParams, toTools, toTurns } from './engine-request';
+import type { MessagesRequest } from './wire';
 
 type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
 

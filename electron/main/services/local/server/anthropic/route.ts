@@ -6,7 +6,8 @@ import { contextOf, tooLongForContext } from '../prompt-size';
 import { parseBody } from '../wire';
 import { sendAnthropicError } from './errors';
 import { createMessage } from './messages';
-import { countRequestSchema, messagesRequestSchema, toTools, toTurns, unsupported } from './wire';
+import { toTools, toTurns } from './engine-request';
+import { countRequestSchema, messagesRequestSchema, unsupported } from './wire';
 
 /** Whether a path is Anthropic's (`/v1/messages` and below): those answer in Anthropic's words, errors included. */
 export const isAnthropicPath = (path: string) => path === '/v1/messages' || path.startsWith('/v1/messages/');
