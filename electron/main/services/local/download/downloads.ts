@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { AppError } from '@shared/errors';
 import { hubOffError } from '@shared/hub-off';
 import type { Logger } from '../../log';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LocalServerStatus } from '@shared/contract/local';
+import type { LocalServerStatus } from '@shared/contract/local-server';
 import { normalizeOrigin, ORIGIN_HINT } from '@shared/server-origin';
 
 type Change = { lan?: boolean; corsOrigins?: string[] };
