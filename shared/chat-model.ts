@@ -1,5 +1,5 @@
-import type { ChatBackend } from './contract/chat';
-import type { LocalModel } from './contract/local';
+import type { ChatBackend } from './contract/chat-conversation';
+import type { LocalModel } from './contract/local-models';
 import type { SettingsView } from './contract/settings';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import { ChatDb } from '../../electron/main/services/chat/storage/db';
 import { insertLinear } from '../../electron/main/services/chat/storage/rows';
 import { searchChats } from '../../electron/main/services/chat/storage/search';

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { EngineStatus } from '@shared/contract/local';
+import type { EngineStatus } from '@shared/contract/local-engine';
 import { Router } from '../../electron/main/router';
 import { createHandlers } from '../../electron/main/handlers';
 import { startLlama } from '../../electron/main/services/local/runtime/llama';

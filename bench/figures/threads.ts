@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Llama } from 'node-llama-cpp';
-import type { EngineStatus } from '@shared/contract/local';
+import type { EngineStatus } from '@shared/contract/local-engine';
 import type { HostGenerated } from '../../electron/main/services/local/host/protocol';
 import { startLlama } from '../../electron/main/services/local/runtime/llama';
 import { launchChromium } from '../lib/browser';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { appErrorSchema } from './error-schema';
 import { call, stream } from './define';
-import { chatBackendSchema, chatFiguresSchema, chatParamsSchema, conversationMetaSchema } from './chat';
+import { chatFiguresSchema } from './chat-message';
+import { chatBackendSchema, chatParamsSchema, conversationMetaSchema } from './chat-conversation';
 import { endpointIdSchema } from './endpoints';
 
 /**

@@ -2,7 +2,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatListCursor, ConversationMeta } from '@shared/contract/chat';
+import type { ChatListCursor } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { conversationMeta } from '../fixtures/conversation';
 import { heldMain as main } from '../helpers/held-main';
 

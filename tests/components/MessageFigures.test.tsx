@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatFigures, ChatMessage } from '@shared/contract/chat';
+import type { ChatFigures, ChatMessage } from '@shared/contract/chat-message';
 import { Message, type MessageActions } from '../../renderer/src/pages/chat/Message';
 
 const noop = () => undefined;

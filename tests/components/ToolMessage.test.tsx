@@ -2,7 +2,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WEB_TOOLS, type ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import { WEB_TOOLS } from '@shared/contract/chat-conversation';
 import { ToolMessage } from '../../renderer/src/pages/chat/ToolMessage';
 
 const base: ChatMessage = {

@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WEB_TOOLS, type ConversationMeta, type ToolSource } from '@shared/contract/chat';
+import { WEB_TOOLS, type ConversationMeta, type ToolSource } from '@shared/contract/chat-conversation';
 import { conversationMeta } from '../fixtures/conversation';
 
 const main = vi.hoisted(() => ({ sources: [] as ToolSource[], fail: undefined as string | undefined, calls: 0 }));

@@ -1,9 +1,9 @@
-import type { LocalServerStatus } from '@shared/contract/local';
+import type { LocalServerStatus } from '@shared/contract/local-server';
 // @vitest-environment jsdom
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import type { SettingsView } from '@shared/contract/settings';
 import type { SnippetsResult } from '@shared/contract/snippets';
 import type { ModelRecord } from '@shared/model-record';

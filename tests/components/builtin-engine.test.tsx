@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EngineStatus } from '@shared/contract/local';
+import type { EngineStatus } from '@shared/contract/local-engine';
 import { heldMain as main } from '../helpers/held-main';
 import { gguf, loadedModel, server, status } from './builtin-fixtures';
 

@@ -1,13 +1,9 @@
-import type {
-  Download,
-  EngineStatus,
-  LoadedModel,
-  LocalModel,
-  LocalServerStatus,
-  RequestLogEntry,
-} from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { Download } from '@shared/contract/local-downloads';
+import type { EngineStatus, LoadedModel } from '@shared/contract/local-engine';
+import type { LocalServerStatus, RequestLogEntry } from '@shared/contract/local-server';
 
-// Answers main gives the built-in engine's screens, shaped by shared/contract/local.ts.
+// Answers main gives the built-in engine's screens, shaped by shared/contract/local-*.ts.
 
 export const gguf = (over: Partial<LocalModel> = {}): LocalModel => ({
   id: 'org/tiny-GGUF/tiny-Q4_K_M.gguf',

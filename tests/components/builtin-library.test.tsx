@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LocalModels } from '@shared/contract/local';
+import type { LocalModels } from '@shared/contract/local-models';
 import { heldMain as main } from '../helpers/held-main';
 import { gguf, server, status } from './builtin-fixtures';
 

@@ -2,8 +2,8 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConversationMeta } from '@shared/contract/chat';
-import type { LocalModel } from '@shared/contract/local';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
+import type { LocalModel } from '@shared/contract/local-models';
 import type { SettingsView } from '@shared/contract/settings';
 import { conversationMeta } from '../fixtures/conversation';
 import { heldMain as main } from '../helpers/held-main';

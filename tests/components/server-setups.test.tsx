@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LocalModels } from '@shared/contract/local';
+import type { LocalModels } from '@shared/contract/local-models';
 import { appSetups } from '../../electron/main/services/snippets/app-setups';
 import { heldMain as main } from '../helpers/held-main';
 import { gguf, server } from './builtin-fixtures';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { insertLinear } from '../../electron/main/services/chat/storage/rows';
 import { createLogger } from '../../electron/main/services/log';

@@ -1,4 +1,4 @@
-import { WEB_TOOLS, toolKey } from '@shared/contract/chat';
+import { WEB_TOOLS, toolKey } from '@shared/contract/chat-conversation';
 
 /** A conversation patch that turns the web tools on and allows them "always" (tests that are not about approval). */
 export const webToolsAllowed = {

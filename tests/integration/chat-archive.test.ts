@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationArchive, ConversationExport } from '@shared/contract/chat';
+import type { ConversationArchive, ConversationExport } from '@shared/contract/chat-export';
 import { syntheticExport } from '../fixtures/conversation';
 import { startTestApp, type TestApp } from '../helpers/app';
 

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatEvent, ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import type { ReplyContext } from '@shared/contract/documents';
 import { AppError } from '@shared/errors';
 import { ChatService } from '../../electron/main/services/chat/service';

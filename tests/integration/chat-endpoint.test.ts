@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatEvent, ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import type { AppError } from '@shared/errors';
 import { replyActionOf } from '@shared/reply-action';
 import type { FixtureServer } from '../fixtures/http-fixture';

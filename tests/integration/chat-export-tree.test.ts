@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationArchive, ConversationTreeExport, ConversationView } from '@shared/contract/chat';
+import type { ConversationView } from '@shared/contract/chat-conversation';
+import type { ConversationArchive, ConversationTreeExport } from '@shared/contract/chat-export';
 import { importFileText } from '@shared/import-file-text';
 import { MAX_IMPORT_CHARS } from '@shared/limits';
 import { syntheticExport } from '../fixtures/conversation';

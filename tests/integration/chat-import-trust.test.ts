@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_TOOLS, toolKey, type ChatEvent, type ConversationExport } from '@shared/contract/chat';
+import { WEB_TOOLS, toolKey } from '@shared/contract/chat-conversation';
+import type { ConversationExport } from '@shared/contract/chat-export';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import { mcpConfigText, stdioEntry } from '../fixtures/mcp-fixture';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { syntheticExport } from '../fixtures/conversation';

@@ -1,4 +1,4 @@
-import { WEB_TOOLS } from '@shared/contract/chat';
+import { WEB_TOOLS } from '@shared/contract/chat-conversation';
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatEvent, ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import type { AppError } from '@shared/errors';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startTestApp, type TestApp } from '../helpers/app';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatListCursor, ConversationMeta } from '@shared/contract/chat';
+import type { ChatListCursor } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { insertLinear } from '../../electron/main/services/chat/storage/rows';
 import { conversationMeta } from '../fixtures/conversation';
 import { startTestApp, type TestApp } from '../helpers/app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatEvent } from '@shared/contract/chat';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import { AppError } from '@shared/errors';
 import { startRouterFixture, words, type RouterFixture } from '../fixtures/router';
 import { closedPort } from '../helpers/ports';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExcerptPart } from '@shared/contract/chat';
+import type { ExcerptPart } from '@shared/contract/chat-search';
 import { toFtsQuery } from '../../electron/main/services/chat/storage/search';
 import { syntheticExport } from '../fixtures/conversation';
 import { startTestApp, type TestApp } from '../helpers/app';

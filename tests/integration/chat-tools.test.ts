@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WEB_TOOLS, type ChatEvent, type ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import { WEB_TOOLS } from '@shared/contract/chat-conversation';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import type { AppError } from '@shared/errors';
 import { mcpConfigText, startMcpHttpFixture, stdioEntry, type McpHttpFixture } from '../fixtures/mcp-fixture';
 import { defaultChatScript, fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';

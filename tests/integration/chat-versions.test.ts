@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatEvent } from '@shared/contract/chat';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import type { AppError } from '@shared/errors';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startOllamaWebFixture, type OllamaWebFixture } from '../fixtures/ollama-web';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import { syntheticExport } from '../fixtures/conversation';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startTestApp, type TestApp } from '../helpers/app';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatFigures } from '@shared/contract/chat';
+import type { ChatFigures } from '@shared/contract/chat-message';
 import type { CompareEvent, CompareRun } from '@shared/contract/compare';
 import { startOpenAIServer, type OpenAIServerFixture } from '../fixtures/openai-server';
 import { tinyGguf } from '../fixtures/tiny-gguf';

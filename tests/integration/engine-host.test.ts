@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatEvent, ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import type { AppError } from '@shared/errors';
 import { KEY, rawRequest, startLocalServerApp, type LocalServerApp } from '../fixtures/local-server';
 import { loopGguf } from '../fixtures/scripted-gguf';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { AppError } from '@shared/errors';
 import { Downloads, type DownloadsOptions } from '../../electron/main/services/local/download/downloads';
 import { createLogger } from '../../electron/main/services/log';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { Downloads } from '../../electron/main/services/local/download/downloads';
 import { createLogger } from '../../electron/main/services/log';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';

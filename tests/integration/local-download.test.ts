@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { AppError } from '@shared/errors';
 import { Downloads, type DownloadsOptions } from '../../electron/main/services/local/download/downloads';
 import { hasherFor } from '../../electron/main/services/local/download/hasher';

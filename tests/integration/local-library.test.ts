@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import { GiB, RUNTIME_OVERHEAD, type FitHardware } from '@shared/fit';
 import { LocalConfigStore } from '../../electron/main/services/local/config';
 import { LocalLibrary, MAX_PROBLEM_ROWS } from '../../electron/main/services/local/disk/library';

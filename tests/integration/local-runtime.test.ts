@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import type { AppError } from '@shared/errors';
 import { createLogger } from '../../electron/main/services/log';
 import { EngineRuntime, type RuntimeOptions } from '../../electron/main/services/local/host/engine-runtime';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '@shared/contract/local';
+import type { RequestLogEntry } from '@shared/contract/local-server';
 import { lanAddresses } from '../../electron/main/services/local/server/lan';
 import { KEY, rawRequest, startLocalServerApp, type LocalServerApp } from '../fixtures/local-server';
 import { scriptedGguf } from '../fixtures/scripted-gguf';

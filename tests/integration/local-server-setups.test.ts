@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppSetups } from '@shared/contract/local';
+import type { AppSetups } from '@shared/contract/local-server';
 import { AppError } from '@shared/errors';
 import { KEY, startLocalServerApp, type LocalServerApp } from '../fixtures/local-server';
 import { scriptedGguf } from '../fixtures/scripted-gguf';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import type { AppErrorShape } from '@shared/errors';
 import { startConnectProxy, type ConnectProxy } from '../fixtures/connect-proxy';
 import { startHubFixture, type HubFixture } from '../fixtures/hub';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import type { AppSetup, LocalModel, LocalServerStatus } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { AppSetup, LocalServerStatus } from '@shared/contract/local-server';
 import { appSetups, renderAppSetups } from '../../electron/main/services/snippets/app-setups';
 
 // "Use from another app": every setup filled for one model, as golden files (UPDATE: `npx vitest run -u <this file>`),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ConversationTreeExport, TreeMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ConversationTreeExport, TreeMessage } from '@shared/contract/chat-export';
 import type { ReplyContext } from '@shared/contract/documents';
 import { toMarkdown } from '../../electron/main/services/chat/files/export-format';
 import {

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import type { ChatDb } from '../../electron/main/services/chat/storage/db';
 import { searchChats } from '../../electron/main/services/chat/storage/search';
 import { ChatStore } from '../../electron/main/services/chat/storage/store';

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage, TreeMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { TreeMessage } from '@shared/contract/chat-export';
 import Database from 'libsql';
 import { ChatDb, MIGRATIONS, SCHEMA_VERSION, openDb, userVersion } from '../../electron/main/services/chat/storage/db';
 import { LocalKind } from '../../electron/main/services/engines/local/kind';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import { fitTurns, toTurns, type Turn } from '../../electron/main/services/chat/replies/turns';
 
 let n = 0;

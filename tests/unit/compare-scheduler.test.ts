@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { schedule, type PaneNeed } from '../../electron/main/services/compare/scheduler';
 import { paneLabels, blindLabels, seededRandom, shuffledOrder } from '../../electron/main/services/compare/labels';
 import type { CompareAnswer, ComparePane } from '@shared/contract/compare';
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import { gatherMemory } from '../../electron/main/services/compare/memory';
 import { Engines, type EngineOptions } from '../../electron/main/services/engines/registry';
 import { createLogger } from '../../electron/main/services/log';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '@shared/contract/documents';
-import type { LocalModels } from '@shared/contract/local';
+import type { LocalModels } from '@shared/contract/local-models';
 import { AppError } from '@shared/errors';
 import { chooseEmbedder, installedEmbedders } from '../../electron/main/services/documents/choose-embedder';
 import { embeddingModel, fixtureModel } from '../fixtures/ollama';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import { GiB, kvCacheBytes, memoryLine, memoryTotal, RUNTIME_OVERHEAD } from '@shared/fit';
 import { formatBytes } from '@shared/format-bytes';
 import type { GgufFacts } from '../../electron/main/services/local/disk/gguf-facts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import { GiB, type FitHardware } from '@shared/fit';
 import { PICKS, recommend } from '../../electron/main/services/local/recommend';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { modelMismatch } from '@shared/chat-model';
-import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
+import type { ConversationMeta, ToolSource } from '@shared/contract/chat-conversation';
 import type { Output } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';

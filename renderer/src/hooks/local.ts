@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { Input } from '@shared/contract';
-import type { Download, EngineStatus, LocalModels, LocalServerStatus, RequestLogEntry } from '@shared/contract/local';
+import type { LocalModels } from '@shared/contract/local-models';
+import type { Download } from '@shared/contract/local-downloads';
+import type { EngineStatus } from '@shared/contract/local-engine';
+import type { LocalServerStatus, RequestLogEntry } from '@shared/contract/local-server';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { useAction, useQuery } from './query';

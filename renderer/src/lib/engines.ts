@@ -1,5 +1,5 @@
 import { routerKey, routerKeyProblem } from '@shared/chat-model';
-import type { ChatBackend, ConversationMeta } from '@shared/contract/chat';
+import type { ChatBackend, ConversationMeta } from '@shared/contract/chat-conversation';
 import type { Endpoint } from '@shared/contract/endpoints';
 import type { SettingsView } from '@shared/contract/settings';
 

@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 
 /** Where the renderer remembers the conversation open last, so the chat page can reopen it after a restart. */
 const KEY = 'hubdesk.chat.lastOpen';

@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type { AppErrorShape } from '@shared/errors';
 import { importFileText } from '@shared/import-file-text';
 import { modelMismatch } from '@shared/chat-model';

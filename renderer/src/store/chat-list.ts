@@ -1,4 +1,5 @@
-import type { ChatListCursor, ConversationMeta } from '@shared/contract/chat';
+import type { ChatListCursor } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 
 type ListKey = Pick<ConversationMeta, 'pinned' | 'updatedAt' | 'id'>;
 

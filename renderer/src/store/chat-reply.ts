@@ -1,4 +1,5 @@
-import type { ChatEvent, ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import type { AppErrorShape } from '@shared/errors';
 import { chatTitle, DEFAULT_CHAT_TITLE } from '@shared/chat-title';
 import { api } from '../api';

@@ -1,5 +1,8 @@
 import type { StoreApi } from 'zustand';
-import type { ChatListCursor, ChatMessage, ChatSearchResult, ConversationMeta } from '@shared/contract/chat';
+import type { ChatListCursor } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
+import type { ChatSearchResult } from '@shared/contract/chat-search';
 import type { Input, Output } from '@shared/contract';
 import type { AppErrorShape } from '@shared/errors';
 

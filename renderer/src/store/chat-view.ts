@@ -1,4 +1,5 @@
-import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type { Output } from '@shared/contract';
 import { api } from '../api';
 

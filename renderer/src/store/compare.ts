@@ -8,7 +8,7 @@ import type {
   CompareSetInput,
   CompareSlot,
 } from '@shared/contract/compare';
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type { AppErrorShape } from '@shared/errors';
 import { api } from '../api';
 import { live, liveText } from './live-text';

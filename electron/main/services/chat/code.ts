@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import type { Snippet } from '@shared/contract/snippets';
 import { AppError } from '@shared/errors';
 import type { EngineKind } from '../engines/types';

@@ -1,12 +1,7 @@
-import type {
-  ChatListCursor,
-  ChatMessage,
-  ChatSearchResult,
-  ConversationMeta,
-  ConversationView,
-  ShownText,
-  ToolSource,
-} from '@shared/contract/chat';
+import type { ChatListCursor, ShownText } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ConversationMeta, ConversationView, ToolSource } from '@shared/contract/chat-conversation';
+import type { ChatSearchResult } from '@shared/contract/chat-search';
 import type { Snippet } from '@shared/contract/snippets';
 import { modelMismatch, modelOnSwitch } from '@shared/chat-model';
 import { AppError } from '@shared/errors';

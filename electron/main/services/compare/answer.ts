@@ -1,4 +1,5 @@
-import type { ChatFigures, ChatParams } from '@shared/contract/chat';
+import type { ChatFigures } from '@shared/contract/chat-message';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type { CompareAnswer, CompareEvent } from '@shared/contract/compare';
 import { AppError } from '@shared/errors';
 import { StreamedText } from '../engines/streamed-text';

@@ -1,4 +1,4 @@
-import type { ChatFigures } from '@shared/contract/chat';
+import type { ChatFigures } from '@shared/contract/chat-message';
 import type { CompareAnswer, CompareEvent, ComparePlan, CompareSlot } from '@shared/contract/compare';
 import type { StreamContext } from '../stream-context';
 

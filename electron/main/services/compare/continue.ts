@@ -1,4 +1,5 @@
-import { conversationMetaSchema, type ChatMessage, type ConversationMeta } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import { conversationMetaSchema, type ConversationMeta } from '@shared/contract/chat-conversation';
 import type { CompareRun } from '@shared/contract/compare';
 import { chatTitle } from '@shared/chat-title';
 import { AppError } from '@shared/errors';

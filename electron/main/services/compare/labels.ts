@@ -1,4 +1,4 @@
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type { ComparePane, CompareSet } from '@shared/contract/compare';
 import type { AppErrorShape } from '@shared/errors';
 

@@ -1,4 +1,4 @@
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type { ComparePane } from '@shared/contract/compare';
 import { replyError } from '../chat/replies/reply-errors';
 import type { EngineKind } from '../engines/types';

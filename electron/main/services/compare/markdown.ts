@@ -1,4 +1,4 @@
-import type { ChatFigures } from '@shared/contract/chat';
+import type { ChatFigures } from '@shared/contract/chat-message';
 import type { CompareAnswer, CompareRun, CompareSlot } from '@shared/contract/compare';
 import { chatTitle } from '@shared/chat-title';
 import { inertMarkdown } from '@shared/inert-markdown';

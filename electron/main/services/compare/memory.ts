@@ -1,5 +1,5 @@
 import { freemem } from 'node:os';
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type { ComparePane } from '@shared/contract/compare';
 import type { HardwareView } from '@shared/contract/hardware';
 import type { Engines } from '../engines/registry';

@@ -1,4 +1,4 @@
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type {
   CompareAnswer,
   CompareEvent,

@@ -1,5 +1,5 @@
 import { parseGGUFQuantLabel } from '@huggingface/tasks';
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type {
   CompareEvent,
   ComparePane,

@@ -6,7 +6,7 @@ import {
   type CompareSummary,
   type SavedCompareSet,
 } from '@shared/contract/compare';
-import type { ChatBackend } from '@shared/contract/chat';
+import type { ChatBackend } from '@shared/contract/chat-conversation';
 import { AppError } from '@shared/errors';
 import type { ChatStore } from '../chat/storage/store';
 import { newId } from '../chat/storage/rows';

@@ -1,6 +1,6 @@
 import type { Embedder } from '@shared/contract/documents';
 import type { LocalModel as OllamaModel } from '@shared/contract/ollama';
-import type { LocalModels } from '@shared/contract/local';
+import type { LocalModels } from '@shared/contract/local-models';
 import { AppError, toAppError } from '@shared/errors';
 import { isOllamaEmbedder } from '@shared/ollama-embedder';
 import { noEmbedderError } from './embedder';

@@ -1,5 +1,5 @@
 import type { ChatResponse } from 'ollama';
-import type { ChatFigures } from '@shared/contract/chat';
+import type { ChatFigures } from '@shared/contract/chat-message';
 import type { LlamaTimings } from './openai-stream';
 
 /** When the request left, and when its first text, thinking or tool call came back (performance.now()). */

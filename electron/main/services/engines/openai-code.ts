@@ -1,4 +1,4 @@
-import type { ConversationMeta, ChatParams } from '@shared/contract/chat';
+import type { ConversationMeta, ChatParams } from '@shared/contract/chat-conversation';
 import type { Snippet } from '@shared/contract/snippets';
 import type { Turn } from '../chat/replies/turns';
 import { openAIParams, toOpenAIMessages } from './wire';

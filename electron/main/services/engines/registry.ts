@@ -1,4 +1,4 @@
-import type { ChatBackend } from '@shared/contract/chat';
+import type { ChatBackend } from '@shared/contract/chat-conversation';
 import type { Logger } from '../log';
 import type { OllamaService } from '../ollama/service';
 import type { SnippetService } from '../snippets/service';

@@ -1,4 +1,4 @@
-import type { ChatFigures } from '@shared/contract/chat';
+import type { ChatFigures } from '@shared/contract/chat-message';
 import { partialFigures } from './figures';
 import type { TurnSink } from './types';
 

@@ -1,4 +1,4 @@
-import type { ToolCall } from '@shared/contract/chat';
+import type { ToolCall } from '@shared/contract/chat-message';
 import type { ToolCallFragment } from './openai-stream';
 
 /**

@@ -1,5 +1,6 @@
 import type { Tool } from 'ollama';
-import type { ChatBackend, ChatFigures, ChatParams, ConversationMeta, ToolCall } from '@shared/contract/chat';
+import type { ChatFigures, ToolCall } from '@shared/contract/chat-message';
+import type { ChatBackend, ChatParams, ConversationMeta } from '@shared/contract/chat-conversation';
 import type { Snippet } from '@shared/contract/snippets';
 import type { AppError, ErrorCode } from '@shared/errors';
 import type { ReplyAction } from '@shared/reply-action';

@@ -1,5 +1,5 @@
 import type { Message as OllamaMessage } from 'ollama';
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type { Turn } from '../chat/replies/turns';
 
 /** A conversation's parameters as Ollama's model options (the request and "Open as code" use the same). */

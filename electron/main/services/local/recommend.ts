@@ -1,4 +1,4 @@
-import type { LocalModel, Recommendation } from '@shared/contract/local';
+import type { LocalModel, Recommendation } from '@shared/contract/local-models';
 import { cpuOnly, fitQuant, gb, GiB, kvCacheBytes, verdictLabels, type FitHardware, type KvShape } from '@shared/fit';
 
 interface Pick {

@@ -2,14 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import type { Input } from '@shared/contract';
-import type {
-  AppSetups,
-  Download,
-  EngineStatus,
-  LocalServerStatus,
-  Recommendation,
-  RequestLogEntry,
-} from '@shared/contract/local';
+import type { Recommendation } from '@shared/contract/local-models';
+import type { Download } from '@shared/contract/local-downloads';
+import type { EngineStatus } from '@shared/contract/local-engine';
+import type { AppSetups, LocalServerStatus, RequestLogEntry } from '@shared/contract/local-server';
 import { AppError } from '@shared/errors';
 import type { FitHardware } from '@shared/fit';
 import type { Logger } from '../log';

@@ -1,4 +1,6 @@
-import type { AppSetup, AppSetups, LoadedModel, LocalModel, LocalServerStatus } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { LoadedModel } from '@shared/contract/local-engine';
+import type { AppSetup, AppSetups, LocalServerStatus } from '@shared/contract/local-server';
 import { LOCAL_SERVER_KEY_ENV } from '@shared/environment';
 import { renderTemplate } from './local-server';
 

@@ -1,5 +1,5 @@
 import { modelOnSwitch } from '@shared/chat-model';
-import type { ChatBackend } from '@shared/contract/chat';
+import type { ChatBackend } from '@shared/contract/chat-conversation';
 import type { EngineUi } from './types';
 
 /**

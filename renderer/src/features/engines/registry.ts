@@ -1,4 +1,4 @@
-import type { ChatBackend, ConversationMeta } from '@shared/contract/chat';
+import type { ChatBackend, ConversationMeta } from '@shared/contract/chat-conversation';
 import type { Endpoint } from '@shared/contract/endpoints';
 import type { GgufQuant } from '@shared/contract/hub-repo';
 import { useChatModelNames, useRouterProviders } from '../../hooks/chat';

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ChatBackend, ChatParams, ConversationMeta } from '@shared/contract/chat';
+import type { ChatBackend, ChatParams, ConversationMeta } from '@shared/contract/chat-conversation';
 import type { ComparePaneInput } from '@shared/contract/compare';
 import type { Endpoint } from '@shared/contract/endpoints';
 import type { EndpointModels } from '../../hooks/endpoints';

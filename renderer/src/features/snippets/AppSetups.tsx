@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { isTextModel } from '@shared/chat-model';
-import type { AppSetup, AppSetups as Filled, LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { AppSetup, AppSetups as Filled } from '@shared/contract/local-server';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { tabId, TabList } from '../../components/Tabs';
 import { useLocalLibrary, useServerSetups } from '../../hooks/local';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { ChatWithModel } from '../../features/engines/ChatWithModel';
 import { useDownloadActions, useDownloads, useLocalLibrary } from '../../hooks/local';
 import { formatBytes, percent } from '../../lib/format';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { shownModel } from '../../features/engines/registry';
 import { useSendBlock } from '../../hooks/chat';
 import { useChat } from '../../store/chat';

@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { modelMismatch } from '@shared/chat-model';
 import { RadioGroup } from '../../components/RadioGroup';
 import { canCallTools, engineChoices, engineUi, usePickerLists } from '../../features/engines/registry';

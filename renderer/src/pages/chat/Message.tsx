@@ -1,5 +1,5 @@
 import { Fragment, memo, useEffect, useRef, useState } from 'react';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import { Citations } from './documents/Citations';
 import { MarkdownBody, Thinking } from './MarkdownBody';
 import { ReplyError } from './ReplyError';

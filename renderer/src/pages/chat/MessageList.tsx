@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import type { AppErrorShape } from '@shared/errors';
 import { afterLayout } from '../../lib/after-paint';
 import type { PageDir } from '../../store/chat';

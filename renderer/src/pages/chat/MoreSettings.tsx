@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { NumberField } from '../../components/NumberField';
 import { engineUi } from '../../features/engines/registry';
 import { useConversationSave } from './conversation-save';

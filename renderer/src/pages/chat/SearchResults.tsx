@@ -1,4 +1,4 @@
-import type { ExcerptPart } from '@shared/contract/chat';
+import type { ExcerptPart } from '@shared/contract/chat-search';
 import { ErrorState, Loading } from '../../components/States';
 import { useChat } from '../../store/chat';
 import { useRoute } from '../../store/route';

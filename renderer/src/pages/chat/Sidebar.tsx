@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { Icon } from '../../components/Icon';
 import { ErrorState, Loading } from '../../components/States';
 import { shownModel } from '../../features/engines/registry';

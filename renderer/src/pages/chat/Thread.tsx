@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import type { AppErrorShape } from '@shared/errors';
 import { Empty, ErrorState, Loading } from '../../components/States';
 import { shownModel, useEngineDown, useEngineName } from '../../features/engines/registry';

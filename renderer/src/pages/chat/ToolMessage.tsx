@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
-import { WEB_TOOLS, type ChatMessage } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import { WEB_TOOLS } from '@shared/contract/chat-conversation';
 import type { AppErrorShape } from '@shared/errors';
 
 export type ToolAnswer = 'once' | 'always' | 'deny' | 'cancel';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ConversationMeta, ToolSource } from '@shared/contract/chat';
+import type { ConversationMeta, ToolSource } from '@shared/contract/chat-conversation';
 import { useToolSources } from '../../hooks/chat';
 import { hrefFor } from '../../store/route';
 

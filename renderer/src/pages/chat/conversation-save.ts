@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { ChatParams, ConversationMeta } from '@shared/contract/chat';
+import type { ChatParams, ConversationMeta } from '@shared/contract/chat-conversation';
 import type { AppErrorShape } from '@shared/errors';
 import { useChat } from '../../store/chat';
 

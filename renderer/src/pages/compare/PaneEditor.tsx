@@ -1,5 +1,5 @@
 import type { ComparePaneInput } from '@shared/contract/compare';
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import type { Endpoint } from '@shared/contract/endpoints';
 import { NumberField } from '../../components/NumberField';
 import { engineChoices, engineUi } from '../../features/engines/registry';

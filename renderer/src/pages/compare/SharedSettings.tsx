@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import { useCompare } from '../../store/compare';
 import { NumberField } from '../../components/NumberField';
 

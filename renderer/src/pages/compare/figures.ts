@@ -1,4 +1,4 @@
-import type { ChatFigures } from '@shared/contract/chat';
+import type { ChatFigures } from '@shared/contract/chat-message';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString(undefined, { maximumFractionDigits: digits });
 const duration = (ms: number) => (ms < 1000 ? `${fmt(ms)} ms` : `${fmt(ms / 1000, 2)} s`);

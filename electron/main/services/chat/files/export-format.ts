@@ -1,5 +1,5 @@
 import { inertMarkdown } from '@shared/inert-markdown';
-import type { ConversationTreeExport, TreeMessage } from '@shared/contract/chat';
+import type { ConversationTreeExport, TreeMessage } from '@shared/contract/chat-export';
 import type { ReplyContext } from '@shared/contract/documents';
 
 /** A file name from a title: words joined by single dashes, never two dots in a row nor a leading dot. */

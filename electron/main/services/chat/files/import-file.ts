@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import {
   conversationArchiveSchema,
   conversationExportSchema,
   type ConversationExport,
-  type ConversationMeta,
   type TreeMessage,
-} from '@shared/contract/chat';
+} from '@shared/contract/chat-export';
 import { AppError } from '@shared/errors';
 
 /** A conversation of an imported file as it is written: its whole tree, the message shown last, and no trust. */

@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type { ChatStore } from '../storage/store';
 import { exportFileName, toMarkdown } from './export-format';
 import { ImportUploads } from './import-upload';

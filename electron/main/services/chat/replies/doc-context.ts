@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { AppError, toAppError } from '@shared/errors';
 import type { RetrievalPort, RetrievedContext } from '../../documents/ports';
 import { estimateTokens } from '../../documents/tokens';

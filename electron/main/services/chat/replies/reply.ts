@@ -1,4 +1,6 @@
-import type { ChatEvent, ChatMessage, ShownText } from '@shared/contract/chat';
+import type { ShownText } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import { AppError, toAppError } from '@shared/errors';
 import type { StreamContext } from '../../stream-context';
 import { StreamedText } from '../../engines/streamed-text';

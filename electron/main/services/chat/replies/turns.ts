@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from '@shared/contract/chat';
+import type { ChatMessage, ToolCall } from '@shared/contract/chat-message';
 
 /** One message as a model receives it. */
 export interface Turn {

@@ -1,4 +1,5 @@
-import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { AppError } from '@shared/errors';
 import type { ChatDb, MessageRow } from './db';
 import { storageError } from './storage-error';

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { chatMessageSchema, conversationMetaSchema, type ChatMessage } from '@shared/contract/chat';
+import { chatMessageSchema, type ChatMessage } from '@shared/contract/chat-message';
+import { conversationMetaSchema } from '@shared/contract/chat-conversation';
 import type { Logger } from '../../log';
 import type { ChatDb } from './db';
 import { readJournal, replay } from './journal';

@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  conversationMetaSchema,
-  type ChatMessage,
-  type ConversationMeta,
-  type TreeMessage,
-} from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
+import { conversationMetaSchema, type ConversationMeta } from '@shared/contract/chat-conversation';
+import type { TreeMessage } from '@shared/contract/chat-export';
 import { chatTitle, DEFAULT_CHAT_TITLE } from '@shared/chat-title';
 import type { ChatDb, ConversationRow, MessageRow } from './db';
 

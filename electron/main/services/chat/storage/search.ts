@@ -1,4 +1,5 @@
-import type { ChatSearchResult, ConversationMeta, ExcerptPart } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
+import type { ChatSearchResult, ExcerptPart } from '@shared/contract/chat-search';
 import type { ChatDb } from './db';
 import type { ConversationRow } from './db';
 

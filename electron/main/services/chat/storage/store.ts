@@ -1,10 +1,6 @@
-import {
-  conversationMetaSchema,
-  type ChatListCursor,
-  type ConversationArchive,
-  type ConversationMeta,
-  type ConversationTreeExport,
-} from '@shared/contract/chat';
+import type { ChatListCursor } from '@shared/contract/chat';
+import { conversationMetaSchema, type ConversationMeta } from '@shared/contract/chat-conversation';
+import type { ConversationArchive, ConversationTreeExport } from '@shared/contract/chat-export';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';
 import { Conversation } from './conversation';

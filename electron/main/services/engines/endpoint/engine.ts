@@ -1,4 +1,4 @@
-import type { ChatParams } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
 import { AppError } from '@shared/errors';
 import { streamTurn, type Target } from '../openai';
 import type { StreamLimits } from '../sse-data';

@@ -1,6 +1,7 @@
 import type { ChatHistoryItem } from 'node-llama-cpp';
-import type { ChatFigures, ChatParams, ToolCall } from '@shared/contract/chat';
-import type { LocalModel } from '@shared/contract/local';
+import type { ChatFigures, ToolCall } from '@shared/contract/chat-message';
+import type { ChatParams } from '@shared/contract/chat-conversation';
+import type { LocalModel } from '@shared/contract/local-models';
 import { isTextModel } from '@shared/chat-model';
 import { AppError, toAppError } from '@shared/errors';
 import { newId } from '../../chat/storage/rows';

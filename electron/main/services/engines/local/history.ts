@@ -1,6 +1,6 @@
 import type { Tool } from 'ollama';
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, ChatModelResponse } from 'node-llama-cpp';
-import type { ChatFigures, ToolCall } from '@shared/contract/chat';
+import type { ChatFigures, ToolCall } from '@shared/contract/chat-message';
 import type { Turn } from '../../chat/replies/turns';
 
 // The neutral turns in node-llama-cpp's chat history, and its function calls back as tool calls. Type-only imports:

@@ -1,5 +1,5 @@
-import type { ConversationMeta } from '@shared/contract/chat';
-import type { LocalModel } from '@shared/contract/local';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
+import type { LocalModel } from '@shared/contract/local-models';
 import type { Snippet } from '@shared/contract/snippets';
 import { LOCAL_SERVER_KEY_ENV } from '@shared/environment';
 import { AppError } from '@shared/errors';

@@ -1,5 +1,5 @@
 import type { ChatResponse } from 'ollama';
-import type { ChatFigures, ToolCall } from '@shared/contract/chat';
+import type { ChatFigures, ToolCall } from '@shared/contract/chat-message';
 import type { Logger } from '../../log';
 import type { OllamaService } from '../../ollama/service';
 import { newId } from '../../chat/storage/rows';

@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type { Snippet } from '@shared/contract/snippets';
 import type { AppError } from '@shared/errors';
 import type { Turn } from '../../chat/replies/turns';

@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type { Snippet } from '@shared/contract/snippets';
 import { routerKeyProblem } from '@shared/chat-model';
 import { AppError } from '@shared/errors';

@@ -1,6 +1,6 @@
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { LocalSource } from '@shared/contract/local';
+import type { LocalSource } from '@shared/contract/local-models';
 import { repoFrom } from './folders';
 import { findGgufs, type FoundFile } from './walk';
 

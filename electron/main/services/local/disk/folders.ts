@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { LocalSource } from '@shared/contract/local';
+import type { LocalSource } from '@shared/contract/local-models';
 
 /** A folder the library scans. */
 export interface Root {

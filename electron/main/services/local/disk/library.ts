@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { LoadPlan, LocalFolder, LocalModel, LocalModels } from '@shared/contract/local';
+import type { LoadPlan, LocalFolder, LocalModel, LocalModels } from '@shared/contract/local-models';
 import type { FitHardware } from '@shared/fit';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../../log';

@@ -1,5 +1,5 @@
 import { basename, dirname, join, posix } from 'node:path';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import type { FitHardware } from '@shared/fit';
 import type { Candidate } from './candidates';
 import { quantFromName, type GgufFacts, type HeaderCache } from './gguf-facts';

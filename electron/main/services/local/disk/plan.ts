@@ -1,4 +1,4 @@
-import type { LoadPlan } from '@shared/contract/local';
+import type { LoadPlan } from '@shared/contract/local-models';
 import {
   defaultContext,
   estimateKvShape,

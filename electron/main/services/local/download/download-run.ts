@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { AppError } from '@shared/errors';
 import { formatBytes } from '@shared/format-bytes';
 import type { Logger } from '../../log';

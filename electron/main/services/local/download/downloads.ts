@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { AppError } from '@shared/errors';
 import { hubOffError } from '@shared/hub-off';
 import { hubParts, partNames } from './hub-files';

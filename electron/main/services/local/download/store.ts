@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { downloadStateSchema, type Download } from '@shared/contract/local';
+import { downloadStateSchema, type Download } from '@shared/contract/local-downloads';
 import type { Logger } from '../../log';
 import { keepReadable } from '../../fs/readable-rows';
 import type { PartInfo } from './hub-files';

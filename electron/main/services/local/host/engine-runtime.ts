@@ -1,4 +1,5 @@
-import type { EngineStatus, LoadedModel, LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { EngineStatus, LoadedModel } from '@shared/contract/local-engine';
 import { AppError } from '@shared/errors';
 import { untilStopped } from '../../http/until-aborted';
 import type { HostGenerate, HostModel, HostRequest, HostResult, SpawnHost } from './protocol';

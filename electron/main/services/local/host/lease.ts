@@ -1,4 +1,4 @@
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import { AppError } from '@shared/errors';
 import type { HostComplete, HostGenerate, HostGenerated, HostModel, HostPiece, HostRequest } from './protocol';
 import type { Sequences } from './sequences';

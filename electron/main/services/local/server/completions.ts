@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { ChatFigures, ToolCall } from '@shared/contract/chat';
+import type { ChatFigures, ToolCall } from '@shared/contract/chat-message';
 import type { ChatEngine, TurnResult } from '../../engines/types';
 import { failOpenAI, HttpError, modelNotFound, openEventStream, sendEvent, sendJson, toHttpError } from './http';
 import type { RequestRecord } from './request-log';

@@ -1,4 +1,5 @@
-import type { LoadedModel, LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { LoadedModel } from '@shared/contract/local-engine';
 import { HttpError } from './http';
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestBodies, RequestLogEntry } from '@shared/contract/local';
+import type { RequestBodies, RequestLogEntry } from '@shared/contract/local-server';
 import { clientName } from './client-name';
 
 /** Entries kept in memory, newest first; older ones drop off. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import { HttpError, modelNotFound } from './http';
 import type { RequestRecord } from './request-log';
 import { parseBody } from './wire';

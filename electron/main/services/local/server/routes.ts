@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LoadedModel, LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { LoadedModel } from '@shared/contract/local-engine';
 import type { LocalEngine } from '../../engines/local/engine';
 import type { Logger } from '../../log';
 import { anthropicRoute, isAnthropicPath } from './anthropic/route';

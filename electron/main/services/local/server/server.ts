@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { LocalServerStatus } from '@shared/contract/local';
+import type { LocalServerStatus } from '@shared/contract/local-server';
 import { AppError } from '@shared/errors';
 import { CONNECTION_LIMITS, ConnectionGuard, type ConnectionLimits } from '../../http/connection-guard';
 import type { LocalEngine } from '../../engines/local/engine';

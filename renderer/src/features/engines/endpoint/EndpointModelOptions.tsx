@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type { Endpoint, EndpointModel } from '@shared/contract/endpoints';
 import type { EndpointModels } from '../../../hooks/endpoints';
 import { endpointLabel } from '../../../lib/endpoint-presets';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { isTextModel } from '@shared/chat-model';
-import type { LocalModel, LocalSource } from '@shared/contract/local';
+import type { LocalModel, LocalSource } from '@shared/contract/local-models';
 import { useLocalLibrary } from '../../../hooks/local';
 import { memoryTotal, verdictLabels } from '@shared/fit';
 import { formatBytes } from '../../../lib/format';

@@ -1,5 +1,5 @@
 import type { GgufQuant } from '@shared/contract/hub-repo';
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import { useDownloadActions, useDownloads, useEngineStatus, useLocalLibrary } from '../../../hooks/local';
 import { quantWords } from '../../../lib/engines';
 import { formatBytes, percent } from '../../../lib/format';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { useDocsWatch } from '../../../hooks/documents';
 import { useDocuments, type Upload } from '../../../store/documents';
 import { DocumentsPanel } from './DocumentsPanel';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { LocalModel, LocalModels } from '@shared/contract/local';
+import type { LocalModel, LocalModels } from '@shared/contract/local-models';
 import { Empty, ErrorState, Loading } from '../../../components/States';
 import { useDownloads, useEngineStatus, useLibraryActions, useLocalLibrary } from '../../../hooks/local';
 import { formatBytes } from '../../../lib/format';

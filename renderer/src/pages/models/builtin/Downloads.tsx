@@ -1,4 +1,4 @@
-import type { Download } from '@shared/contract/local';
+import type { Download } from '@shared/contract/local-downloads';
 import type { AppErrorShape } from '@shared/errors';
 import { useDownloadActions } from '../../../hooks/local';
 import { formatBytes, percent } from '../../../lib/format';

@@ -1,4 +1,4 @@
-import type { EngineStatus } from '@shared/contract/local';
+import type { EngineStatus } from '@shared/contract/local-engine';
 import { plural } from '@shared/plural';
 import type { AppErrorShape } from '@shared/errors';
 import { formatAge, formatBytes } from '../../../lib/format';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { EngineStatus } from '@shared/contract/local';
+import type { EngineStatus } from '@shared/contract/local-engine';
 import { ErrorLine } from '../Modal';
 import type { EngineControl } from './types';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LocalFolder } from '@shared/contract/local';
+import type { LocalFolder } from '@shared/contract/local-models';
 import type { useLibraryActions } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
 import { sourceLabels } from './format';

@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import type { LoadedModel, LocalFolder, LocalModel } from '@shared/contract/local';
+import type { LocalFolder, LocalModel } from '@shared/contract/local-models';
+import type { LoadedModel } from '@shared/contract/local-engine';
 import { plural } from '@shared/plural';
 import { isTextModel } from '@shared/chat-model';
 import { memoryTotal, verdictLabels } from '@shared/fit';

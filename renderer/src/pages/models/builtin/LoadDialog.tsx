@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import { memoryForTokens, memoryLine } from '@shared/fit';
 import { useLibraryActions } from '../../../hooks/local';
 import { formatBytes } from '../../../lib/format';

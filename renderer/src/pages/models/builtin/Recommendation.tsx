@@ -1,4 +1,4 @@
-import type { Recommendation } from '@shared/contract/local';
+import type { Recommendation } from '@shared/contract/local-models';
 import { useDownloadActions, useRecommendation } from '../../../hooks/local';
 import { formatBytes } from '../../../lib/format';
 import { useRoute } from '../../../store/route';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { RequestLogEntry } from '@shared/contract/local';
+import type { RequestLogEntry } from '@shared/contract/local-server';
 import { useClearRequestLog, useRequestBodies, useRequestLog } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
 

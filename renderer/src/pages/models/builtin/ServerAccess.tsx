@@ -1,5 +1,5 @@
+import type { LocalServerStatus } from '@shared/contract/local-server';
 import { useFieldAction } from '../../../hooks/field-action';
-import type { LocalServerStatus } from '@shared/contract/local';
 import { normalizeOrigin, ORIGIN_HINT } from '@shared/server-origin';
 
 type Change = { lan?: boolean; corsOrigins?: string[] };

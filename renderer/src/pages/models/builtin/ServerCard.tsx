@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { LocalModel } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
 import { useLocalServer } from '../../../hooks/local';
 import { ErrorLine } from '../Modal';
 import { ServerAppsDialog } from './ServerApps';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LocalServerStatus } from '@shared/contract/local';
+import type { LocalServerStatus } from '@shared/contract/local-server';
 import { useFieldAction } from '../../../hooks/field-action';
 import { copyServerKey, type useLocalServer } from '../../../hooks/local';
 import { CopyButton } from './CopyButton';

@@ -1,4 +1,5 @@
-import type { LocalModel, LocalServerStatus } from '@shared/contract/local';
+import type { LocalModel } from '@shared/contract/local-models';
+import type { LocalServerStatus } from '@shared/contract/local-server';
 import { isTextModel } from '@shared/chat-model';
 import { CopyButton, copyToClipboard } from './CopyButton';
 

@@ -1,4 +1,6 @@
-import type { DownloadState, LoadedModel, LocalSource } from '@shared/contract/local';
+import type { LocalSource } from '@shared/contract/local-models';
+import type { DownloadState } from '@shared/contract/local-downloads';
+import type { LoadedModel } from '@shared/contract/local-engine';
 
 /** Where a GGUF was found, as the badge says it. */
 export const sourceLabels: Record<LocalSource, string> = {

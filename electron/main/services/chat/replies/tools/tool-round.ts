@@ -1,4 +1,6 @@
-import { toolKey, type ChatEvent, type ChatMessage, type ToolCall, type ToolDecision } from '@shared/contract/chat';
+import type { ChatMessage, ToolCall, ToolDecision } from '@shared/contract/chat-message';
+import { toolKey } from '@shared/contract/chat-conversation';
+import type { ChatEvent } from '@shared/contract/chat-events';
 import { AppError, toAppError } from '@shared/errors';
 import type { StreamContext } from '../../../stream-context';
 import type { Conversation } from '../../storage/conversation';

@@ -1,5 +1,5 @@
 import type { Tool } from 'ollama';
-import { WEB_TOOLS, type ToolSource } from '@shared/contract/chat';
+import { WEB_TOOLS, type ToolSource } from '@shared/contract/chat-conversation';
 import type { McpContent, McpServerStatus } from '@shared/contract/mcp';
 import { AppError, toAppError } from '@shared/errors';
 import type { McpService } from '../../../mcp/manager';

@@ -1,5 +1,6 @@
 import type { Tool } from 'ollama';
-import type { ChatParams, ToolCall } from '@shared/contract/chat';
+import type { ChatParams } from '@shared/contract/chat-conversation';
+import type { ToolCall } from '@shared/contract/chat-message';
 import type { Turn } from '../../../chat/replies/turns';
 import type { ReplyFormat, ToolChoice } from '../../../engines/types';
 import { HttpError } from '../http';
