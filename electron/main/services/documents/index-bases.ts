@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { DocumentInfo, Embedder, KnowledgeBase } from '@shared/contract/documents';
-import type { Db } from '../chat/storage/db';
+import type { Db } from '../chat/storage/db-open';
 import { embedderKey, type DocumentRow } from './ports';
 import { vectorTable } from './vector-table';
 

@@ -1,7 +1,7 @@
 import { type Embedder, type KnowledgeBase, type Passage, type SearchHit } from '@shared/contract/documents';
 import { AppError } from '@shared/errors';
 import type { ChatStore } from '../chat/storage/store';
-import type { Db } from '../chat/storage/db';
+import type { Db } from '../chat/storage/db-open';
 import { fuse } from './fuse';
 import { buildBases, toColumns, toDocumentRow, type BaseRow, type DocRow } from './index-bases';
 import { joinChunks, newDocId, type ChunkSpan } from './index-sql';

@@ -1,6 +1,7 @@
 import type { ChatMessage, ConversationMeta } from '@shared/contract/chat';
 import { AppError } from '@shared/errors';
-import type { ChatDb, MessageRow } from './db';
+import type { ChatDb } from './db';
+import type { MessageRow } from './db-queries';
 import { storageError } from './storage-error';
 import { DEFAULT_TITLE, messageToRow, metaColumns, newId, rowToMessage, titleFrom } from './rows';
 

@@ -1,6 +1,6 @@
 import type { ChatSearchResult, ConversationMeta, ExcerptPart } from '@shared/contract/chat';
 import type { ChatDb } from './db';
-import type { ConversationRow } from './db';
+import type { ConversationRow } from './db-queries';
 
 /** Marks FTS5 puts around matched words in excerpts (control characters never typed in a chat). */
 const OPEN = '\u0001';
