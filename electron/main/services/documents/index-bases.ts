@@ -79,8 +79,10 @@ export const toColumns = (id: string, row: Omit<DocumentRow, 'id'>): DocRow => (
   tokens: row.tokens,
 });
 
+type Counts = Map<string, { n: number; done: number }>;
+
 /** Chunks per document, and how many have a vector under the embedder. */
-function chunkCounts(db: Db, bases: string[], embedder?: Embedder): Map<string, { n: number; done: number }> {
+function chunkCounts(db: Db, bases: string[], embedder?: Embedder): Counts {
   const t = embedder && vectorTable(db, embedderKey(embedder));
   const rows = db
     .prepare(
@@ -100,8 +102,6 @@ export interface SourceRow {
   kind: 'file' | 'folder' | 'upload';
   path: string;
 }
-
-type Counts = Map<string, { n: number; done: number }>;
 
 /** The bases as the contract shows them: sources (`exists` from the file system) and documents with progress. */
 export function buildBases(db: Db, rows: BaseRow[], embedder?: Embedder, next?: Embedder): KnowledgeBase[] {

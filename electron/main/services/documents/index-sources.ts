@@ -1,6 +1,6 @@
 import { AppError } from '@shared/errors';
 import type { Db } from '../chat/storage/db-open';
-import type { BaseRow } from './index-bases';
+import type { BaseRow, SourceRow } from './index-bases';
 import { IN, json } from './index-sql';
 
 /** The SQL of the index's bases and sources (IndexStore runs it through the chat store's handle). */
@@ -67,11 +67,6 @@ export function deleteSource(db: Db, id: string): { base: string; uploads: strin
   return { base: s.base_id, uploads };
 }
 
-export function sourceRows(db: Db): { id: string; base: string; kind: SourceKind; path: string }[] {
-  return db.prepare(`SELECT id, base_id AS base, kind, path FROM doc_sources ORDER BY seq`).all() as {
-    id: string;
-    base: string;
-    kind: SourceKind;
-    path: string;
-  }[];
+export function sourceRows(db: Db): SourceRow[] {
+  return db.prepare(`SELECT id, base_id AS base, kind, path FROM doc_sources ORDER BY seq`).all() as SourceRow[];
 }
