@@ -1,8 +1,9 @@
-import type { Embedder, KnowledgeBase, Passage, SearchHit } from '@shared/contract/documents';
+import type { Embedder, KnowledgeBase, Passage } from '@shared/contract/documents';
 import { AppError } from '@shared/errors';
 import { fuse } from '../../electron/main/services/documents/fuse';
-import { documentInfo } from '../../electron/main/services/documents/index-bases';
-import type { DocIndexPort, DocumentRow } from '../../electron/main/services/documents/ports';
+import { assembleBases } from '../../electron/main/services/documents/index-bases';
+import { searchHits } from '../../electron/main/services/documents/index-search';
+import { embedderKey, type DocIndexPort, type DocumentRow } from '../../electron/main/services/documents/ports';
 import type { DocChunk } from '../../electron/main/services/documents/types';
 
 /**
@@ -41,24 +42,28 @@ export class MemoryDocIndex implements DocIndexPort {
     return this.createBase('This conversation', conversation);
   }
   bases(filter: { conversation?: string; ids?: string[] } = {}): KnowledgeBase[] {
-    return [...this.baseRows]
+    const rows = [...this.baseRows]
       .filter(([id, b]) =>
         filter.ids ? filter.ids.includes(id) : !b.conversation || b.conversation === filter.conversation,
       )
-      .map(([id, b]) => ({
-        id,
-        name: b.name,
-        ...(b.conversation ? { conversation: b.conversation } : {}),
-        ...(this.embedder ? { embedder: this.embedder } : {}),
-        sources: [...this.sourceRows]
-          .filter(([, s]) => s.base === id)
-          .map(([sid, s]) => ({ id: sid, kind: s.kind, path: s.path, exists: true })),
-        documents: this.documents({ base: id }).map((d) => {
-          const mine = [...this.chunks.values()].filter((c) => c.document === d.id);
-          const vs = this.embedder ? this.vectors.get(key(this.embedder)) : undefined;
-          return documentInfo(d, { n: mine.length, done: mine.filter((c) => vs?.has(c.id)).length });
-        }),
-      }));
+      .map(([id, b]) => ({ id, name: b.name, conversation: b.conversation ?? null }));
+    return assembleBases(rows, this.sources(), this.documents({}), () => true, {
+      embedder: this.embedder,
+      counts: this.chunkCounts(this.embedder),
+      ...(this.next ? { next: { embedder: this.next, counts: this.chunkCounts(this.next) } } : {}),
+    });
+  }
+  /** Chunks per document, and how many have a vector under the embedder (as the store counts them). */
+  private chunkCounts(embedder?: Embedder) {
+    const vs = embedder ? this.vectors.get(embedderKey(embedder)) : undefined;
+    const out = new Map<string, { n: number; done: number }>();
+    for (const c of this.chunks.values()) {
+      const n = out.get(c.document) ?? { n: 0, done: 0 };
+      n.n++;
+      if (vs?.has(c.id)) n.done++;
+      out.set(c.document, n);
+    }
+    return out;
   }
   addSource(base: string, kind: 'file' | 'folder' | 'upload', path: string) {
     const id = this.id('s');
@@ -149,15 +154,9 @@ export class MemoryDocIndex implements DocIndexPort {
         .map((x) => ({ id: x.c.id }));
     // As the store gives them: words matched as the text score, the (normalised) vectors' dot as the similarity.
     const textScore = new Map(byText.map((x) => [x.c.id, x.s]));
-    return fuse<number, { id: number }>(ranked(byVector), ranked(byText))
-      .slice(0, limit)
-      .map((f): SearchHit => ({
-        ...this.passage(f.id),
-        score: f.score,
-        ...(f.ranks.vector ? { vectorRank: f.ranks.vector } : {}),
-        ...(f.ranks.bm25 ? { textRank: f.ranks.bm25, textScore: textScore.get(f.id) } : {}),
-        ...(qv && vs?.has(f.id) ? { similarity: dot(qv, vs.get(f.id)!) } : {}),
-      }));
+    const fused = fuse<number, { id: number }>(ranked(byVector), ranked(byText)).slice(0, limit);
+    const sims = new Map(qv && vs ? fused.filter((f) => vs.has(f.id)).map((f) => [f.id, dot(qv, vs.get(f.id)!)]) : []);
+    return searchHits(fused, new Map(fused.map((f) => [f.id, this.passage(f.id)])), textScore, sims);
   }
   passage(chunk: number): Passage {
     const c = this.chunks.get(chunk);
@@ -187,5 +186,4 @@ export class MemoryDocIndex implements DocIndexPort {
   }
 }
 
-const key = (e: Embedder) => `${e.backend}:${e.model}`;
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../electron/main/services/chat/storage/db';
+import { openDb } from '../../electron/main/services/chat/storage/db-open';
 import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { createLogger } from '../../electron/main/services/log';
 import { tempDir } from '../helpers/app';

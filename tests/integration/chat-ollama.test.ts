@@ -5,7 +5,7 @@ import type { AppError } from '@shared/errors';
 import { defaultChatScript, fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 import { startOllamaWebFixture, type OllamaWebFixture } from '../fixtures/ollama-web';
 import { join } from 'node:path';
-import { openDb } from '../../electron/main/services/chat/storage/db';
+import { openDb } from '../../electron/main/services/chat/storage/db-open';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { webToolsAllowed } from '../helpers/tools';
 

@@ -4,7 +4,7 @@ import Database from 'libsql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CompareEvent, CompareRun, CompareSetInput } from '@shared/contract/compare';
 import type { AppError } from '@shared/errors';
-import { SCHEMA_VERSION, userVersion } from '../../electron/main/services/chat/storage/db';
+import { SCHEMA_VERSION, userVersion } from '../../electron/main/services/chat/storage/db-open';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app';
 import { fixtureModel, startOllamaFixture, tokens, type OllamaFixture } from '../fixtures/ollama';
 

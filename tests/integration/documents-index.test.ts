@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppError } from '@shared/errors';
-import { SCHEMA_VERSION, userVersion } from '../../electron/main/services/chat/storage/db';
+import { SCHEMA_VERSION, userVersion } from '../../electron/main/services/chat/storage/db-open';
 import { ChatStore } from '../../electron/main/services/chat/storage/store';
 import { IndexStore } from '../../electron/main/services/documents/index-store';
 import type { DocumentRow } from '../../electron/main/services/documents/ports';

@@ -3,16 +3,16 @@ import type { ChatMessage } from '@shared/contract/chat-message';
 import type { ConversationMeta, ConversationView, ToolSource } from '@shared/contract/chat-conversation';
 import type { ChatSearchResult } from '@shared/contract/chat-search';
 import type { Snippet } from '@shared/contract/snippets';
-import { modelMismatch, modelOnSwitch } from '@shared/chat-model';
+import { modelOnSwitch } from '@shared/chat-model';
 import { AppError } from '@shared/errors';
 import { Engines } from '../engines/registry';
 import { conversationCode } from './code';
-import type { Conversation, PathWindow } from './storage/conversation';
+import type { PathWindow } from './storage/conversation';
 import { ChatFiles } from './files/transfer';
+import { assertFits } from './model-fit';
 import { searchChats } from './storage/search';
 import { ReplyWriter, type ReplyCtx, type ReplyOptions, type ReplyResult } from './replies/reply';
-import { ReplyStop } from './replies/reply-stop';
-import { newId } from './storage/rows';
+import { ReplyRuns } from './reply-runs';
 import { ChatStore } from './storage/store';
 import { listToolSources } from './replies/tools/toolbox';
 
@@ -26,18 +26,19 @@ interface ChatServiceOptions extends ReplyOptions {
 }
 
 /**
- * Conversations (store), versions, files (export, import), "Open as code", and replies (ReplyWriter) — one reply at a time per
+ * Conversations (store), versions, files (export, import), "Open as code", and replies (ReplyRuns) — one reply at a time per
  * conversation.
  */
 export class ChatService {
   private readonly engines: Engines;
-  /** The reply being written per conversation: its Stop, and its end. */
-  private readonly busy = new Map<string, { stop: ReplyStop; done: Promise<unknown> }>();
   private readonly writer: ReplyWriter;
+  /** Sending, answering again and Stop: one reply at a time per conversation. */
+  private readonly replies: ReplyRuns;
 
   constructor(private readonly opts: ChatServiceOptions) {
     this.engines = opts.engines;
     this.writer = new ReplyWriter(opts, this.engines);
+    this.replies = new ReplyRuns(opts.store, this.writer, this.engines);
     this.files = new ChatFiles(opts.store, (meta) => this.engines.kind(meta.backend).exportName(meta));
   }
 
@@ -55,7 +56,7 @@ export class ChatService {
 
   /** A new conversation, its model fitting its engine (see modelMismatch). */
   create(init: Partial<ConversationMeta>): ConversationMeta {
-    this.assertFits(init.backend ?? 'ollama', init.model);
+    assertFits(init.backend ?? 'ollama', init.model);
     return this.store.create(init);
   }
 
@@ -69,21 +70,8 @@ export class ChatService {
     const server = (m: ConversationMeta) => this.engines.kind(m.backend).server(m);
     if (patch.model === undefined && server({ ...meta, ...patch }) !== server(meta))
       patch = { ...patch, model: modelOnSwitch(backend, meta.model) };
-    this.assertFits(backend, patch.model);
+    assertFits(backend, patch.model);
     return this.store.update(id, patch);
-  }
-
-  private assertFits(backend: ConversationMeta['backend'], model: string | undefined): void {
-    const why = model === undefined ? undefined : modelMismatch(backend, model);
-    if (why) throw new AppError('invalid_input', why);
-  }
-
-  /** What keeps a conversation from being answered, said before the question is written or anything is sent. */
-  private assertCanReply(meta: ConversationMeta): void {
-    if (!meta.model) throw new AppError('invalid_input', 'Choose a model for this conversation first.');
-    this.assertFits(meta.backend, meta.model);
-    // Said here, before anything is written: an endpoint not chosen or removed, the router without a token…
-    this.engines.kind(meta.backend).assertReady(meta);
   }
 
   search(query: string): { results: ChatSearchResult[] } {
@@ -111,7 +99,7 @@ export class ChatService {
    * earlier version keeps its replies (a reply never moves under text it did not answer).
    */
   edit(id: string, messageId: string, content: string): ChatMessage {
-    if (this.busy.has(id)) throw new AppError('conflict', 'A reply is being written: stop it before editing.');
+    if (this.replies.running(id)) throw new AppError('conflict', 'A reply is being written: stop it before editing.');
     const conv = this.store.get(id);
     const m = conv.find(messageId);
     if (!m) throw new AppError('not_found', 'That message no longer exists.');
@@ -121,18 +109,12 @@ export class ChatService {
 
   /** Stop: the running reply ends, keeping what the page showed (`shown`); false when none was running. */
   stop(id: string, shown?: ShownText): { stopped: boolean } {
-    const running = this.busy.get(id);
-    running?.stop.stop(shown);
-    return { stopped: !!running };
+    return this.replies.stop(id, shown);
   }
 
   /** Deleting a conversation stops its reply first (it ends as stopped, saved), then moves the conversation aside. */
   async delete(id: string): Promise<void> {
-    const running = this.busy.get(id);
-    if (running) {
-      running.stop.stop();
-      await running.done.catch(() => {});
-    }
+    await this.replies.settle(id);
     this.store.delete(id);
   }
 
@@ -143,7 +125,7 @@ export class ChatService {
 
   /** Shows another version of a message; the conversation continues from it. */
   selectVersion(id: string, messageId: string): ConversationView {
-    if (this.busy.has(id))
+    if (this.replies.running(id))
       throw new AppError('conflict', 'A reply is being written: stop it before switching versions.');
     const conv = this.store.get(id);
     if (!this.store.write(() => conv.select(messageId)))
@@ -217,87 +199,14 @@ export class ChatService {
     }
   }
 
-  /** One reply at a time per conversation; `stop` and `delete` reach it through its ReplyStop. */
-  private async exclusive<T>(id: string, ctx: ReplyCtx, fn: (ctx: ReplyCtx) => Promise<T>): Promise<T> {
-    if (this.busy.has(id))
-      throw new AppError('conflict', 'A reply is already being written in this conversation: stop it first.');
-    const stop = new ReplyStop(ctx);
-    const done = fn(stop.ctx);
-    this.busy.set(id, { stop, done });
-    try {
-      return await done;
-    } finally {
-      this.busy.delete(id);
-    }
-  }
-
   send(input: { id: string; content: string; images?: string[] }, ctx: ReplyCtx): Promise<ReplyResult> {
-    return this.exclusive(input.id, ctx, (c) => this.sendNow(input, c));
+    return this.replies.send(input, ctx);
   }
 
   regenerate(
     input: { id: string; edit?: { messageId: string; content: string } },
     ctx: ReplyCtx,
   ): Promise<ReplyResult> {
-    return this.exclusive(input.id, ctx, (c) => this.regenerateNow(input, c));
-  }
-
-  private async sendNow(
-    input: { id: string; content: string; images?: string[] },
-    ctx: ReplyCtx,
-  ): Promise<ReplyResult> {
-    const conv = this.store.get(input.id);
-    this.assertCanReply(conv.meta);
-    if (!input.content.trim() && !input.images?.length) throw new AppError('invalid_input', 'Type a message first.');
-    const user: ChatMessage = {
-      id: newId('m'),
-      role: 'user',
-      content: input.content,
-      status: 'complete',
-      createdAt: new Date().toISOString(),
-    };
-    if (input.images?.length) user.images = input.images;
-    conv.put(user);
-    ctx.emit({ type: 'message', message: user });
-    const out = await this.writer.reply(conv, ctx);
-    return { messages: [user, ...out.messages] };
-  }
-
-  /**
-   * Answers again. Nothing is deleted: the previous reply (or, with `edit`, the previous question and what
-   * followed it) stays as an earlier version, a sibling of the new one.
-   */
-  private async regenerateNow(
-    input: { id: string; edit?: { messageId: string; content: string } },
-    ctx: ReplyCtx,
-  ): Promise<ReplyResult> {
-    const conv = this.store.get(input.id);
-    this.assertCanReply(conv.meta);
-    if (input.edit) return this.editAndAnswer(conv, input.edit, ctx);
-    const anchor = conv.messages.findLastIndex((m) => m.role === 'user');
-    if (anchor < 0) throw new AppError('invalid_input', 'There is no message to answer yet.');
-    const next = conv.messages[anchor + 1];
-    if (next) {
-      this.store.write(() => conv.branchBefore(next.id));
-      ctx.emit({ type: 'cut', from: next.id });
-    }
-    return this.writer.reply(conv, ctx);
-  }
-
-  private async editAndAnswer(
-    conv: Conversation,
-    edit: { messageId: string; content: string },
-    ctx: ReplyCtx,
-  ): Promise<ReplyResult> {
-    const old = conv.find(edit.messageId);
-    if (!old) throw new AppError('not_found', 'That message no longer exists.');
-    if (old.role !== 'user') throw new AppError('invalid_input', 'Only your own messages can be edited.');
-    this.store.write(() => conv.branchBefore(old.id));
-    ctx.emit({ type: 'cut', from: old.id });
-    const edited: ChatMessage = { ...old, id: newId('m'), content: edit.content, createdAt: new Date().toISOString() };
-    conv.put(edited);
-    ctx.emit({ type: 'message', message: edited });
-    const out = await this.writer.reply(conv, ctx);
-    return { messages: [edited, ...out.messages] };
+    return this.replies.regenerate(input, ctx);
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { DocumentInfo, Embedder, KnowledgeBase } from '@shared/contract/documents';
-import type { Db } from '../chat/storage/db';
+import type { Db } from '../chat/storage/db-open';
 import { embedderKey, type DocumentRow } from './ports';
 import { vectorTable } from './vector-table';
 
@@ -28,7 +28,7 @@ export interface DocRow {
 }
 
 /** A document as the renderer sees it: its row, and how many of its chunks there are and are embedded. */
-export const documentInfo = (d: DocumentRow, c: { n: number; done: number }): DocumentInfo => ({
+const documentInfo = (d: DocumentRow, c: { n: number; done: number }): DocumentInfo => ({
   id: d.id,
   source: d.source,
   name: d.name,
@@ -79,8 +79,10 @@ export const toColumns = (id: string, row: Omit<DocumentRow, 'id'>): DocRow => (
   tokens: row.tokens,
 });
 
+type Counts = Map<string, { n: number; done: number }>;
+
 /** Chunks per document, and how many have a vector under the embedder. */
-function chunkCounts(db: Db, bases: string[], embedder?: Embedder): Map<string, { n: number; done: number }> {
+function chunkCounts(db: Db, bases: string[], embedder?: Embedder): Counts {
   const t = embedder && vectorTable(db, embedderKey(embedder));
   const rows = db
     .prepare(
@@ -93,6 +95,14 @@ function chunkCounts(db: Db, bases: string[], embedder?: Embedder): Map<string, 
   return new Map(rows.map((r) => [r.doc, { n: Number(r.n), done: Number(r.done) }]));
 }
 
+/** A base's source as the contract shows it, before `exists` is asked of the file system. */
+export interface SourceRow {
+  id: string;
+  base: string;
+  kind: 'file' | 'folder' | 'upload';
+  path: string;
+}
+
 /** The bases as the contract shows them: sources (`exists` from the file system) and documents with progress. */
 export function buildBases(db: Db, rows: BaseRow[], embedder?: Embedder, next?: Embedder): KnowledgeBase[] {
   if (!rows.length) return [];
@@ -100,25 +110,49 @@ export function buildBases(db: Db, rows: BaseRow[], embedder?: Embedder, next?: 
   const idsJson = JSON.stringify(ids);
   const sources = db
     .prepare(
-      `SELECT id, base_id, kind, path FROM doc_sources WHERE base_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      `SELECT id, base_id AS base, kind, path FROM doc_sources WHERE base_id IN (SELECT value FROM json_each(?))
+       ORDER BY seq`,
     )
-    .all(idsJson) as { id: string; base_id: string; kind: 'file' | 'folder' | 'upload'; path: string }[];
+    .all(idsJson) as SourceRow[];
   const docs = db
     .prepare(`SELECT * FROM doc_documents WHERE base_id IN (SELECT value FROM json_each(?)) ORDER BY seq`)
     .all(idsJson) as DocRow[];
   const counts = chunkCounts(db, ids, embedder);
   const nextCounts = next ? chunkCounts(db, ids, next) : undefined;
+  return assembleBases(rows, sources, docs.map(toDocumentRow), existsSync, {
+    embedder,
+    counts,
+    ...(next && nextCounts ? { next: { embedder: next, counts: nextCounts } } : {}),
+  });
+}
+
+/**
+ * The bases in the list's order, each with its sources and its documents' progress under the embedder (and under
+ * the next one while a re-embed builds it), from what the index holds; `exists` asks whether a source's path is
+ * there. Pure, so an index kept elsewhere (the tests' in memory) shows its bases the same way.
+ */
+export function assembleBases(
+  rows: BaseRow[],
+  sources: SourceRow[],
+  docs: DocumentRow[],
+  exists: (path: string) => boolean,
+  chunks: { embedder?: Embedder; counts: Counts; next?: { embedder: Embedder; counts: Counts } },
+): KnowledgeBase[] {
+  const { embedder, counts, next } = chunks;
+  // Named bases first, by name; a conversation's own after them.
+  rows.sort(
+    (a, b) =>
+      Number(!!a.conversation) - Number(!!b.conversation) ||
+      a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
+  );
   return rows.map((b) => {
-    const mine = docs.filter((d) => d.base_id === b.id);
-    const documents = mine.map((r) => {
-      const d = toDocumentRow(r);
-      return documentInfo(d, counts.get(d.id) ?? { n: 0, done: 0 });
-    });
+    const mine = docs.filter((d) => d.base === b.id);
+    const documents = mine.map((d) => documentInfo(d, counts.get(d.id) ?? { n: 0, done: 0 }));
     let reembedding: KnowledgeBase['reembedding'];
-    if (next && nextCounts) {
-      const all = mine.map((d) => nextCounts.get(d.id) ?? { n: 0, done: 0 });
+    if (next) {
+      const all = mine.map((d) => next.counts.get(d.id) ?? { n: 0, done: 0 });
       reembedding = {
-        embedder: next,
+        embedder: next.embedder,
         done: all.reduce((s, c) => s + c.done, 0),
         total: all.reduce((s, c) => s + c.n, 0),
       };
@@ -129,8 +163,8 @@ export function buildBases(db: Db, rows: BaseRow[], embedder?: Embedder, next?: 
       ...(b.conversation ? { conversation: b.conversation } : {}),
       ...(embedder ? { embedder } : {}),
       sources: sources
-        .filter((s) => s.base_id === b.id)
-        .map((s) => ({ id: s.id, kind: s.kind, path: s.path, exists: existsSync(s.path) })),
+        .filter((s) => s.base === b.id)
+        .map((s) => ({ id: s.id, kind: s.kind, path: s.path, exists: exists(s.path) })),
       documents,
       ...(reembedding ? { reembedding } : {}),
     };

@@ -1,5 +1,5 @@
 import { embedderSchema, type Embedder, type Passage } from '@shared/contract/documents';
-import type { Db } from '../chat/storage/db';
+import type { Db } from '../chat/storage/db-open';
 import { ftsQuery, headingPath, queryWords } from './index-sql';
 
 const IN = `IN (SELECT value FROM json_each(?))`;

@@ -14,6 +14,10 @@ export const queryWords = (text: string): string[] =>
  */
 export const ftsQuery = (words: string[]): string => words.map((w) => `"${w}"`).join(' OR ');
 
+export const json = (a: unknown[]) => JSON.stringify(a);
+/** Matches any of a JSON array bound at `param` (one statement for any number of ids). */
+export const IN = (param = '?') => `IN (SELECT value FROM json_each(${param}))`;
+
 export const newDocId = (prefix: 'b' | 's' | 'd') =>
   `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../chat/storage/db';
+import type { Db } from '../chat/storage/db-open';
 
 /**
  * One vector table per embedder (its dimension is the model's): `vec_<hash>` (chunk → F32_BLOB(dim)) with a libsql

@@ -1,7 +1,8 @@
 import type { ChatMessage } from '@shared/contract/chat-message';
 import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { AppError } from '@shared/errors';
-import type { ChatDb, MessageRow } from './db';
+import type { ChatDb } from './db';
+import type { MessageRow } from './db-queries';
 import { storageError } from './storage-error';
 import { DEFAULT_TITLE, messageToRow, metaColumns, newId, rowToMessage, titleFrom } from './rows';
 

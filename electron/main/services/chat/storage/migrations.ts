@@ -16,7 +16,7 @@ const ftsTriggers = (table: string, fts: string, column: string) =>
 
 /**
  * The chat database's schema, as migrations: each entry upgrades `user_version` i → i+1, inside one transaction
- * (db.ts runs them). Never edit a released entry: add one. Every schema has a fixture database under
+ * (db-open.ts runs them). Never edit a released entry: add one. Every schema has a fixture database under
  * tests/fixtures/chat-db/ that must migrate to the current one.
  */
 export const MIGRATIONS: string[] = [

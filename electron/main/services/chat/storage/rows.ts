@@ -3,7 +3,8 @@ import type { ChatMessage } from '@shared/contract/chat-message';
 import { conversationMetaSchema, type ConversationMeta } from '@shared/contract/chat-conversation';
 import type { TreeMessage } from '@shared/contract/chat-export';
 import { chatTitle, DEFAULT_CHAT_TITLE } from '@shared/chat-title';
-import type { ChatDb, ConversationRow, MessageRow } from './db';
+import type { ChatDb } from './db';
+import type { ConversationRow, MessageRow } from './db-queries';
 
 export const newId = (prefix: 'c' | 'm' | 'r' | 'k') =>
   `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;

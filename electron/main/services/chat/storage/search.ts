@@ -1,7 +1,7 @@
 import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import type { ChatSearchResult, ExcerptPart } from '@shared/contract/chat-search';
 import type { ChatDb } from './db';
-import type { ConversationRow } from './db';
+import type { ConversationRow } from './db-queries';
 
 /** Marks FTS5 puts around matched words in excerpts (control characters never typed in a chat). */
 const OPEN = '\u0001';

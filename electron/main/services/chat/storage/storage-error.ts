@@ -1,5 +1,5 @@
 import { AppError } from '@shared/errors';
-import { DbOpenError, sqliteCode } from './db';
+import { DbOpenError, sqliteCode } from './db-open';
 
 /** A storage failure as an error a person can act on (full disk, locked or damaged file). */
 export function storageError(e: unknown, file: string): AppError {
