@@ -1,4 +1,4 @@
-import type { ConversationMeta } from '@shared/contract/chat';
+import type { ConversationMeta } from '@shared/contract/chat-conversation';
 import { modelMismatch } from '@shared/chat-model';
 import { AppError } from '@shared/errors';
 import type { Engines } from '../engines/registry';

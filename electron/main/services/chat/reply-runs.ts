@@ -1,4 +1,5 @@
-import type { ChatMessage, ShownText } from '@shared/contract/chat';
+import type { ShownText } from '@shared/contract/chat';
+import type { ChatMessage } from '@shared/contract/chat-message';
 import { AppError } from '@shared/errors';
 import type { Engines } from '../engines/registry';
 import { assertCanReply } from './model-fit';
