@@ -147,15 +147,9 @@ export class IndexStore implements DocIndexPort {
 
   // Search.
 
-  search(
-    bases: string[],
-    query: string,
-    queryVector: number[] | undefined,
-    embedder: string | undefined,
-    limit: number,
-  ): SearchHit[] {
+  search(...[bases, ...rest]: Parameters<DocIndexPort['search']>): SearchHit[] {
     if (!bases.length) return [];
-    return this.q((db) => hybridSearch(db, bases, query, queryVector, embedder, limit));
+    return this.q((db) => hybridSearch(db, bases, ...rest));
   }
 
   passage(chunk: number): Passage {
