@@ -78,6 +78,15 @@ describe('streaming Markdown in Chromium', () => {
     // The element that streamed is the element that shows the final reply: completion rebuilt nothing.
     expect(same).toBe(true);
     await expect.poll(() => reply.locator('table th').count()).toBe(2);
+    // Header words stay whole: a column sized from its cells leaves room for bold text ("model", not "mode" + "l").
+    const lines = await reply.locator('table th').evaluateAll((ths) =>
+      ths.map((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        return range.getClientRects().length;
+      }),
+    );
+    expect(lines).toEqual([1, 1]);
     expect(await reply.locator('a[href="https://example.com/docs"]').count()).toBe(1);
     expect(await reply.locator('.code-block .hljs-keyword').count()).toBeGreaterThan(0);
     expect(await reply.locator('del').textContent()).toBe('old');

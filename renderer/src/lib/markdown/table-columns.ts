@@ -14,10 +14,14 @@ function cellChars(text: string): number {
     .reduce((n, part, i) => n + (i % 2 ? part.length * 1.25 + 1.5 : part.replace(/[*_~]/g, '').length), 0);
 }
 
+/** Header cells are bold: wider per character, and a header word is never broken mid-word ("mode|l"). */
+const BOLD = 1.2;
+
 /** Each column's widest cell (in characters), over the header and `rows`, kept in `into` (one entry per column). */
 export function widestCells(header: Tokens.TableCell[], rows: Tokens.TableCell[][], into: number[] = []): number[] {
-  header.forEach((_, j) => {
-    for (const row of [header, ...rows]) into[j] = Math.max(into[j] ?? 0, cellChars(row[j]?.text ?? ''));
+  header.forEach((cell, j) => {
+    into[j] = Math.max(into[j] ?? 0, cellChars(cell.text) * BOLD);
+    for (const row of rows) into[j] = Math.max(into[j], cellChars(row[j]?.text ?? ''));
   });
   return into;
 }
