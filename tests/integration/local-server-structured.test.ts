@@ -330,8 +330,9 @@ describe('models on request', () => {
 
   it('ten requests at once for a model not loaded load it once; a ttl unloads it when idle', async () => {
     await t.app.client.call('local.unload', {});
-    // The runtime's one way to load in the host: each call is a load.
-    const open = vi.spyOn(t.app.services.local.runtime as unknown as { open: () => Promise<unknown> }, 'open');
+    // The runtime's one way to load in the host (its model loads' `open`): each call is a load.
+    const { loads } = t.app.services.local.runtime as unknown as { loads: { open: () => Promise<unknown> } };
+    const open = vi.spyOn(loads, 'open');
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
         client.chat.completions.create({

@@ -5,7 +5,7 @@ import type { ConnectionTest, NetworkRoute } from '@shared/contract/network';
 import { AppError } from '@shared/errors';
 import { networkCause } from '../http/network-cause';
 import { companyNetworkProblem } from './network-words';
-import type { Route } from './network';
+import type { Route } from './proxy-rules';
 import { proxyFailure } from './proxy-failure';
 
 const TEST_TIMEOUT_MS = 15_000;

@@ -10,6 +10,7 @@ import {
   shownProxy,
   shownText,
   type ProxySource,
+  type Route,
 } from './proxy-rules';
 import type { ConnectionTest, NetworkStatus } from '@shared/contract/network';
 import { toAppError } from '@shared/errors';
@@ -33,11 +34,6 @@ export interface NetworkOptions {
   systemProxy?: (url: string) => Promise<string>;
   log: Logger;
 }
-
-/** How a request to a URL goes: direct (and why), or through a proxy (shown without its password) and from where. */
-export type Route =
-  | { via: 'direct'; why: 'loopback' | 'bypass' | 'no-proxy' }
-  | { via: 'proxy'; proxy: URL; shown: string; source: ProxySource };
 
 /** The dispatchers of one configuration: rebuilt (the old ones drained) when Settings or trust change. */
 interface Built {

@@ -1,5 +1,5 @@
 import { networkErrorCode } from '../http/network-cause';
-import type { Route } from './network';
+import type { Route } from './proxy-rules';
 
 /** Codes HubDesk puts on a failed request through a proxy: read by network-cause.ts like the system's codes. */
 export type ProxyCode = 'PROXY_AUTH' | 'PROXY_REFUSED' | 'PROXY_DOWN';

@@ -147,3 +147,8 @@ export function fromPac(answer: string): { url?: string; skipped?: string } {
   }
   return { skipped };
 }
+
+/** How a request to a URL goes: direct (and why), or through a proxy (shown without its password) and from where. */
+export type Route =
+  | { via: 'direct'; why: 'loopback' | 'bypass' | 'no-proxy' }
+  | { via: 'proxy'; proxy: URL; shown: string; source: ProxySource };

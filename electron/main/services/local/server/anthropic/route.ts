@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chatModelError } from '../completions';
 import { authorized, HttpError, readJson, sendJson, toHttpError } from '../http';
-import type { RouteDeps } from '../routes';
+import type { RouteDeps } from '../route-deps';
 import { contextOf, tooLongForContext } from '../prompt-size';
 import { parseBody } from '../wire';
 import { sendAnthropicError } from './errors';
