@@ -5,6 +5,7 @@ import { Router } from '../../electron/main/router';
 import { createHandlers } from '../../electron/main/handlers';
 import { startLlama } from '../../electron/main/services/local/runtime/llama';
 import { replyDirect, replyVia, startLocalApp, PROMPT, type LocalApp, type Reply } from '../lib/local-app';
+import { killMidReply, type Crash } from '../lib/host-crash';
 import { figure, median, type BenchContext, type Figure } from '../lib/measure';
 
 /** Long enough that the router's per-frame batching (16 ms) is small against the generation time. */
@@ -102,42 +103,6 @@ async function joining(router: Router, id: string, n: number): Promise<number | 
   // One of the others may itself have waited (the same lock): then they did not all stream together, and the run
   // says nothing of joining.
   return others.some((o) => o.startedAt + o.lastMs < late.startedAt) ? undefined : late.firstMs;
-}
-
-interface Crash {
-  /** Kill → `local.status` answered. */
-  statusMs: number;
-  /** Kill → the reply under way ended with its error. */
-  failedMs: number;
-  /** The next reply: request → first token (a new host, the model loaded again). */
-  nextFirstMs: number;
-  error: string;
-}
-
-/** A reply under way on `id`; at its first token the host is killed as the OOM killer would (SIGKILL). */
-async function killMidReply(app: LocalApp, id: string): Promise<Crash> {
-  const { router, services } = app;
-  await router.call('local.unload', {});
-  await router.call('local.load', { id, contextSize: CONTEXT });
-  let killedAt = 0;
-  let status: Promise<number> | undefined;
-  const failed = await replyVia(router, id, TOKENS, {
-    onFirst: () => {
-      const pid = services.local.runtime.status().host?.pid;
-      if (pid === undefined) throw new Error('no engine host to kill');
-      process.kill(pid, 'SIGKILL');
-      killedAt = performance.now();
-      status = router.call('local.status', {}).then(() => performance.now() - killedAt);
-    },
-  }).then(
-    () => {
-      throw new Error('the reply finished although its engine was killed');
-    },
-    (e: Error) => ({ ms: performance.now() - killedAt, error: e.message }),
-  );
-  const statusMs = await status!;
-  const next = await replyVia(router, id, 32);
-  return { statusMs, failedMs: failed.ms, nextFirstMs: next.firstMs, error: failed.error };
 }
 
 /**
@@ -238,7 +203,8 @@ export async function localEngine(ctx: BenchContext): Promise<Figure[]> {
     await direct.dispose();
 
     const crashes: Crash[] = [];
-    for (let r = 0; r < crashRuns; r++) crashes.push(await killMidReply(app, app.models[1 + r]));
+    for (let r = 0; r < crashRuns; r++)
+      crashes.push(await killMidReply(app, { tokens: TOKENS, contextSize: CONTEXT }, app.models[1 + r]));
     ctx.log(`the killed reply said: ${crashes[0].error}`);
 
     const tps = (xs: Reply[]) => xs.map((x) => x.tokensPerSecond);

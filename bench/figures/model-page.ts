@@ -5,42 +5,11 @@ import { GATED_ID, modelPageHub } from '../../tests/fixtures/hub-model-data';
 import { startBenchApp } from '../lib/app';
 import { launchChromium } from '../lib/browser';
 import { figure, type BenchContext, type Figure } from '../lib/measure';
+import { syntheticCard } from '../lib/synthetic-card';
 
 const CARD_ID = 'bench/card-200k';
 const TOKEN = 'hf_fixtureToken0001';
 const href = (id: string) => `#/catalogue/model/${encodeURIComponent(id)}`;
-
-/** A model card of about `bytes`, shaped like real ones: sections, links, a results table, code, lists. */
-function syntheticCard(bytes: number): string {
-  const section = (i: number) =>
-    [
-      `## Section ${i}: evaluation and usage`,
-      '',
-      `This model was trained on **${i * 3} B tokens** with [a curated mix](docs/data-${i}.md) and evaluated on ` +
-        'standard benchmarks. See the [paper](https://arxiv.org/abs/2407.21783) and `config.json` for details. '.repeat(
-          3,
-        ),
-      '',
-      '| Benchmark | Score | Shots | Notes |',
-      '| --------- | ----- | ----- | ----- |',
-      ...Array.from(
-        { length: 12 },
-        (_, r) => `| task-${i}-${r} | ${(50 + ((i * r) % 40)).toFixed(1)} | ${r % 5} | ok |`,
-      ),
-      '',
-      '```python',
-      'from transformers import AutoModelForCausalLM, AutoTokenizer',
-      `model = AutoModelForCausalLM.from_pretrained("${CARD_ID}")`,
-      'print(model.generate(**tokenizer("Hello", return_tensors="pt")))',
-      '```',
-      '',
-      ...Array.from({ length: 6 }, (_, r) => `- point ${r}: *emphasis* and a [link](#section-${i})`),
-      '',
-    ].join('\n');
-  let out = '---\nlicense: apache-2.0\nlanguage: [en]\n---\n# Bench card\n\n';
-  for (let i = 0; out.length < bytes; i++) out += section(i) + '\n';
-  return out;
-}
 
 // In the page: when the hub.readme answer has been read (its arrival), as the app's own fetch sees it.
 const INIT = () => {
@@ -184,7 +153,7 @@ export async function modelPage(ctx: BenchContext): Promise<Figure[]> {
     id: CARD_ID,
     pipeline_tag: 'text-generation',
     tags: [],
-    files: { 'README.md': syntheticCard(200_000) },
+    files: { 'README.md': syntheticCard(CARD_ID, 200_000) },
   });
   const hub = await startHubFixture(opts);
   const browser = await launchChromium();
