@@ -36,6 +36,9 @@ describe('the web mode restarted on a fixed --port (a new secret)', () => {
     await page.goto(first.url);
     await page.getByTestId('nav-models').click();
     await page.locator('[data-testid="ollama-status"].status-ok').waitFor();
+    // On the Models page with its code in: stopped while that code was still coming, the page would rightly say it
+    // could not be loaded (PageBoundary), which is not what this suite is about.
+    await page.getByRole('heading', { name: 'Local models', level: 1 }).waitFor();
     await first.stop();
     second = await startWebApp({ env, port, dataDir: data.path });
     expect(second.url).not.toBe(first.url);
