@@ -164,3 +164,23 @@ describe('a question the conversation ends on, not answered yet', () => {
     expect(screen.queryByTestId('msg-no-reply')).toBeNull();
   });
 });
+
+describe('a conversation opened again while its view is asked of main', () => {
+  it('a question sent meanwhile is not replaced by the older view when it comes', async () => {
+    const answered = { ...reply, status: 'complete' as const, content: 'Answer to go on' };
+    const two = { ...meta, messageCount: 2 };
+    useChat.setState({ convs: { [meta.id]: { meta: two, messages: [user, answered], loading: false } }, running: {} });
+    const opening = useChat.getState().open(meta.id);
+    const view = await main.next('chat.get');
+    // Sent before main answers the view (the conversation was on screen: its composer too).
+    useChat.getState().send(meta.id, 'and then?');
+    const stream = await main.stream('chat.send');
+    const asked: ChatMessage = { ...user, id: 'm_q3', content: 'and then?' };
+    await stream.events({ type: 'message', message: asked });
+    await view.answer({ meta: two, messages: [user, answered], versions: {}, hasOlder: false, hasNewer: false });
+    await opening;
+    const shown = useChat.getState().convs[meta.id];
+    expect(shown.messages.map((m) => m.content)).toEqual(['go on', 'Answer to go on', 'and then?']);
+    expect(shown.loading).toBe(false);
+  });
+});

@@ -608,6 +608,8 @@ describe('chat in Chromium against the Ollama fixture', () => {
       await route.continue();
     });
     await page.getByTestId('new-chat').click();
+    // The conversation left goes at once (the next address's task), while main still makes the new one.
+    await page.getByRole('status').filter({ hasText: 'Starting a new chat…' }).waitFor();
     await page.getByTestId('composer').fill('Typed right after New chat');
     await page.getByTestId('composer').press('Enter');
     await assistant().and(page.locator('[data-status="complete"]')).waitFor();

@@ -62,9 +62,12 @@ export const useChat = create<ChatState>((set, get) => {
       if (id) rememberOpen(id);
       if (!id || get().running[id]) return;
       patchConv(id, () => ({ loading: true, error: undefined }));
+      const shown = get().convs[id]?.messages;
       try {
         const r = await api.call('chat.get', { id });
-        patchConv(id, () => ({ ...view(r), loading: false }));
+        // A question sent (or a reply begun) meanwhile is newer than this answer: it is not replaced by it.
+        const changed = get().convs[id]?.messages !== shown || !!get().running[id];
+        patchConv(id, () => (changed ? { loading: false } : { ...view(r), loading: false }));
       } catch (e) {
         patchConv(id, () => ({ loading: false, error: e as AppErrorShape }));
       }
