@@ -1,13 +1,24 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { AppErrorShape } from '@shared/errors';
 import { Icon } from './Icon';
 
 /** Shared loading / empty / error states: every screen uses these instead of a blank area. */
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+/** `delayMs`: for work that is usually over at once (a new chat made by main), shown only if it is not, never as a flash. */
+export function Loading({ label = 'Loading…', delayMs = 0 }: { label?: string; delayMs?: number }) {
+  const [shown, setShown] = useState(delayMs <= 0);
+  useEffect(() => {
+    if (shown) return;
+    const timer = setTimeout(() => setShown(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [shown, delayMs]);
   return (
     <div className="state" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" />
-      <span>{label}</span>
+      {shown && (
+        <>
+          <span className="spinner" aria-hidden="true" />
+          <span>{label}</span>
+        </>
+      )}
     </div>
   );
 }

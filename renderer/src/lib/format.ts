@@ -30,3 +30,9 @@ export function formatAge(iso: string, now = Date.now()): string {
 export function percent(completed: number, total: number): number {
   return total > 0 ? Math.min(100, Math.floor((completed / total) * 100)) : 0;
 }
+
+/** How long something took: "840 ms" under a second (a tenth of a second would read "0.0 s"), else "2.4 s". */
+export function formatElapsed(ms: number): string {
+  const whole = Math.round(ms);
+  return whole < 1000 ? `${whole} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

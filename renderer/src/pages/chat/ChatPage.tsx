@@ -56,7 +56,7 @@ export function ChatPage() {
             <ErrorState title="The chat could not be started" error={starting.error} onRetry={starting.retry} />
           </div>
         ) : (
-          <Loading label="Starting a new chat…" />
+          <Loading label="Starting a new chat…" delayMs={250} />
         )
       ) : routeId ? (
         <Thread id={routeId} key={routeId} />

@@ -2,17 +2,16 @@ import { memo, useState } from 'react';
 import type { ChatMessage } from '@shared/contract/chat-message';
 import { WEB_TOOLS } from '@shared/contract/chat-conversation';
 import type { AppErrorShape } from '@shared/errors';
+import { formatElapsed } from '../../lib/format';
 
 export type ToolAnswer = 'once' | 'always' | 'deny' | 'cancel';
-
-const secs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 function stateText(m: ChatMessage): string {
   if (m.status === 'streaming') return m.toolState === 'approval' ? 'waiting for your approval' : 'running…';
   if (m.toolDecision === 'deny') return 'declined';
   if (m.status === 'stopped') return 'stopped';
   if (m.status === 'interrupted') return 'interrupted';
-  const took = m.durationMs !== undefined ? ` in ${secs(m.durationMs)}` : '';
+  const took = m.durationMs !== undefined ? ` in ${formatElapsed(m.durationMs)}` : '';
   return m.status === 'error' ? `failed${took}` : `done${took}`;
 }
 

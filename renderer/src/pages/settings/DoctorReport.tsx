@@ -1,4 +1,5 @@
 import type { DoctorReport } from '@shared/contract/endpoints';
+import { formatElapsed } from '../../lib/format';
 
 const checkLabels: Record<DoctorReport['checks'][number]['name'], string> = {
   reach: 'Reachable',
@@ -51,7 +52,7 @@ export function DoctorReportView({ report }: { report: DoctorReport }) {
         ))}
       </ul>
       <p className="help">
-        Requests go to <code>{report.baseUrl}</code> · checked in {(report.elapsedMs / 1000).toFixed(1)} s
+        Requests go to <code>{report.baseUrl}</code> · checked in {formatElapsed(report.elapsedMs)}
       </p>
     </div>
   );

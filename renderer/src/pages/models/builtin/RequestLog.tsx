@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RequestLogEntry } from '@shared/contract/local-server';
 import { useClearRequestLog, useRequestBodies, useRequestLog } from '../../../hooks/local';
+import { formatElapsed } from '../../../lib/format';
 import { ErrorLine } from '../Modal';
 
 /** The file name a local model id ends with, without `.gguf`: what fits a row (the whole id is in its details). */
@@ -139,7 +140,7 @@ function RequestRow({ e }: { e: RequestLogEntry }) {
           {e.durationMs !== undefined && (
             <>
               <dt>Took</dt>
-              <dd>{e.durationMs < 1000 ? `${e.durationMs} ms` : `${(e.durationMs / 1000).toFixed(1)} s`}</dd>
+              <dd>{formatElapsed(e.durationMs)}</dd>
             </>
           )}
         </dl>
