@@ -294,6 +294,32 @@ describe('endpoints: the doctor says what is wrong', () => {
     expect(report.problem!.message).toMatch(/answered the chat with an HTML page, not an OpenAI reply/);
   });
 
+  it('a model list past 16 MB, and a chat streaming a line that never ends: read no further, said in words', async () => {
+    // 32 MB of a "model list" that never closes: the doctor stops at 16 MB instead of holding it all.
+    const huge = await serve(
+      new FixtureServer(({ res }) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"object":"list","data":[');
+        const piece = '{"id":"m","object":"model"},'.repeat(2048);
+        for (let i = 0; i < (32 * 1024 * 1024) / piece.length && !res.destroyed; i++) res.write(piece);
+        res.end(']}');
+      }).start(),
+    );
+    expect((await add(huge.url)).report.problem!.message).toMatch(
+      /not as an OpenAI-compatible server \(it sent more than 16 MB for .*\/models\)/,
+    );
+    const endless = await serve(
+      new FixtureServer(({ req, res }) => {
+        if (req.method === 'GET') return json(res, 200, { object: 'list', data: [{ id: 'm', object: 'model' }] });
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: ${'x'.repeat(2 * 1024 * 1024)}`);
+      }).start(),
+    );
+    const { report } = await add(endless.url);
+    expect(check(report, 'chat')).toMatchObject({ ok: false });
+    expect(report.problem!.message).toMatch(/streamed a line longer than 1 MB in its chat reply/);
+  });
+
   it('a malformed or refused address is refused before anything is saved', async () => {
     app = await startTestApp();
     for (const baseUrl of ['http://[::1', 'http://169.254.169.254/latest', 'ftp://x']) {

@@ -1,6 +1,7 @@
 import type { EndpointModel } from '@shared/contract/endpoints';
 import { AppError } from '@shared/errors';
-import { readBody } from './doctor-locate';
+import { capWords } from '../http/read-json-capped';
+import { readBody, TOO_LARGE } from './doctor-locate';
 import { quotable, statusProblem, type Deadline } from './problems';
 
 /** What a one-token chat showed of the server. */
@@ -12,6 +13,9 @@ export interface ChatProbe {
   toolsAccepted: boolean;
   toolsRefusal?: string;
 }
+
+/** The longest event line a one-token reply is read for (characters). */
+const SSE_LINE_MAX = 1024 * 1024;
 
 const TOOL = {
   type: 'function',
@@ -26,10 +30,16 @@ const TOOL = {
 async function readReply(res: Response, base: string, probe: ChatProbe): Promise<AppError | undefined> {
   if (!/event-stream/i.test(res.headers.get('content-type') ?? '')) {
     // Answered whole (the stream was not honoured): still an OpenAI reply if it has `choices`.
-    const { json, text } = await readBody(res);
+    const { json, text, tooLarge } = await readBody(res);
     const reply = json as { choices?: unknown; usage?: unknown } | undefined;
     if (!Array.isArray(reply?.choices)) {
-      const what = /^\s*</.test(text) ? 'an HTML page' : json !== undefined ? 'JSON without "choices"' : 'plain text';
+      const what = tooLarge
+        ? TOO_LARGE
+        : /^\s*</.test(text)
+          ? 'an HTML page'
+          : json !== undefined
+            ? 'JSON without "choices"'
+            : 'plain text';
       return new AppError(
         'upstream',
         `${new URL(base).host} answered the chat with ${what}, not an OpenAI reply — check the address points at the model server's API.`,
@@ -47,6 +57,14 @@ async function readReply(res: Response, base: string, probe: ChatProbe): Promise
     buffer += value;
     const lines = buffer.split('\n');
     buffer = lines.pop() ?? '';
+    // A one-token reply's events are small: a line that does not end is a server streaming something else.
+    if (buffer.length > SSE_LINE_MAX) {
+      await reader.cancel();
+      return new AppError(
+        'upstream',
+        `${new URL(base).host} streamed a line longer than ${capWords(SSE_LINE_MAX)} in its chat reply, not OpenAI's events — check the address points at the model server's API.`,
+      );
+    }
     for (const line of lines) {
       if (!line.startsWith('data:')) continue;
       const data = line.slice(5).trim();

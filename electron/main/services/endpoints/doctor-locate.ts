@@ -1,4 +1,6 @@
 import { AppError } from '@shared/errors';
+import { capWords } from '../http/read-json-capped';
+import { readCappedText } from '../http/read-text-capped';
 import { parseEndpoint } from '../net/endpoints';
 import { modelEntries } from './models';
 import { quotable, statusProblem } from './problems';
@@ -11,10 +13,22 @@ export function baseCandidates(typed: string): string[] {
   return /\/v1$/i.test(base) ? [base, base.slice(0, -3)] : [`${base}/v1`, base];
 }
 
-/** A body as JSON when it is (whole: OpenRouter's model list is over a megabyte), and the start of its text. */
-export async function readBody(res: Response): Promise<{ json?: unknown; text: string }> {
-  const whole = await res.text();
+/** The most of one answer the doctor reads: OpenRouter's model list is over a megabyte; a server may never stop. */
+const BODY_MAX_BYTES = 16 * 1024 * 1024;
+/** A backstop only: the doctor's deadline (its fetch signal) ends a read long before. */
+const BODY_TIMEOUT_MS = 30_000;
+
+/** What a body larger than the doctor reads is called in its words. */
+export const TOO_LARGE = `more than ${capWords(BODY_MAX_BYTES)}`;
+
+/**
+ * A body as JSON when it is (whole, up to BODY_MAX_BYTES), and the start of its text; `tooLarge` when it went past
+ * that (then not parsed).
+ */
+export async function readBody(res: Response): Promise<{ json?: unknown; text: string; tooLarge?: boolean }> {
+  const { text: whole, truncated } = await readCappedText(res, BODY_MAX_BYTES, BODY_TIMEOUT_MS);
   const text = whole.slice(0, 4096);
+  if (truncated) return { text, tooLarge: true };
   try {
     return { json: JSON.parse(whole), text };
   } catch {
@@ -31,8 +45,9 @@ type Listing =
 /** `GET <base>/models`, read as what it tells about the address. Network failures throw. */
 async function listing(base: string, fetchFn: typeof fetch, signal: AbortSignal): Promise<Listing> {
   const res = await fetchFn(`${base}/models`, { signal, headers: { accept: 'application/json' } });
-  const { json, text } = await readBody(res);
+  const { json, text, tooLarge } = await readBody(res);
   if (res.status === 404 || res.status === 405) return { kind: 'missing', base };
+  if (tooLarge) return { kind: 'not-openai', base, what: TOO_LARGE };
   if (!res.ok) return { kind: 'status', base, status: res.status, body: json ?? text };
   const entries = modelEntries(json);
   if (entries) return { kind: 'ok', base, entries };

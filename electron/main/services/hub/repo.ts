@@ -12,7 +12,7 @@ import {
 } from '@shared/contract/hub-repo';
 import { HUB_INFO_MAX_BYTES, HUB_SEARCH_MAX_BYTES, HUB_TREE_MAX_BYTES } from './caps';
 import type { HubAnswer } from './answer-cache';
-import type { CappedText } from './body-read';
+import type { CappedText } from '../http/read-text-capped';
 import type { HubClient } from './client';
 import { nextLink } from './links';
 
