@@ -12,6 +12,23 @@ function sameSecret(given: string, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** A call's or stream's name and input; undefined once a malformed name or body has been answered. */
+async function readAsked(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  kind: 'call' | 'stream',
+): Promise<{ name: string; input: unknown } | undefined> {
+  const name = decodePath(path);
+  try {
+    if (name === undefined) throw new AppError('invalid_input', `Malformed ${kind} name.`);
+    return { name, input: await readJson(req) };
+  } catch (e) {
+    sendError(res, e);
+    return undefined;
+  }
+}
+
 /**
  * The API under /api/: every request carries the per-launch secret; a call is answered as JSON, a stream as
  * server-sent events. `admit` keeps a request's connection when half-open ones fill the cap.
@@ -45,15 +62,9 @@ export function apiRoutes(
       return;
     }
     if (url.pathname.startsWith(WEB.callPath)) {
-      let input: unknown;
-      const name = decodePath(url.pathname.slice(WEB.callPath.length));
-      try {
-        if (name === undefined) throw new AppError('invalid_input', 'Malformed call name.');
-        input = await readJson(req);
-      } catch (e) {
-        sendError(res, e);
-        return;
-      }
+      const asked = await readAsked(req, res, url.pathname.slice(WEB.callPath.length), 'call');
+      if (!asked) return;
+      const { name, input } = asked;
       // The call was carried: its answer, value or error, is a 200 (as a stream's error event is). HTTP error
       // statuses stay for requests the transport itself refuses, so a browser logs no expected refusal as a failure.
       let reply: Reply;
@@ -66,22 +77,16 @@ export function apiRoutes(
       return;
     }
     if (url.pathname.startsWith(WEB.streamPath)) {
-      const name = decodePath(url.pathname.slice(WEB.streamPath.length));
-      let input: unknown;
-      try {
-        if (name === undefined) throw new AppError('invalid_input', 'Malformed stream name.');
-        input = await readJson(req);
-      } catch (e) {
-        sendError(res, e);
-        return;
-      }
+      const asked = await readAsked(req, res, url.pathname.slice(WEB.streamPath.length), 'stream');
+      if (!asked) return;
+      const { name, input } = asked;
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       });
       res.flushHeaders();
-      const running = router.stream(name!, input, (msg) => {
+      const running = router.stream(name, input, (msg) => {
         if (!res.writableEnded) res.write(`data: ${JSON.stringify(msg)}\n\n`);
         if (msg.type !== 'events') res.end();
       });

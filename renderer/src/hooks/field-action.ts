@@ -1,4 +1,4 @@
-import { useCallback, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 
 /**
  * A text field that an action takes (a name, a path, a key, an origin): sent trimmed, never empty or while `valid`
@@ -19,14 +19,14 @@ export function useFieldAction<T>(
   const [value, setValue] = useState('');
   const text = value.trim();
   const ready = text !== '' && (valid?.(text) ?? true);
-  const submit = useCallback(() => {
+  const submit = () => {
     if (!ready) return;
     void run(text).then((result) => {
       if (!result) return;
       setValue('');
       onDone?.(result);
     });
-  }, [ready, run, text, onDone]);
+  };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     submit();
